@@ -1,0 +1,129 @@
+//! Target tracking on utilization: the default policy.
+
+use super::{Autoscaler, Decision, Observation};
+use crate::relations::{Relation, AWS_TARGET_TRACKING};
+
+pub const TARGET_TRACKING: Relation = Relation {
+    id: "target_tracking",
+    name: "Target tracking",
+    formula: "desired = ⌈serving × utilization / target⌉, within [minimum, 40];  no scale-out while instances boot;  scale-in by ≤ 20 % of the fleet after 10 quiet minutes",
+    symbols: &[("target", "target utilization (the slider)")],
+    note: "Measured utilization saturates at 100 %, so a saturated fleet grows only step by step. New instances serve only after the boot delay.",
+    citations: &[AWS_TARGET_TRACKING],
+    assumption: false,
+};
+
+/// Desired fleet size for a measured utilization (saturating at 1) and a target.
+pub fn desired_instances(serving: u32, utilization: f64, target: f64) -> u32 {
+    let exact = f64::from(serving) * utilization.clamp(0.0, 1.0) / target;
+    // A hair of tolerance so that 10 × 0.6 / 0.6 does not round up to 11.
+    libm::ceil(exact - 1e-9).max(0.0) as u32
+}
+
+/// Target tracking with a scale-in cool-down.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TargetTracking {
+    quiet_minutes_needed: u32,
+    max_scale_in_share: f64,
+    quiet_minutes: u32,
+}
+
+impl TargetTracking {
+    pub fn new(quiet_minutes_needed: u32, max_scale_in_share: f64) -> Self {
+        Self {
+            quiet_minutes_needed,
+            max_scale_in_share,
+            quiet_minutes: 0,
+        }
+    }
+}
+
+impl Autoscaler for TargetTracking {
+    fn id(&self) -> &'static str {
+        "target-tracking"
+    }
+
+    fn decide(&mut self, obs: &Observation) -> Option<Decision> {
+        let live = obs.serving + obs.booting;
+        let wanted = desired_instances(obs.serving, obs.utilization, obs.target_utilization);
+        let desired = wanted.clamp(obs.min_instances, obs.max_instances.max(obs.min_instances));
+        let computed = format!(
+            "⌈{} × {:.1} % / {:.0} %⌉ = {}",
+            obs.serving,
+            obs.utilization * 100.0,
+            obs.target_utilization * 100.0,
+            wanted
+        );
+        if desired > live {
+            self.quiet_minutes = 0;
+            if obs.booting > 0 {
+                return None;
+            }
+            return Some(Decision {
+                desired,
+                driver: "utilization",
+                detail: format!("scale out: {computed} → {desired} instances"),
+            });
+        }
+        if desired < live {
+            self.quiet_minutes += 1;
+            if self.quiet_minutes >= self.quiet_minutes_needed {
+                self.quiet_minutes = 0;
+                let step = libm::floor(f64::from(live) * self.max_scale_in_share).max(1.0) as u32;
+                let to = desired.max(live.saturating_sub(step));
+                return Some(Decision {
+                    desired: to,
+                    driver: "utilization",
+                    detail: format!(
+                        "scale in after {} quiet minutes: {computed}, at most {:.0} % of {live} → {to} instances",
+                        self.quiet_minutes_needed,
+                        self.max_scale_in_share * 100.0
+                    ),
+                });
+            }
+        } else {
+            self.quiet_minutes = 0;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obs(serving: u32, booting: u32, utilization: f64) -> Observation {
+        Observation {
+            t_s: 0.0,
+            serving,
+            booting,
+            utilization,
+            arrival_rate: 0.0,
+            service_s: 0.05,
+            min_instances: 2,
+            max_instances: 40,
+            target_utilization: 0.6,
+        }
+    }
+
+    #[test]
+    fn scales_out_by_the_ratio() {
+        let mut tt = TargetTracking::new(10, 0.2);
+        // ⌈10 × 0.9 / 0.6⌉ = 15
+        assert_eq!(tt.decide(&obs(10, 0, 0.9)).unwrap().desired, 15);
+        // Saturated: ⌈10 × 1.0 / 0.6⌉ = 17, however high the real load.
+        assert_eq!(tt.decide(&obs(10, 0, 3.0)).unwrap().desired, 17);
+        // Waits while instances boot.
+        assert!(tt.decide(&obs(10, 2, 0.9)).is_none());
+    }
+
+    #[test]
+    fn scales_in_after_quiet_minutes_by_at_most_a_fifth() {
+        let mut tt = TargetTracking::new(10, 0.2);
+        for _ in 0..9 {
+            assert!(tt.decide(&obs(20, 0, 0.1)).is_none());
+        }
+        // desired ⌈20 × 0.1 / 0.6⌉ = 4, but at most 20 % of 20 = 4 go: 16.
+        assert_eq!(tt.decide(&obs(20, 0, 0.1)).unwrap().desired, 16);
+    }
+}

@@ -1,0 +1,90 @@
+//! Events the core reports: what happened, when, and why.
+
+/// Why instances started or stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FleetReason {
+    /// The autoscaler asked for more or fewer.
+    Autoscaler,
+    /// The minimum was raised, or autoscaling was switched off.
+    MinimumInstances,
+    /// A rollback prepares a new fleet or replaces the old one.
+    Rollback,
+    /// The scenario's starting fleet.
+    Opening,
+}
+
+/// Something that happened in the simulated service.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum EventKind {
+    /// A user action took effect.
+    Action {
+        action: String,
+    },
+    /// A new build started rolling out.
+    Deploy {
+        build: u32,
+        bad: bool,
+    },
+    /// The multiwindow burn-rate rule fired.
+    PageFired {
+        burn_rate_1h: f64,
+        burn_rate_5m: f64,
+    },
+    /// The rule stopped holding.
+    PageResolved {
+        burn_rate_1h: f64,
+        burn_rate_5m: f64,
+    },
+    /// A rollback fleet is being prepared (`restarted` when the button was pressed again).
+    RollbackStarted {
+        build: u32,
+        instances: u32,
+        ready_minute: u32,
+        restarted: bool,
+    },
+    /// Traffic switched to the rollback fleet.
+    RollbackFinished {
+        build: u32,
+        bad_build_was_live: bool,
+    },
+    InstancesStarted {
+        count: u32,
+        reason: FleetReason,
+    },
+    InstancesServing {
+        count: u32,
+    },
+    InstancesStopped {
+        count: u32,
+        reason: FleetReason,
+    },
+    /// The whole cache was flushed.
+    CacheFlush,
+    WarmupStarted {
+        minutes: u32,
+    },
+    WarmupFinished,
+    /// The traffic surge began ramping up.
+    SurgeStarted {
+        peak: f64,
+    },
+    /// An autoscaler decision: which policy, which driver fired, what it saw and computed.
+    Scaling {
+        policy: String,
+        driver: String,
+        from: u32,
+        to: u32,
+        detail: String,
+    },
+}
+
+/// An event and the simulated minute (and second within the run) it happened at.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Event {
+    pub minute: u32,
+    pub clock: String,
+    #[serde(flatten)]
+    pub kind: EventKind,
+}

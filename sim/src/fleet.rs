@@ -1,0 +1,178 @@
+//! The fleet as individual instances: each has a state, a build and a boot time, so that
+//! later layers can route requests per instance, drain them, and place them in regions.
+
+/// Lifecycle of an instance.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum InstanceState {
+    /// Started, not yet serving; serves from `ready_at_s`.
+    Booting { ready_at_s: f64 },
+    /// Taking traffic.
+    Serving,
+    /// Taking no new traffic; removed at `until_s` (or when its requests finish).
+    Draining { until_s: f64 },
+}
+
+/// One instance of the service.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Instance {
+    pub id: u32,
+    pub state: InstanceState,
+    /// Build it runs.
+    pub build: u32,
+    /// Simulated second it was started.
+    pub started_at_s: f64,
+    /// Seconds it takes to boot.
+    pub boot_s: f64,
+    /// Region index (0 while the service runs in one region).
+    pub region: u8,
+    /// Part of a rollback fleet still being prepared.
+    pub rollback: bool,
+}
+
+/// All instances, started and not yet stopped.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Fleet {
+    pub instances: Vec<Instance>,
+    next_id: u32,
+}
+
+impl Fleet {
+    /// Starts `count` instances at `now_s`, serving after `boot_s`.
+    pub fn start(&mut self, count: u32, now_s: f64, boot_s: f64, build: u32, rollback: bool) {
+        for _ in 0..count {
+            let state = if boot_s <= 0.0 {
+                InstanceState::Serving
+            } else {
+                InstanceState::Booting {
+                    ready_at_s: now_s + boot_s,
+                }
+            };
+            self.instances.push(Instance {
+                id: self.next_id,
+                state,
+                build,
+                started_at_s: now_s,
+                boot_s,
+                region: 0,
+                rollback,
+            });
+            self.next_id += 1;
+        }
+    }
+
+    /// Booting instances whose time has come start serving; returns how many did. Rollback
+    /// instances wait for the switch instead.
+    pub fn promote_ready(&mut self, now_s: f64) -> u32 {
+        let mut n = 0;
+        for inst in &mut self.instances {
+            if let InstanceState::Booting { ready_at_s } = inst.state {
+                if ready_at_s <= now_s && !inst.rollback {
+                    inst.state = InstanceState::Serving;
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// Removes draining instances whose drain has ended; returns how many.
+    pub fn finish_draining(&mut self, now_s: f64) -> u32 {
+        let before = self.instances.len();
+        self.instances.retain(
+            |i| !matches!(i.state, InstanceState::Draining { until_s } if until_s <= now_s),
+        );
+        (before - self.instances.len()) as u32
+    }
+
+    /// Stops up to `count` instances of the live fleet (not the rollback fleet): booting ones
+    /// first, newest first, then serving ones, newest first. Returns how many stopped.
+    pub fn stop(&mut self, count: u32) -> u32 {
+        let mut stopped = 0;
+        for booting_pass in [true, false] {
+            while stopped < count {
+                let pick = self.instances.iter().rposition(|i| {
+                    !i.rollback
+                        && match i.state {
+                            InstanceState::Booting { .. } => booting_pass,
+                            InstanceState::Serving => !booting_pass,
+                            InstanceState::Draining { .. } => false,
+                        }
+                });
+                match pick {
+                    Some(ix) => {
+                        self.instances.remove(ix);
+                        stopped += 1;
+                    }
+                    None => break,
+                }
+            }
+        }
+        stopped
+    }
+
+    pub fn serving(&self) -> u32 {
+        self.count(|i| i.state == InstanceState::Serving)
+    }
+
+    /// Instances booting, including a rollback fleet being prepared.
+    pub fn booting(&self) -> u32 {
+        self.count(|i| matches!(i.state, InstanceState::Booting { .. }))
+    }
+
+    /// Booting instances of the live fleet (what the autoscaler waits for).
+    pub fn booting_live(&self) -> u32 {
+        self.count(|i| !i.rollback && matches!(i.state, InstanceState::Booting { .. }))
+    }
+
+    pub fn draining(&self) -> u32 {
+        self.count(|i| matches!(i.state, InstanceState::Draining { .. }))
+    }
+
+    /// Serving plus booting instances of the live fleet.
+    pub fn live(&self) -> u32 {
+        self.count(|i| !i.rollback && !matches!(i.state, InstanceState::Draining { .. }))
+    }
+
+    /// Every instance that is billed: all of them, booting and draining included.
+    pub fn billed(&self) -> u32 {
+        self.instances.len() as u32
+    }
+
+    /// Share of serving instances running a build for which `is_bad` holds.
+    pub fn serving_share(&self, is_bad: impl Fn(u32) -> bool) -> f64 {
+        let serving = self.serving();
+        if serving == 0 {
+            return 0.0;
+        }
+        let bad = self.count(|i| i.state == InstanceState::Serving && is_bad(i.build));
+        f64::from(bad) / f64::from(serving)
+    }
+
+    fn count(&self, f: impl Fn(&Instance) -> bool) -> u32 {
+        self.instances.iter().filter(|i| f(i)).count() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boot_serve_stop() {
+        let mut f = Fleet::default();
+        f.start(3, 0.0, 0.0, 1, false);
+        f.start(2, 0.0, 120.0, 1, false);
+        assert_eq!(
+            (f.serving(), f.booting(), f.live(), f.billed()),
+            (3, 2, 5, 5)
+        );
+        assert_eq!(f.promote_ready(60.0), 0);
+        assert_eq!(f.promote_ready(120.0), 2);
+        f.start(1, 130.0, 60.0, 2, false);
+        assert_eq!(f.stop(2), 2);
+        // The booting one went first.
+        assert_eq!((f.serving(), f.booting()), (4, 0));
+        assert!((f.serving_share(|b| b == 1) - 1.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,216 @@
+//! The model's constants: every one a documented parameter with its default and allowed
+//! range. The defaults are the example calibration of a mid-size web service; they are
+//! assumptions, and the sources panel marks them so.
+
+use crate::relations::{Relation, THIS_MODEL};
+use core::fmt;
+
+/// Description of one parameter.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct ParamSpec {
+    pub name: &'static str,
+    pub default: f64,
+    pub min: f64,
+    pub max: f64,
+    pub unit: &'static str,
+    /// Whether only whole numbers are allowed.
+    pub integer: bool,
+    pub doc: &'static str,
+}
+
+/// A value outside what a field allows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamError {
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+impl ParamSpec {
+    /// Checks `value` against the range (and integrality); the error names the field.
+    pub fn check(&self, value: f64) -> Result<f64, ParamError> {
+        let fits = value.is_finite()
+            && value >= self.min
+            && value <= self.max
+            && (!self.integer || value.fract() == 0.0);
+        if fits {
+            Ok(value)
+        } else {
+            Err(ParamError {
+                field: self.name.to_string(),
+                message: self.allowed(),
+            })
+        }
+    }
+
+    /// "allowed: 1 to 40 (whole number)"-style text.
+    pub fn allowed(&self) -> String {
+        let kind = if self.integer {
+            "a whole number"
+        } else {
+            "a number"
+        };
+        let unit = if self.unit.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", self.unit)
+        };
+        format!(
+            "must be {kind} from {} to {}{unit}",
+            fmt_num(self.min),
+            fmt_num(self.max)
+        )
+    }
+}
+
+fn fmt_num(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}
+
+macro_rules! model_params {
+    ($( $field:ident : $default:expr, $min:expr, $max:expr, $unit:expr, $int:expr, $doc:expr; )*) => {
+        /// Constants of the minute model (see [`ModelParams::SPECS`] for ranges).
+        #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+        pub struct ModelParams {
+            $( #[doc = $doc] pub $field: f64, )*
+        }
+
+        impl Default for ModelParams {
+            fn default() -> Self {
+                Self { $( $field: $default, )* }
+            }
+        }
+
+        impl ModelParams {
+            /// Every parameter with its default and allowed range.
+            pub const SPECS: &'static [ParamSpec] = &[
+                $( ParamSpec { name: stringify!($field), default: $default, min: $min, max: $max, unit: $unit, integer: $int, doc: $doc }, )*
+            ];
+
+            /// Sets a parameter by name, checking its range.
+            pub fn set(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
+                let spec = Self::spec(name)?;
+                let value = spec.check(value)?;
+                match name {
+                    $( stringify!($field) => self.$field = value, )*
+                    _ => unreachable!("spec() accepted only known names"),
+                }
+                Ok(())
+            }
+
+            /// Reads a parameter by name.
+            pub fn get(&self, name: &str) -> Option<f64> {
+                match name {
+                    $( stringify!($field) => Some(self.$field), )*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+model_params! {
+    workers_per_instance: 16.0, 1.0, 256.0, "workers", true, "Concurrent requests one instance serves.";
+    max_instances: 40.0, 1.0, 200.0, "instances", true, "Largest fleet the account allows.";
+    price_per_instance_hour: 0.40, 0.0, 100.0, "$/h", false, "Price of one instance-hour (booting and draining instances are billed too).";
+    app_time_ms: 50.0, 1.0, 5000.0, "ms", false, "Application time per request, without the heavy feature.";
+    heavy_feature_ms: 20.0, 0.0, 5000.0, "ms", false, "CPU time the heavy feature (recommendations) adds per request.";
+    queries_per_miss: 2.0, 0.0, 50.0, "queries", false, "Database queries of a request that misses the cache.";
+    heavy_feature_queries: 1.0, 0.0, 50.0, "queries", false, "Extra queries the heavy feature makes on a miss.";
+    db_capacity_qps: 4000.0, 1.0, 1_000_000.0, "queries/s", false, "Queries per second the database completes at most.";
+    db_query_ms: 5.0, 0.1, 1000.0, "ms", false, "Query time of an idle database.";
+    db_query_cap_ms: 250.0, 1.0, 10_000.0, "ms", false, "Longest query time (the database's own queue limit).";
+    hot_objects: 20_000.0, 1.0, 1e9, "objects", false, "Objects in the cache's working set.";
+    refill_tau_min: 30.0, 0.1, 1440.0, "min", false, "Time constant of the cache refilling after a flush.";
+    warmup_gain_per_min: 0.12, 0.0, 1.0, "of the cache", false, "Share of the working set the warm-up job loads per minute.";
+    warmup_minutes: 6.0, 1.0, 60.0, "min", true, "How long the warm-up job runs.";
+    warmup_db_qps: 600.0, 0.0, 100_000.0, "queries/s", false, "Database load the warm-up job adds while it runs.";
+    timeout_s: 2.0, 0.05, 60.0, "s", false, "Request timeout at the load balancer.";
+    low_priority_share: 0.30, 0.0, 1.0, "of traffic", false, "Share of traffic that is low priority (prefetch, batch, crawlers) and may be shed.";
+    bad_build_error_rate: 0.05, 0.0, 1.0, "of requests", false, "Extra errors of requests served by a bad build.";
+    bad_build_cpu_factor: 1.25, 1.0, 10.0, "×", false, "Service-time multiplier of a bad build.";
+    rollback_minutes: 5.0, 1.0, 60.0, "min", true, "Time to prepare the last good build on a new fleet.";
+    scale_in_max_share: 0.20, 0.01, 1.0, "of the fleet", false, "Largest share of the fleet one scale-in removes.";
+    scale_in_quiet_minutes: 10.0, 1.0, 120.0, "min", true, "Minutes the fleet must be over-provisioned before scaling in.";
+    slo: 0.999, 0.9, 0.99999, "", false, "Availability objective over 30 days.";
+    diurnal_amplitude: 0.25, 0.0, 0.9, "", false, "Relative swing of the daily traffic sine.";
+    traffic_drift_cv: 0.02, 0.0, 0.5, "", false, "Relative standard deviation of the per-minute traffic drift.";
+}
+
+impl ModelParams {
+    /// The spec of a parameter, or an error listing the known names.
+    pub fn spec(name: &str) -> Result<&'static ParamSpec, ParamError> {
+        Self::SPECS
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| ParamError {
+                field: name.to_string(),
+                message: format!(
+                    "unknown parameter; known: {}",
+                    Self::SPECS
+                        .iter()
+                        .map(|s| s.name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            })
+    }
+
+    /// Checks every field (useful after deserializing).
+    pub fn validate(&self) -> Result<(), ParamError> {
+        for spec in Self::SPECS {
+            spec.check(self.get(spec.name).unwrap_or(f64::NAN))?;
+        }
+        Ok(())
+    }
+
+    pub fn workers(&self) -> u32 {
+        self.workers_per_instance as u32
+    }
+
+    pub fn max_fleet(&self) -> u32 {
+        self.max_instances as u32
+    }
+}
+
+pub const CALIBRATION: Relation = Relation {
+    id: "calibration",
+    name: "Constants (assumptions)",
+    formula: "16 workers/instance · app time 50 ms (+20 ms and +1 query with the heavy feature) · 2 queries per miss · database 4,000 queries/s, 5 ms idle, ≤ 250 ms · 20,000 hot objects · refill τ = 30 min · warm-up +12 %/min for 6 min, +600 queries/s · timeout 2 s · 30 % low-priority traffic · bad build +5 % errors, ×1.25 CPU · rollback 5 min · $0.40 per instance-hour · scale-in ≤ 20 % after 10 quiet minutes · up to 40 instances",
+    symbols: &[],
+    note: "Example calibrations for a mid-size web service. This is an educational model: real sites calibrate every constant to their own tools and data.",
+    citations: &[THIS_MODEL],
+    assumption: true,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_within_their_ranges() {
+        ModelParams::default().validate().unwrap();
+    }
+
+    #[test]
+    fn set_names_the_field_and_range() {
+        let mut p = ModelParams::default();
+        let err = p.set("workers_per_instance", 0.5).unwrap_err();
+        assert_eq!(err.field, "workers_per_instance");
+        assert!(err.message.contains("1 to 256"), "{}", err.message);
+        assert!(p.set("nope", 1.0).unwrap_err().message.contains("known"));
+        p.set("timeout_s", 3.0).unwrap();
+        assert_eq!(p.timeout_s, 3.0);
+    }
+}

@@ -1,0 +1,100 @@
+//! Arrivals: the diurnal sine, the scenario's surge and the per-minute noise.
+
+use crate::relations::{Relation, THIS_MODEL};
+use crate::rng::Mulberry32;
+
+pub const ARRIVALS: Relation = Relation {
+    id: "arrivals",
+    name: "Arrival rate",
+    formula: "λ(t) = base × (1 + 0.25·sin(2π(t + clock − 6 h)/24 h)) × surge(t);  requests in a minute ≈ Normal(60λ, √(60λ)) × (1 + Normal(0, 0.02))",
+    symbols: &[
+        ("base", "mean daily rate (req/s); the peak at 12:00 is 1.25 × base"),
+        ("clock", "time of day when the run starts"),
+        ("surge(t)", "the scenario's traffic multiplier (1 when there is none)"),
+    ],
+    note: "The Normal(60λ, √(60λ)) term is the Poisson count's normal approximation; the 2 % factor is day-to-day drift.",
+    citations: &[THIS_MODEL],
+    assumption: true,
+};
+
+/// Minutes in a day.
+pub const DAY_MINUTES: f64 = 1440.0;
+
+/// Mean arrival rate at minute `t` of a run that started at `clock_min` minutes after
+/// midnight, before any surge.
+pub fn diurnal_rate(base: f64, amplitude: f64, t_min: f64, clock_min: f64) -> f64 {
+    let phase = 2.0 * core::f64::consts::PI * (t_min + clock_min - 360.0) / DAY_MINUTES;
+    base * (1.0 + amplitude * libm::sin(phase))
+}
+
+/// A traffic surge: ramps up linearly over `ramp_min`, holds for `hold_min`, then decays
+/// exponentially with time constant `decay_min`.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Surge {
+    /// Minute of the run when the ramp starts.
+    pub start_min: f64,
+    /// Peak multiplier (e.g. 2.5 = two and a half times the usual traffic).
+    pub peak: f64,
+    pub ramp_min: f64,
+    pub hold_min: f64,
+    pub decay_min: f64,
+}
+
+impl Surge {
+    /// Multiplier at minute `t`.
+    pub fn factor(&self, t_min: f64) -> f64 {
+        let since = t_min - self.start_min;
+        if since <= 0.0 {
+            return 1.0;
+        }
+        let extra = self.peak - 1.0;
+        if since < self.ramp_min {
+            1.0 + extra * since / self.ramp_min
+        } else if since < self.ramp_min + self.hold_min {
+            self.peak
+        } else {
+            let after = since - self.ramp_min - self.hold_min;
+            1.0 + extra * libm::exp(-after / self.decay_min)
+        }
+    }
+}
+
+/// Requests counted in one minute around the mean rate: Normal(60λ, √(60λ)) × (1 + Normal(0, cv)),
+/// never negative. Returns requests per second.
+pub fn noisy_rate(rng: &mut Mulberry32, lambda: f64, drift_cv: f64) -> f64 {
+    let mean = 60.0 * lambda;
+    if !(mean > 0.0) {
+        return 0.0;
+    }
+    let count = rng.normal(mean, libm::sqrt(mean));
+    let drift = 1.0 + rng.normal(0.0, drift_cv);
+    (count * drift).max(0.0) / 60.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn peak_at_noon_trough_at_midnight() {
+        // sin(2π(12 h − 6 h)/24 h) = sin(π/2) = 1.
+        assert!((diurnal_rate(900.0, 0.25, 0.0, 720.0) - 1125.0).abs() < 1e-9);
+        assert!((diurnal_rate(900.0, 0.25, 0.0, 0.0) - 675.0).abs() < 1e-9);
+        assert!((diurnal_rate(900.0, 0.25, 360.0, 0.0) - 900.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn surge_shape() {
+        let s = Surge {
+            start_min: 10.0,
+            peak: 3.0,
+            ramp_min: 10.0,
+            hold_min: 20.0,
+            decay_min: 30.0,
+        };
+        assert_eq!(s.factor(5.0), 1.0);
+        assert!((s.factor(15.0) - 2.0).abs() < 1e-12);
+        assert_eq!(s.factor(30.0), 3.0);
+        assert!((s.factor(70.0) - (1.0 + 2.0 * (-1.0f64).exp())).abs() < 1e-12);
+    }
+}

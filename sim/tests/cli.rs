@@ -1,0 +1,320 @@
+//! The command-line contract: output fields, formats and bad input.
+
+use std::process::Command;
+
+fn cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_oncall-sim"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn scenarios_lists_ids_and_titles() {
+    let (code, out, _) = cli(&["scenarios"]);
+    assert_eq!(code, 0);
+    for id in ["free-play", "bad-deploy", "viral-surge", "cache-flush"] {
+        assert!(
+            out.lines().any(|l| l.starts_with(&format!("{id}\t"))),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn run_prints_one_record_per_minute_with_the_contract_fields() {
+    let (code, out, _) = cli(&[
+        "run",
+        "--scenario",
+        "free-play",
+        "--seed",
+        "42",
+        "--minutes",
+        "3",
+    ]);
+    assert_eq!(code, 0);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let records: Vec<_> = lines.iter().filter(|l| l.get("event").is_none()).collect();
+    assert_eq!(records.len(), 3);
+    let first = records[0];
+    for field in [
+        "minute",
+        "clock",
+        "requests_per_s",
+        "serving",
+        "booting",
+        "cache_hit",
+        "db_utilization",
+        "shed_share",
+        "fleet_cost_per_hour",
+        "cost_so_far",
+        "cache_age_s",
+        "bad_build_share",
+        "feature_available",
+        "utilization",
+        "error_rate",
+        "timeout_share",
+        "p99_ms",
+        "burn_rate_1h",
+        "budget_left",
+        "paging",
+    ] {
+        assert!(first.get(field).is_some(), "missing {field}");
+    }
+    // SPEC 1.4 opening values.
+    assert_eq!(first["clock"], "12:00");
+    assert_eq!(first["serving"], 10);
+    assert_eq!((first["cache_hit"].as_f64().unwrap() * 100.0).round(), 77.0);
+    assert_eq!(
+        (first["db_utilization"].as_f64().unwrap() * 100.0).round(),
+        19.0
+    );
+    assert_eq!(first["fleet_cost_per_hour"].as_f64().unwrap(), 4.0);
+    assert_eq!(first["cache_age_s"].as_f64().unwrap(), 30.0);
+    assert!((first["requests_per_s"].as_f64().unwrap() - 1125.0).abs() < 90.0);
+}
+
+#[test]
+fn events_share_the_stream_or_go_to_a_file() {
+    let args = [
+        "run",
+        "--scenario",
+        "bad-deploy",
+        "--seed",
+        "1",
+        "--minutes",
+        "30",
+        "--action",
+        "12:rollback",
+    ];
+    let (_, out, _) = cli(&args);
+    assert!(out.lines().any(|l| l.contains("\"event\":\"deploy\"")));
+    assert!(out
+        .lines()
+        .any(|l| l.contains("\"event\":\"rollback_started\"")));
+    let dir = std::env::temp_dir().join(format!("oncall-sim-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("events.jsonl");
+    let mut with_file = args.to_vec();
+    with_file.extend(["--events", file.to_str().unwrap()]);
+    let (code, out2, _) = cli(&with_file);
+    assert_eq!(code, 0);
+    assert!(!out2.contains("\"event\""));
+    let events = std::fs::read_to_string(&file).unwrap();
+    assert!(events.contains("\"event\":\"rollback_finished\""));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn csv_has_a_header_and_a_row_per_minute() {
+    let (code, out, _) = cli(&[
+        "run",
+        "--scenario",
+        "cache-flush",
+        "--seed",
+        "3",
+        "--minutes",
+        "4",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5);
+    assert!(lines[0].starts_with("minute,clock,requests_per_s,"));
+    assert!(lines[1].starts_with("0,11:45,"));
+}
+
+#[test]
+fn queue_prints_the_formulas() {
+    let (code, out, _) = cli(&[
+        "queue",
+        "--servers",
+        "10",
+        "--arrival-rate",
+        "8",
+        "--service-time",
+        "1",
+        "--within",
+        "0.5",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!((v["erlang_c"].as_f64().unwrap() - 0.40918).abs() < 5e-5);
+    assert!((v["utilization"].as_f64().unwrap() - 0.8).abs() < 1e-12);
+    assert!((v["p_wait_gt_within"].as_f64().unwrap() - 0.15053).abs() < 5e-5);
+    assert!(v["p99_sojourn_s"].as_f64().unwrap() < v["p99_sojourn_approx_s"].as_f64().unwrap());
+    for k in ["erlang_b", "mean_wait_s"] {
+        assert!(v[k].is_number(), "{k}");
+    }
+    // Saturated: no steady-state p99.
+    let (_, out, _) = cli(&[
+        "queue",
+        "--servers",
+        "2",
+        "--arrival-rate",
+        "3",
+        "--service-time",
+        "1",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["p99_sojourn_s"].is_null() && v["erlang_c"].as_f64() == Some(1.0));
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_and_no_output() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["run", "--scenario", "nope", "--seed", "1", "--minutes", "5"],
+            "--scenario",
+        ),
+        (
+            &[
+                "run",
+                "--scenario",
+                "free-play",
+                "--seed",
+                "abc",
+                "--minutes",
+                "5",
+            ],
+            "--seed",
+        ),
+        (
+            &[
+                "run",
+                "--scenario",
+                "free-play",
+                "--seed",
+                "1",
+                "--minutes",
+                "0",
+            ],
+            "--minutes",
+        ),
+        (
+            &[
+                "run",
+                "--scenario",
+                "free-play",
+                "--seed",
+                "1",
+                "--minutes",
+                "5",
+                "--action",
+                "3:teleport",
+            ],
+            "unknown action",
+        ),
+        (
+            &[
+                "run",
+                "--scenario",
+                "free-play",
+                "--seed",
+                "1",
+                "--minutes",
+                "5",
+                "--action",
+                "3:min_instances=99",
+            ],
+            "min_instances",
+        ),
+        (
+            &[
+                "run",
+                "--scenario",
+                "free-play",
+                "--seed",
+                "1",
+                "--minutes",
+                "5",
+                "--action",
+                "x:rollback",
+            ],
+            "minute",
+        ),
+        (
+            &[
+                "run",
+                "--scenario",
+                "free-play",
+                "--seed",
+                "1",
+                "--minutes",
+                "5",
+                "--format",
+                "xml",
+            ],
+            "--format",
+        ),
+        (
+            &[
+                "run",
+                "--scenario",
+                "free-play",
+                "--seed",
+                "1",
+                "--minutes",
+                "5",
+                "--set",
+                "timeout_s=-1",
+            ],
+            "timeout_s",
+        ),
+        (
+            &[
+                "run",
+                "--scenario",
+                "free-play",
+                "--seed",
+                "1",
+                "--minutes",
+                "5",
+                "--bogus",
+                "1",
+            ],
+            "--bogus",
+        ),
+        (
+            &[
+                "queue",
+                "--servers",
+                "0",
+                "--arrival-rate",
+                "1",
+                "--service-time",
+                "1",
+            ],
+            "--servers",
+        ),
+        (
+            &[
+                "queue",
+                "--servers",
+                "2",
+                "--arrival-rate",
+                "NaN",
+                "--service-time",
+                "1",
+            ],
+            "--arrival-rate",
+        ),
+        (&["frobnicate"], "unknown command"),
+    ];
+    for (args, needle) in cases {
+        let (code, out, err) = cli(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?} printed {out}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+}

@@ -1,0 +1,200 @@
+//! The scenarios play out as their briefings say, and the sensible responses help.
+
+use oncall_sim::{scenario, Action, EventKind, MinuteRecord, ModelParams, Simulation};
+
+fn play(id: &str, seed: u32, minutes: u32, actions: &[&str]) -> Simulation {
+    let s = scenario::by_id(id).unwrap();
+    let mut sim = Simulation::new(&s, seed, ModelParams::default());
+    sim.schedule(actions.iter().map(|a| Action::parse(a, minutes).unwrap()));
+    sim.run(minutes);
+    sim
+}
+
+fn last(sim: &Simulation) -> &MinuteRecord {
+    sim.history().last().unwrap()
+}
+
+fn errors(rows: &[MinuteRecord]) -> f64 {
+    rows.iter()
+        .map(|r| r.error_rate * r.requests_per_s * (1.0 - r.shed_share))
+        .sum()
+}
+
+#[test]
+fn free_play_opens_as_the_source_says() {
+    let sim = play("free-play", 42, 1, &[]);
+    let r = &sim.history()[0];
+    // 1125 req/s within the noise (√(60λ)/60λ ≈ 0.4 % and a 2 % drift: 4σ ≈ 8 %).
+    assert!(
+        (r.requests_per_s - 1125.0).abs() < 90.0,
+        "{}",
+        r.requests_per_s
+    );
+    assert_eq!((r.serving, r.booting), (10, 0));
+    assert_eq!((r.cache_hit * 100.0).round(), 77.0);
+    assert_eq!((r.db_utilization * 100.0).round(), 19.0);
+    assert_eq!(format!("{:.2}", r.fleet_cost_per_hour), "4.00");
+    assert_eq!(format!("{:.2}", r.cost_so_far), "0.00");
+    assert_eq!(r.cache_age_s, 30.0);
+    assert_eq!(
+        (r.shed_share, r.bad_build_share, r.feature_available),
+        (0.0, 0.0, 1.0)
+    );
+    assert_eq!(format!("{:.1}", r.burn_rate_1h), "0.0");
+    assert_eq!((r.budget_left, r.paging), (1.0, false));
+}
+
+#[test]
+fn bad_deploy_pages_and_spends_budget_when_ignored() {
+    let sim = play("bad-deploy", 7, 120, &[]);
+    let fired = sim
+        .events()
+        .iter()
+        .find(|e| matches!(e.kind, EventKind::PageFired { .. }));
+    let fired = fired.expect("the burn-rate page fires");
+    assert!(
+        fired.minute > 10 && fired.minute < 40,
+        "page at minute {}",
+        fired.minute
+    );
+    assert!(
+        last(&sim).budget_left < 0.2 - 0.05,
+        "budget {}",
+        last(&sim).budget_left
+    );
+    assert!(last(&sim).bad_build_share > 0.99);
+}
+
+#[test]
+fn early_rollback_stops_the_errors_and_saves_budget() {
+    let ignored = play("bad-deploy", 7, 120, &[]);
+    let rolled = play("bad-deploy", 7, 120, &["14:rollback"]);
+    let rollback = ModelParams::default().rollback_minutes as usize;
+    // Within the rollback time the bad build is gone and its errors with it.
+    let after = &rolled.history()[14 + rollback];
+    assert_eq!(after.bad_build_share, 0.0);
+    assert!(after.error_rate < 1e-3, "error rate {}", after.error_rate);
+    assert!(rolled.history()[14 + rollback - 1].bad_build_share > 0.0);
+    assert!(last(&rolled).budget_left > last(&ignored).budget_left + 0.05);
+    assert!(!last(&rolled).paging);
+    // The rollback fleet was billed twice while it was prepared.
+    let preparing = &rolled.history()[15];
+    assert!(preparing.fleet_cost_per_hour >= 2.0 * f64::from(preparing.serving) * 0.4 - 1e-9);
+}
+
+#[test]
+fn pressing_rollback_again_restarts_the_preparation() {
+    let sim = play("bad-deploy", 7, 40, &["14:rollback", "16:rollback"]);
+    assert!(
+        sim.history()[19].bad_build_share > 0.0,
+        "not switched at 14 + 5"
+    );
+    assert_eq!(sim.history()[21].bad_build_share, 0.0, "switched at 16 + 5");
+}
+
+#[test]
+fn rollback_without_a_bad_build_only_costs_money() {
+    let calm = play("free-play", 3, 30, &[]);
+    let rolled = play("free-play", 3, 30, &["5:rollback"]);
+    assert!(last(&rolled).cost_so_far > last(&calm).cost_so_far);
+    assert_eq!(errors(rolled.history()), errors(calm.history()));
+}
+
+const FLUSH: usize = 15;
+
+#[test]
+fn cache_flush_overloads_the_database_and_causes_errors() {
+    let sim = play("cache-flush", 11, 90, &[]);
+    let before = &sim.history()[FLUSH - 1];
+    // The database is sized for the usual 85 % hit rate.
+    assert!(
+        (before.cache_hit - 0.85).abs() < 0.02,
+        "hit {}",
+        before.cache_hit
+    );
+    let flushed = &sim.history()[FLUSH];
+    assert_eq!(flushed.cache_hit, 0.0);
+    assert!(
+        flushed.db_utilization > 1.0,
+        "db {}",
+        flushed.db_utilization
+    );
+    assert!(flushed.error_rate > 0.1, "errors {}", flushed.error_rate);
+    assert!(sim.events().iter().any(|e| e.kind == EventKind::CacheFlush));
+}
+
+#[test]
+fn a_sensible_response_recovers_with_fewer_errors() {
+    let nothing = play("cache-flush", 11, 120, &[]);
+    // Degrade the heavy feature and shed low priority at once; warm the cache once the
+    // database has room; then restore.
+    let sensible = play(
+        "cache-flush",
+        11,
+        120,
+        &[
+            "16:heavy_feature=off",
+            "16:shed_low_priority=1",
+            "18:warm_cache",
+            "40:shed_low_priority=0",
+            "45:heavy_feature=on",
+        ],
+    );
+    let (e0, e1) = (errors(nothing.history()), errors(sensible.history()));
+    assert!(e1 < 0.5 * e0, "sensible {e1} vs nothing {e0}");
+    assert!(sensible.history()[17].db_utilization < 1.0);
+    assert!(last(&sensible).budget_left > last(&nothing).budget_left);
+    assert!(last(&sensible).error_rate < 1e-3);
+}
+
+#[test]
+fn warming_alone_at_the_worst_moment_hurts_before_it_helps() {
+    let nothing = play("cache-flush", 11, 120, &[]);
+    let warm = play("cache-flush", 11, 120, &["15:warm_cache"]);
+    let (n, w) = (&nothing.history()[FLUSH], &warm.history()[FLUSH]);
+    // Its 600 extra queries/s land on a database that is already saturated.
+    assert!(w.db_utilization > n.db_utilization);
+    assert!(
+        w.error_rate > n.error_rate,
+        "warm {} vs nothing {}",
+        w.error_rate,
+        n.error_rate
+    );
+    // …and then the hot keys it loaded bring the hit rate back sooner.
+    assert!(errors(warm.history()) < errors(nothing.history()));
+}
+
+#[test]
+fn viral_surge_depends_on_the_seed_and_repeats() {
+    let a = play("viral-surge", 1, 240, &[]);
+    let b = play("viral-surge", 2, 240, &[]);
+    let a2 = play("viral-surge", 1, 240, &[]);
+    let (sa, sb) = (a.surge().unwrap(), b.surge().unwrap());
+    assert_ne!(sa.start_min, sb.start_min);
+    assert_ne!(sa.peak, sb.peak);
+    assert_eq!(a.history(), a2.history());
+    // The surge is big enough to matter: traffic at least doubles.
+    let peak = a
+        .history()
+        .iter()
+        .map(|r| r.requests_per_s)
+        .fold(0.0, f64::max);
+    assert!(peak > 2.0 * a.history()[0].requests_per_s * 0.9);
+    // Start times spread over the morning.
+    let starts: Vec<f64> = (0..20)
+        .map(|s| play("viral-surge", s, 1, &[]).surge().unwrap().start_min)
+        .collect();
+    let (lo, hi) = starts
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(l, h), &x| (l.min(x), h.max(x)));
+    assert!(hi - lo > 60.0, "{starts:?}");
+}
+
+#[test]
+fn raising_the_minimum_boots_before_serving() {
+    let sim = play("viral-surge", 5, 12, &["1:min_instances=20"]);
+    let boot = sim.scenario().boot_minutes as usize;
+    assert_eq!(sim.history()[1].booting, 20 - sim.history()[0].serving);
+    assert!(sim.history()[boot].serving < 20);
+    assert_eq!(sim.history()[1 + boot].serving, 20);
+}

@@ -30,7 +30,9 @@ pub mod record;
 pub mod relations;
 pub mod rng;
 pub mod scenario;
+pub mod share;
 pub mod sim;
+pub mod summary;
 pub mod traffic;
 
 pub use action::{Action, ActionError, ActionKind, Settings};
@@ -40,6 +42,7 @@ pub use record::MinuteRecord;
 pub use rng::Mulberry32;
 pub use scenario::Scenario;
 pub use sim::Simulation;
+pub use summary::RunSummary;
 
 /// Runs `scenario` for `minutes` and returns the output as JSON lines: one record per minute,
 /// each followed by the events of that minute (lines with an `event` field).

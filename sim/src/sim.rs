@@ -545,6 +545,17 @@ impl Simulation {
         self.history.last().expect("a record was just pushed")
     }
 
+    /// The debrief of the run so far.
+    pub fn summary(&self) -> crate::summary::RunSummary {
+        crate::summary::RunSummary::new(
+            &self.history,
+            &self.applied,
+            self.budget_left,
+            self.cost_so_far,
+            self.params.slo,
+        )
+    }
+
     /// Simulates `minutes` more minutes.
     pub fn run(&mut self, minutes: u32) {
         for _ in 0..minutes {

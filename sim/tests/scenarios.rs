@@ -198,3 +198,19 @@ fn raising_the_minimum_boots_before_serving() {
     assert!(sim.history()[boot].serving < 20);
     assert_eq!(sim.history()[1 + boot].serving, 20);
 }
+
+#[test]
+fn debrief_adds_up() {
+    let sim = play("bad-deploy", 7, 120, &["14:rollback"]);
+    let d = sim.summary();
+    assert_eq!(d.minutes, 120);
+    assert!((d.budget_left + d.budget_spent - 0.2).abs() < 1e-12);
+    assert!(d.budget_spent > 0.0 && d.cost > 0.0);
+    let last = last(&sim);
+    assert!((d.cost - (last.cost_so_far + last.fleet_cost_per_hour / 60.0)).abs() < 1e-9);
+    assert_eq!(d.actions, vec!["14:rollback".to_string()]);
+    assert!(d.worst_p99_ms >= sim.history()[0].p99_ms);
+    assert!(d.minutes_over_budget_rate >= 4 && d.minutes_paging == 0);
+    // Instance-minutes match the bill: cost = instance-minutes × $0.40 / 60.
+    assert!((d.instance_minutes as f64 * 0.4 / 60.0 - d.cost).abs() < 1e-6);
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Everything CI checks, in order: formatting, lints (native and wasm32), native tests,
+# in-browser tests, the release build and end-to-end tests of the built page in headless Chromium.
+# Installs what is missing first (scripts/setup.sh), so it runs on a fresh machine.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+started=$SECONDS
+
+step() {
+    printf '\n==> [%4ss] %s\n' "$((SECONDS - started))" "$*"
+}
+
+step "set-up"
+# shellcheck source=scripts/setup.sh
+source scripts/setup.sh
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy (native, all targets)"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "cargo clippy (wasm32, web console)"
+cargo clippy --target wasm32-unknown-unknown -p oncall-sim-web -- -D warnings
+
+step "cargo test (native, workspace)"
+cargo test --workspace
+
+step "cargo test (wasm32 in headless Chromium)"
+CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p oncall-sim-web --test web
+
+step "trunk build --release"
+trunk build --release --offline
+
+step "end-to-end tests (headless Chromium against dist/)"
+node --test tests/e2e/*.test.mjs
+
+step "all checks passed"

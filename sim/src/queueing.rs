@@ -5,7 +5,8 @@
 //! a step lasts seconds to a minute.
 
 use crate::relations::{
-    Relation, ERLANG_1917, HARCHOL_BALTER_2013, KLEINROCK_1975, LITTLE_1961, THIS_MODEL,
+    Relation, ENVOY_CIRCUIT_BREAKING, ERLANG_1917, HARCHOL_BALTER_2013, KLEINROCK_1975,
+    LITTLE_1961, THIS_MODEL,
 };
 
 pub const OFFERED_LOAD: Relation = Relation {
@@ -156,6 +157,11 @@ pub fn sojourn_p99_exact(c: f64, service_s: f64, n: u32, lambda: f64) -> Option<
 /// Exact tail quantile: the t with P(T > t) = `tail`.
 pub fn sojourn_quantile(c: f64, service_s: f64, n: u32, lambda: f64, tail: f64) -> Option<f64> {
     let theta = drain_rate(n, service_s, lambda);
+    sojourn_quantile_at(c, service_s, theta, tail)
+}
+
+/// [`sojourn_quantile`] for a known drain rate θ = N/S − λ.
+pub fn sojourn_quantile_at(c: f64, service_s: f64, theta: f64, tail: f64) -> Option<f64> {
     if !(theta > 0.0) || !(service_s > 0.0) {
         return None;
     }
@@ -256,6 +262,170 @@ pub const UTILIZATION: Relation = Relation {
     assumption: false,
 };
 
+/// The distribution of the time in the system for one step, enough to ask what share of
+/// requests took longer than any threshold.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SojournTail {
+    /// Probability of waiting (Erlang C).
+    pub erlang_c: f64,
+    /// Mean service time S, s.
+    pub service_s: f64,
+    /// N/S − λ; not positive at saturation.
+    pub theta: f64,
+    /// No steady state: every completed request waited close to the timeout.
+    pub saturated: bool,
+    pub timeout_s: f64,
+}
+
+impl SojournTail {
+    /// Share of requests whose time in the system exceeds `t` seconds (requests cut off by
+    /// the timeout count as exceeding every `t` below it).
+    pub fn share_over(&self, t: f64) -> f64 {
+        if t >= self.timeout_s {
+            return 0.0;
+        }
+        if !(self.service_s > 0.0) {
+            return 0.0;
+        }
+        if self.saturated || !(self.theta > 0.0) {
+            return 1.0;
+        }
+        let mu = 1.0 / self.service_s;
+        sojourn_tail(self.erlang_c, mu, self.theta, t.max(0.0)).clamp(0.0, 1.0)
+    }
+
+    /// The t with P(T > t) = `tail`, capped at the timeout.
+    pub fn quantile(&self, tail: f64) -> f64 {
+        if self.saturated {
+            return self.timeout_s;
+        }
+        sojourn_quantile_at(self.erlang_c, self.service_s, self.theta, tail)
+            .map_or(self.timeout_s, |t| t.min(self.timeout_s))
+    }
+}
+
+/// Quantile of a mixture of steps: the t at which the weighted mean of the steps' tails equals
+/// `tail`. This is the latency quantile of all the requests of a minute whose seconds saw
+/// different fleets. With one step it returns that step's quantile unchanged.
+pub fn mixture_quantile(steps: &[(f64, SojournTail)], tail: f64) -> f64 {
+    let quantiles: Vec<f64> = steps.iter().map(|(_, s)| s.quantile(tail)).collect();
+    let lo = quantiles.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = quantiles.iter().copied().fold(0.0, f64::max);
+    if quantiles.len() <= 1 || hi - lo <= 0.0 {
+        return quantiles.first().copied().unwrap_or(0.0);
+    }
+    let total: f64 = steps.iter().map(|(w, _)| w).sum();
+    if !(total > 0.0) {
+        return hi;
+    }
+    let over = |t: f64| steps.iter().map(|(w, s)| w * s.share_over(t)).sum::<f64>() / total;
+    // The mixture's quantile lies between the smallest and the largest of the steps'.
+    let (mut lo, mut hi) = (lo, hi);
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if over(mid) > tail {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    hi
+}
+
+pub const MINUTE_QUANTILE: Relation = Relation {
+    id: "minute_quantile",
+    name: "Latency of a minute made of several steps",
+    formula: "P(T > t) over the minute = Σₖ wₖ·Pₖ(T > t) / Σₖ wₖ;  p99: the t where it equals 0.01 (bisection between the steps' own p99s)",
+    symbols: &[("wₖ", "length of step k (arrivals are steady within the minute)")],
+    note: "Policies that act faster than a minute split it into steps (ticks); the minute's p99 is the p99 of all its requests, not the largest step's.",
+    citations: &[KLEINROCK_1975],
+    assumption: false,
+};
+
+/// Blocking probability of an M/M/N/K queue: N servers and `room` waiting places (K = N +
+/// room); the share of arrivals that find every place taken and are rejected.
+/// P_K = ρ^R / (1/B + Σ_{j=1..R} ρ^j), ρ = a/N, B = Erlang B(a, N), R = room; evaluated
+/// divided through by ρ^R when ρ > 1 so that nothing overflows.
+pub fn mmnk_blocking(a: f64, n: u32, room: u32) -> f64 {
+    if !(a > 0.0) {
+        return 0.0;
+    }
+    if n == 0 {
+        // Nobody serves: once the room has filled, every arrival is rejected.
+        return 1.0;
+    }
+    let b = erlang_b(a, n);
+    if room == 0 {
+        return b;
+    }
+    let rho = a / f64::from(n);
+    let r = f64::from(room);
+    if rho <= 1.0 {
+        // Σ_{j=1..R} ρ^j = ρ(1 − ρ^R)/(1 − ρ), or R when ρ = 1.
+        let rho_r = libm::pow(rho, r);
+        let sum = if (1.0 - rho).abs() < 1e-12 {
+            r
+        } else {
+            rho * (1.0 - rho_r) / (1.0 - rho)
+        };
+        rho_r / (1.0 / b + sum)
+    } else {
+        // Divide by ρ^R: 1 / (ρ^−R/B + Σ_{i=0..R−1} ρ^−i).
+        let inv = 1.0 / rho;
+        let inv_r = libm::pow(inv, r);
+        let sum = (1.0 - inv_r) / (1.0 - inv);
+        1.0 / (inv_r / b + sum)
+    }
+}
+
+pub const ENVOY_OVERFLOW: Relation = Relation {
+    id: "envoy_overflow",
+    name: "Per-node limits and the overflow queue (elastic scaler)",
+    formula: "room R = nodes × (min(max_connections, max_requests) − workers)⁺ + max_pending_requests;  if R < (N/S)·timeout:  rejected = P_K of M/M/N/K = ρ^R / (1/B + Σ_{j=1..R} ρ^j), admitted requests never wait past the timeout;  else the room never fills before requests time out, and the M/M/N formulas apply",
+    symbols: &[
+        ("K", "N + R: requests the nodes and the balancer's pending queue hold at once"),
+        ("ρ", "a/N"),
+        ("B", "Erlang B(a, N)"),
+    ],
+    note: "The balancer does not queue beyond its limits: requests past the sum of the nodes' limits wait in up to max_pending_requests places and the rest are rejected (503), counted as errors. A node never runs more requests at once than its limit, so a limit below the workers per instance also lowers N. Which of the two regimes applies is this model's simplification.",
+    citations: &[ENVOY_CIRCUIT_BREAKING, KLEINROCK_1975],
+    assumption: true,
+};
+
+/// The queue of one step when the balancer holds at most `room` waiting requests: the
+/// outcome for the admitted requests and the share rejected. With a room that drains within
+/// the timeout the room, not the timeout, bounds the wait.
+pub fn solve_bounded(
+    lambda: f64,
+    service_s: f64,
+    n: u32,
+    room: u32,
+    timeout_s: f64,
+) -> (QueueOutcome, f64) {
+    let drains_in_timeout = if service_s > 0.0 {
+        f64::from(n) / service_s * timeout_s
+    } else {
+        f64::INFINITY
+    };
+    if n == 0 || f64::from(room) >= drains_in_timeout {
+        return (solve(lambda, service_s, n, timeout_s), 0.0);
+    }
+    let rejected = mmnk_blocking(lambda * service_s, n, room);
+    let admitted = lambda * (1.0 - rejected);
+    let mut q = solve(admitted, service_s, n, timeout_s);
+    // Waiting is bounded by the time to serve a full room.
+    let longest = f64::from(room) * service_s / f64::from(n) + service_s * libm::log(100.0);
+    q.timeout_share = 0.0;
+    q.p99_s = q.p99_s.min(longest);
+    q.p99_approx_s = q.p99_approx_s.min(longest);
+    q.mean_wait_s = q
+        .mean_wait_s
+        .min(f64::from(room) * service_s / f64::from(n));
+    q.tail.saturated = false;
+    q.tail.timeout_s = q.tail.timeout_s.min(longest);
+    (q, rejected)
+}
+
 /// Everything the queue gives for one step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct QueueOutcome {
@@ -270,6 +440,8 @@ pub struct QueueOutcome {
     /// The source's approximation, capped the same way.
     pub p99_approx_s: f64,
     pub mean_wait_s: f64,
+    /// The sojourn-time distribution, for other quantiles and thresholds.
+    pub tail: SojournTail,
 }
 
 /// Solves the queue for λ requests/s, mean service time S and N workers, with a timeout.
@@ -277,6 +449,13 @@ pub fn solve(lambda: f64, service_s: f64, n: u32, timeout_s: f64) -> QueueOutcom
     let a = lambda * service_s;
     let c = erlang_c(a, n);
     let nf = f64::from(n);
+    let tail = SojournTail {
+        erlang_c: c,
+        service_s,
+        theta: drain_rate(n, service_s, lambda),
+        saturated: a > 0.0 && a >= nf,
+        timeout_s,
+    };
     if a > 0.0 && a >= nf {
         return QueueOutcome {
             offered_load: a,
@@ -290,6 +469,7 @@ pub fn solve(lambda: f64, service_s: f64, n: u32, timeout_s: f64) -> QueueOutcom
             p99_s: timeout_s,
             p99_approx_s: timeout_s,
             mean_wait_s: timeout_s,
+            tail,
         };
     }
     let theta = drain_rate(n, service_s, lambda);
@@ -303,12 +483,60 @@ pub fn solve(lambda: f64, service_s: f64, n: u32, timeout_s: f64) -> QueueOutcom
         p99_s: p99.min(timeout_s),
         p99_approx_s: approx.min(timeout_s),
         mean_wait_s: if theta > 0.0 { c / theta } else { 0.0 },
+        tail,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mmnk_blocking_matches_the_mm1k_closed_form() {
+        // M/M/1/K: P_K = (1 − ρ)ρ^K / (1 − ρ^(K+1)), here with K = 1 + room.
+        for (rho, room) in [(0.5f64, 3u32), (0.9, 10), (1.5, 4), (3.0, 20)] {
+            let k = f64::from(room + 1);
+            let exact = (1.0 - rho) * libm::pow(rho, k) / (1.0 - libm::pow(rho, k + 1.0));
+            let got = mmnk_blocking(rho, 1, room);
+            assert!(
+                (got - exact).abs() < 1e-12,
+                "ρ={rho} R={room}: {got} vs {exact}"
+            );
+        }
+        // No room: Erlang B.
+        assert_eq!(mmnk_blocking(8.0, 10, 0), erlang_b(8.0, 10));
+        // Heavy overload with a large room: close to 1 − N/a.
+        assert!((mmnk_blocking(200.0, 100, 5000) - 0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn bounded_room_rejects_instead_of_timing_out() {
+        // 10 workers of 50 ms (200/s), 300/s offered, 20 waiting places: 20 drain in 0.1 s,
+        // well inside the 2 s timeout, so the excess is rejected, not timed out.
+        let (q, rejected) = solve_bounded(300.0, 0.05, 10, 20, 2.0);
+        assert_eq!(q.timeout_share, 0.0);
+        assert!(rejected > 0.3 && rejected < 0.4, "{rejected}");
+        assert!(q.p99_s <= 20.0 * 0.05 / 10.0 + 0.05 * libm::log(100.0) + 1e-12);
+        // A room larger than what drains in the timeout: the ordinary M/M/N with timeouts.
+        let (q, rejected) = solve_bounded(300.0, 0.05, 10, 5000, 2.0);
+        assert_eq!(rejected, 0.0);
+        assert_eq!(q, solve(300.0, 0.05, 10, 2.0));
+    }
+
+    #[test]
+    fn minute_quantile_of_ticks() {
+        let calm = solve(100.0, 0.05, 10, 2.0);
+        let busy = solve(190.0, 0.05, 10, 2.0);
+        // One step: exactly its own p99.
+        assert_eq!(mixture_quantile(&[(60.0, calm.tail)], 0.01), calm.p99_s);
+        let mixed = mixture_quantile(&[(30.0, calm.tail), (30.0, busy.tail)], 0.01);
+        assert!(mixed > calm.p99_s && mixed < busy.p99_s);
+        // At the mixture's p99, 1 % of all requests are slower.
+        let over = 0.5 * calm.tail.share_over(mixed) + 0.5 * busy.tail.share_over(mixed);
+        assert!((over - 0.01).abs() < 1e-9, "{over}");
+        // The tail's quantile agrees with the p99 of the solve.
+        assert!((busy.tail.quantile(0.01) - busy.p99_s).abs() < 1e-12);
+    }
 
     #[test]
     fn saturated_fleet_with_no_workers_fails_everything() {

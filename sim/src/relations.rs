@@ -65,6 +65,30 @@ pub const AWS_TARGET_TRACKING: Citation = Citation {
     text: "Amazon EC2 Auto Scaling User Guide, \"Target tracking scaling policies\"",
     url: "https://docs.aws.amazon.com/autoscaling/ec2/userguide/as-scaling-target-tracking.html",
 };
+pub const CLOUD_RUN_AUTOSCALING: Citation = Citation {
+    text: "Google Cloud, Cloud Run documentation, \"About instance autoscaling in Cloud Run services\" (metrics-based and on-demand scaling, ACT, scale-in, maximum instances)",
+    url: "https://cloud.google.com/run/docs/about-instance-autoscaling",
+};
+pub const K8S_HPA: Citation = Citation {
+    text: "Kubernetes documentation, \"Horizontal Pod Autoscaling\" (algorithm details, tolerance, stabilization window, scaling policies)",
+    url: "https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/",
+};
+pub const KNATIVE_AUTOSCALING: Citation = Citation {
+    text: "Knative documentation, Serving → \"Autoscaling\" (KPA, concurrency target and utilization, stable and panic windows, scale rates, scale to zero)",
+    url: "https://knative.dev/docs/serving/autoscaling/",
+};
+pub const KNATIVE_KPA_SOURCE: Citation = Citation {
+    text: "Knative Serving, pkg/autoscaler/scaling/autoscaler.go (the KPA decision: stable and panic pod counts, panic mode, scale-rate bounds)",
+    url: "https://github.com/knative/serving/blob/main/pkg/autoscaler/scaling/autoscaler.go",
+};
+pub const ENVOY_CIRCUIT_BREAKING: Citation = Citation {
+    text: "Envoy documentation, \"Circuit breaking\" (max_connections, max_pending_requests, max_requests) and the cluster circuit-breaker thresholds",
+    url: "https://www.envoyproxy.io/docs/envoy/latest/intro/arch_overview/upstream/circuit_breaking",
+};
+pub const ELASTIC_SCALER_DOC: Citation = Citation {
+    text: "\"弹性扩缩容 - 多策略负载均衡最佳实践\" (Elastic scaling: multi-strategy load-balancing best practice), the documentation of an Envoy-based elastic scaler: trend, delay-prediction and p95 expansion, shrink with drain, its JSON configuration",
+    url: "",
+};
 pub const JAIN_1991: Citation = Citation {
     text: "R. Jain, The Art of Computer Systems Performance Analysis, Wiley (1991), ch. 31 (M/M/1: response time S/(1 − ρ))",
     url: "https://www.cse.wustl.edu/~jain/books/perfbook.htm",
@@ -117,6 +141,22 @@ pub const ALL: &[&Relation] = &[
     &crate::budget::MULTIWINDOW_PAGE,
     &crate::budget::ERRORS_COUNTED,
     &crate::autoscale::target_tracking::TARGET_TRACKING,
+    &crate::autoscale::cloud_run::CPU_DRIVER,
+    &crate::autoscale::cloud_run::CONCURRENCY_DRIVER,
+    &crate::autoscale::cloud_run::ACT_DRIVER,
+    &crate::autoscale::cloud_run::TOLERANCE_BAND,
+    &crate::autoscale::cloud_run::SCALE_IN,
+    &crate::autoscale::cloud_run::ON_DEMAND,
+    &crate::autoscale::elastic::TREND_EXPANSION,
+    &crate::autoscale::elastic::DELAY_PREDICTION,
+    &crate::autoscale::elastic::P95_EXPANSION,
+    &crate::autoscale::elastic::SHRINKAGE,
+    &crate::queueing::ENVOY_OVERFLOW,
+    &crate::autoscale::hpa::HPA_RATIO,
+    &crate::autoscale::hpa::HPA_BEHAVIOR,
+    &crate::autoscale::kpa::KPA_STABLE_PANIC,
+    &crate::autoscale::kpa::KPA_BOUNDS,
+    &crate::queueing::MINUTE_QUANTILE,
     &crate::params::CALIBRATION,
     &RANDOMNESS,
 ];

@@ -518,6 +518,7 @@ impl Simulation {
                 min_instances: self.settings.min_instances,
                 max_instances: self.params.max_fleet(),
                 target_utilization: self.settings.target_utilization,
+                ..Observation::default()
             };
             if let Some(decision) = self.autoscaler.decide(&obs) {
                 let from = self.fleet.live();

@@ -1,18 +1,33 @@
-//! Autoscaling policies behind one interface. The simulation asks the policy for a fleet size
-//! at the policy's own cadence and applies it; each decision is logged with the driver that
-//! fired and the numbers it computed.
+//! Autoscaling policies behind one interface. The simulation observes the fleet at each
+//! policy's own cadence (its tick, which divides the minute), asks the policy for a fleet
+//! size and applies it; each decision is logged with the driver or strategy that fired, the
+//! inputs it saw and the numbers it computed.
+//!
+//! The five policies: [`target_tracking`] (the default), [`cloud_run`], [`elastic`] (the
+//! multi-strategy scaler in front of Envoy), [`hpa`] (Kubernetes) and [`kpa`] (Knative).
+//! [`POLICIES`] lists them for the UI, [`PolicySettings`] holds every policy's parameters
+//! with their specs, and [`build`] makes a policy from its id.
 
+pub mod cloud_run;
+pub mod elastic;
+pub mod hpa;
+pub mod kpa;
 pub mod target_tracking;
 
-/// What a policy sees at a decision point.
-#[derive(Clone, Copy, Debug, PartialEq)]
+use crate::params::{ModelParams, ParamError, ParamSpec};
+use crate::queueing::SojournTail;
+use crate::relations::Relation;
+
+/// What a policy sees at a decision point: the fleet and the queue of the tick that just
+/// ended. Every figure comes from the queue formulas of the core, never from the policy.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Observation {
-    /// Simulated seconds since the start.
+    /// Simulated seconds since the start, at the end of the tick.
     pub t_s: f64,
     pub serving: u32,
     /// Booting instances of the live fleet.
     pub booting: u32,
-    /// Measured utilization of the serving fleet (saturates at 1).
+    /// Measured utilization of the serving fleet's workers (saturates at 1).
     pub utilization: f64,
     /// Admitted arrival rate, req/s.
     pub arrival_rate: f64,
@@ -20,23 +35,515 @@ pub struct Observation {
     pub service_s: f64,
     pub min_instances: u32,
     pub max_instances: u32,
+    /// The target-utilization control (used by target tracking and the HPA).
     pub target_utilization: f64,
+    /// Seconds the observation covers (the policy's tick).
+    pub dt_s: f64,
+    /// Worker slots per instance: the most requests one instance serves at once.
+    pub workers_per_instance: u32,
+    /// Share of the service time spent on CPU (application time / service time); the rest
+    /// is spent waiting for the database.
+    pub cpu_share: f64,
+    /// Mean requests in service (busy workers): utilization × N, which is λ·S below
+    /// saturation (Little's law).
+    pub in_service: f64,
+    /// Mean requests waiting for a worker: λ·W_q (Little's law), none waiting longer than
+    /// the timeout.
+    pub waiting: f64,
+    /// Requests completed per second.
+    pub completions_per_s: f64,
+    /// Share of admitted requests that timed out waiting.
+    pub timeout_share: f64,
+    /// Share of arrivals rejected by a per-node limit (the elastic scaler's Envoy).
+    pub rejected_share: f64,
+    /// p95 and p99 of the time in the system, s (capped at the timeout).
+    pub p95_s: f64,
+    pub p99_s: f64,
+    /// The time-in-system distribution of the tick.
+    pub tail: SojournTail,
+    /// Request timeout, s.
+    pub timeout_s: f64,
+    /// Seconds a new instance needs before it serves (the expected cold start).
+    pub boot_s: f64,
+    /// Instances draining: no new traffic, still billed.
+    pub draining: u32,
+}
+
+impl Observation {
+    /// Serving plus booting instances.
+    pub fn live(&self) -> u32 {
+        self.serving + self.booting
+    }
+
+    /// Requests in flight: in service plus waiting.
+    pub fn concurrency(&self) -> f64 {
+        self.in_service + self.waiting
+    }
+
+    /// Offered load a = λ·S in Erlangs: the workers the demand needs, whether or not the
+    /// fleet has them.
+    pub fn offered_load(&self) -> f64 {
+        self.arrival_rate * self.service_s
+    }
+
+    /// CPU utilization of the serving instances: the busy share of the workers times the CPU
+    /// share of the service time (each worker is one CPU's worth, an assumption).
+    pub fn cpu_utilization(&self) -> f64 {
+        self.utilization * self.cpu_share
+    }
 }
 
 /// A scaling decision: the desired live fleet size and why.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Decision {
     pub desired: u32,
     /// Which driver or strategy fired.
     pub driver: &'static str,
     /// The inputs and the computation, in words and numbers.
     pub detail: String,
+    /// For a scale-in: drain the removed instances (no new traffic, billed) for this many
+    /// seconds instead of stopping them at once.
+    pub drain_s: Option<f64>,
+}
+
+/// Limits a policy puts in front of the fleet (the elastic scaler's Envoy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Admission {
+    /// Requests one node takes at once (in service and queued inside it).
+    pub per_node_requests: u32,
+    /// Requests the balancer holds beyond the nodes' limits; the rest are rejected.
+    pub pending: u32,
 }
 
 /// An autoscaling policy.
 pub trait Autoscaler {
-    /// Policy id as the CLI spells it.
+    /// Policy id as the CLI and the link spell it.
     fn id(&self) -> &'static str;
+    /// Seconds between observations; divides 60. The minute is split into ticks of this
+    /// length, each with its own queue.
+    fn tick_s(&self) -> u32 {
+        60
+    }
     /// Decides after each observation; `None` keeps the fleet as it is.
     fn decide(&mut self, obs: &Observation) -> Option<Decision>;
+    /// Limits in front of the fleet, if the policy brings any.
+    fn admission(&self) -> Option<Admission> {
+        None
+    }
+}
+
+/// Largest divisor of 60 that also divides `seconds` (so that a cadence of 7 s is observed
+/// every second and 15 s every 15 s).
+pub fn tick_dividing_minute(seconds: u32) -> u32 {
+    let (mut a, mut b) = (seconds.max(1), 60);
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// ⌈x⌉ with a hair of tolerance, so that 10 × 0.6 / 0.6 does not round up to 11.
+pub fn ceil_count(x: f64) -> u32 {
+    if !(x > 0.0) {
+        return 0;
+    }
+    libm::ceil(x - 1e-9).clamp(0.0, f64::from(u32::MAX)) as u32
+}
+
+/// Time-weighted samples over a sliding window, for "average over the past minute".
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WindowAverage {
+    samples: std::collections::VecDeque<(f64, f64, f64)>,
+}
+
+impl WindowAverage {
+    /// Adds `value` held for `dt_s` seconds ending at `t_s`.
+    pub fn push(&mut self, t_s: f64, dt_s: f64, value: f64) {
+        self.samples.push_back((t_s, dt_s, value));
+    }
+
+    /// Time-weighted mean of the samples ending within the last `window_s` seconds before
+    /// `t_s` (older ones are dropped when `keep_s` allows).
+    pub fn mean(&self, t_s: f64, window_s: f64) -> f64 {
+        let (mut sum, mut weight) = (0.0, 0.0);
+        for &(end, dt, v) in self.samples.iter().rev() {
+            if end <= t_s - window_s + 1e-9 {
+                break;
+            }
+            sum += v * dt;
+            weight += dt;
+        }
+        if weight > 0.0 {
+            sum / weight
+        } else {
+            0.0
+        }
+    }
+
+    /// Seconds of data the window holds back from `t_s`.
+    pub fn span(&self, t_s: f64) -> f64 {
+        self.samples
+            .front()
+            .map_or(0.0, |&(end, dt, _)| t_s - (end - dt))
+    }
+
+    /// Drops samples that ended more than `keep_s` before `t_s`.
+    pub fn trim(&mut self, t_s: f64, keep_s: f64) {
+        while self
+            .samples
+            .front()
+            .is_some_and(|&(end, _, _)| end <= t_s - keep_s + 1e-9)
+        {
+            self.samples.pop_front();
+        }
+    }
+}
+
+/// Declares a policy's parameter struct: fields, defaults, ranges and docs in one place,
+/// with specs named `prefix.field` as `--set` and the link spell them.
+macro_rules! policy_params {
+    ($(#[$meta:meta])* $name:ident, $prefix:literal, {
+        $( $field:ident : $default:expr, $min:expr, $max:expr, $unit:expr, $int:expr, $doc:expr; )*
+    }) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+        pub struct $name {
+            $( #[doc = $doc] pub $field: f64, )*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self { $( $field: $default, )* }
+            }
+        }
+
+        impl $name {
+            /// Every parameter with its default and allowed range.
+            pub const SPECS: &'static [$crate::params::ParamSpec] = &[
+                $( $crate::params::ParamSpec {
+                    name: concat!($prefix, ".", stringify!($field)),
+                    default: $default, min: $min, max: $max, unit: $unit, integer: $int, doc: $doc,
+                }, )*
+            ];
+
+            /// Sets a parameter by its full name (`prefix.field`), checking its range.
+            pub fn set(&mut self, name: &str, value: f64) -> Result<(), $crate::params::ParamError> {
+                let spec = $crate::autoscale::find_spec(Self::SPECS, name)?;
+                let value = spec.check(value)?;
+                let field = name.strip_prefix(concat!($prefix, ".")).unwrap_or(name);
+                match field {
+                    $( stringify!($field) => self.$field = value, )*
+                    _ => unreachable!("find_spec accepted only known names"),
+                }
+                self.validate()
+            }
+
+            /// Reads a parameter by its full name.
+            pub fn get(&self, name: &str) -> Option<f64> {
+                match name.strip_prefix(concat!($prefix, "."))? {
+                    $( stringify!($field) => Some(self.$field), )*
+                    _ => None,
+                }
+            }
+
+            /// Checks every field against its range, then the relations between fields.
+            pub fn validate(&self) -> Result<(), $crate::params::ParamError> {
+                for spec in Self::SPECS {
+                    spec.check(self.get(spec.name).unwrap_or(f64::NAN))?;
+                }
+                self.check_relations()
+            }
+        }
+    };
+}
+pub(crate) use policy_params;
+
+/// The spec called `name` among `specs`, or an error listing the known names.
+pub fn find_spec(
+    specs: &'static [ParamSpec],
+    name: &str,
+) -> Result<&'static ParamSpec, ParamError> {
+    specs
+        .iter()
+        .find(|s| s.name == name)
+        .ok_or_else(|| ParamError {
+            field: name.to_string(),
+            message: format!(
+                "unknown parameter; known: {}",
+                specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+            ),
+        })
+}
+
+/// A policy as the UI lists it.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct PolicyInfo {
+    /// Id for `--set autoscaler=ID`, the link and [`build`].
+    pub id: &'static str,
+    pub name: &'static str,
+    /// One line on how it decides.
+    pub summary: &'static str,
+    /// Its relations in the sources panel.
+    pub relations: &'static [&'static Relation],
+}
+
+/// The policies, the default first.
+pub const POLICIES: &[PolicyInfo] = &[
+    PolicyInfo {
+        id: "target-tracking",
+        name: "Target tracking",
+        summary: "Every minute, ⌈serving × utilization / target⌉; waits for booting instances; scales in slowly.",
+        relations: &[&target_tracking::TARGET_TRACKING],
+    },
+    PolicyInfo {
+        id: "cloud-run",
+        name: "Cloud Run",
+        summary: "The largest of the CPU, concurrency and ACT recommendations with a ±10 % band, plus on-demand instances when requests find no slot.",
+        relations: &[
+            &cloud_run::CPU_DRIVER,
+            &cloud_run::CONCURRENCY_DRIVER,
+            &cloud_run::ACT_DRIVER,
+            &cloud_run::TOLERANCE_BAND,
+            &cloud_run::SCALE_IN,
+            &cloud_run::ON_DEMAND,
+        ],
+    },
+    PolicyInfo {
+        id: "elastic",
+        name: "Elastic multi-strategy (Envoy)",
+        summary: "Every 10 s: trend, delay-prediction and p95 expansion with cooling; shrinks one drained node after 10 healthy minutes.",
+        relations: &[
+            &elastic::TREND_EXPANSION,
+            &elastic::DELAY_PREDICTION,
+            &elastic::P95_EXPANSION,
+            &elastic::SHRINKAGE,
+            &crate::queueing::ENVOY_OVERFLOW,
+        ],
+    },
+    PolicyInfo {
+        id: "hpa",
+        name: "Kubernetes HPA",
+        summary: "Every 15 s, ⌈current × CPU / target⌉ with a 0.1 tolerance; scale-up at most max(100 %, 4 pods) per 15 s; scale-down after a 300 s stabilization window.",
+        relations: &[&hpa::HPA_RATIO, &hpa::HPA_BEHAVIOR],
+    },
+    PolicyInfo {
+        id: "kpa",
+        name: "Knative KPA",
+        summary: "Every 2 s, in-flight requests over 70 % of the container concurrency, averaged over 60 s, or over 6 s in panic mode.",
+        relations: &[&kpa::KPA_STABLE_PANIC, &kpa::KPA_BOUNDS],
+    },
+];
+
+/// Ids of the policies, the default first.
+pub const POLICY_IDS: &[&str] = &["target-tracking", "cloud-run", "elastic", "hpa", "kpa"];
+
+/// The default policy's id.
+pub const DEFAULT_POLICY: &str = "target-tracking";
+
+/// The parameters of every policy (target tracking's live in [`ModelParams`]).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct PolicySettings {
+    pub cloud_run: cloud_run::CloudRunParams,
+    pub elastic: elastic::config::ElasticConfig,
+    pub hpa: hpa::HpaParams,
+    pub kpa: kpa::KpaParams,
+}
+
+impl PolicySettings {
+    /// The parameter specs of policy `id` (target tracking's are model parameters).
+    pub fn specs(id: &str) -> Vec<&'static ParamSpec> {
+        match id {
+            "target-tracking" => ModelParams::SPECS
+                .iter()
+                .filter(|s| s.name.starts_with("scale_in_"))
+                .collect(),
+            "cloud-run" => cloud_run::CloudRunParams::SPECS.iter().collect(),
+            "elastic" => elastic::config::SPECS.iter().collect(),
+            "hpa" => hpa::HpaParams::SPECS.iter().collect(),
+            "kpa" => kpa::KpaParams::SPECS.iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every policy parameter this struct holds.
+    pub fn all_specs() -> impl Iterator<Item = &'static ParamSpec> {
+        cloud_run::CloudRunParams::SPECS
+            .iter()
+            .chain(elastic::config::SPECS)
+            .chain(hpa::HpaParams::SPECS)
+            .chain(kpa::KpaParams::SPECS)
+    }
+
+    /// Whether `name` is a policy parameter (`cloud_run.…`, `elastic.…`, `hpa.…`, `kpa.…`).
+    pub fn owns(name: &str) -> bool {
+        ["cloud_run.", "elastic.", "hpa.", "kpa."]
+            .iter()
+            .any(|p| name.starts_with(p))
+    }
+
+    /// Sets a policy parameter by its full name, checking its range.
+    pub fn set(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
+        let mut next = self.clone();
+        if name.starts_with("cloud_run.") {
+            next.cloud_run.set(name, value)?;
+        } else if name.starts_with("elastic.") {
+            next.elastic.set(name, value)?;
+        } else if name.starts_with("hpa.") {
+            next.hpa.set(name, value)?;
+        } else if name.starts_with("kpa.") {
+            next.kpa.set(name, value)?;
+        } else {
+            return Err(ParamError {
+                field: name.to_string(),
+                message: "unknown policy parameter; policy parameters start with cloud_run., elastic., hpa. or kpa.".into(),
+            });
+        }
+        // Nothing changes unless the whole set is valid.
+        *self = next;
+        Ok(())
+    }
+
+    /// Reads a policy parameter by its full name.
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.cloud_run
+            .get(name)
+            .or_else(|| self.elastic.get(name))
+            .or_else(|| self.hpa.get(name))
+            .or_else(|| self.kpa.get(name))
+    }
+
+    pub fn validate(&self) -> Result<(), ParamError> {
+        self.cloud_run.validate()?;
+        self.elastic.validate()?;
+        self.hpa.validate()?;
+        self.kpa.validate()
+    }
+}
+
+/// Makes policy `id` with these settings. The error names `autoscaler` and the allowed ids,
+/// or the first parameter out of range.
+pub fn build(
+    id: &str,
+    settings: &PolicySettings,
+    model: &ModelParams,
+) -> Result<Box<dyn Autoscaler>, ParamError> {
+    Ok(match id {
+        "target-tracking" => Box::new(target_tracking::TargetTracking::new(
+            model.scale_in_quiet_minutes as u32,
+            model.scale_in_max_share,
+        )),
+        "cloud-run" => {
+            settings.cloud_run.validate()?;
+            Box::new(cloud_run::CloudRun::new(settings.cloud_run.clone()))
+        }
+        "elastic" => {
+            settings.elastic.validate()?;
+            Box::new(elastic::Elastic::new(settings.elastic.clone()))
+        }
+        "hpa" => {
+            settings.hpa.validate()?;
+            Box::new(hpa::Hpa::new(settings.hpa.clone()))
+        }
+        "kpa" => {
+            settings.kpa.validate()?;
+            Box::new(kpa::Kpa::new(settings.kpa.clone()))
+        }
+        _ => {
+            return Err(ParamError {
+                field: "autoscaler".into(),
+                message: format!("unknown policy {id:?}; allowed: {}", POLICY_IDS.join(", ")),
+            })
+        }
+    })
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::Observation;
+
+    /// An observation of `serving` instances with `workers` slots each, `busy` requests in
+    /// service and nothing waiting, at time `t_s` after a tick of `dt_s`.
+    pub fn obs(t_s: f64, dt_s: f64, serving: u32, booting: u32, busy: f64) -> Observation {
+        let workers = 16;
+        let n = f64::from(serving * workers);
+        let utilization = if n > 0.0 { (busy / n).min(1.0) } else { 0.0 };
+        Observation {
+            t_s,
+            dt_s,
+            serving,
+            booting,
+            utilization,
+            arrival_rate: busy / 0.05,
+            service_s: 0.05,
+            min_instances: 0,
+            max_instances: 100,
+            target_utilization: 0.6,
+            workers_per_instance: workers,
+            cpu_share: 1.0,
+            in_service: busy.min(n),
+            waiting: 0.0,
+            completions_per_s: busy.min(n) / 0.05,
+            p95_s: 0.15,
+            p99_s: 0.23,
+            timeout_s: 2.0,
+            boot_s: 60.0,
+            ..Observation::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_divide_the_minute() {
+        assert_eq!(tick_dividing_minute(10), 10);
+        assert_eq!(tick_dividing_minute(15), 15);
+        assert_eq!(tick_dividing_minute(7), 1);
+        assert_eq!(tick_dividing_minute(45), 15);
+        assert_eq!(tick_dividing_minute(60), 60);
+        assert_eq!(tick_dividing_minute(0), 1);
+    }
+
+    #[test]
+    fn every_policy_builds_and_lists_specs() {
+        let settings = PolicySettings::default();
+        settings.validate().unwrap();
+        for id in POLICY_IDS {
+            let p = build(id, &settings, &ModelParams::default()).unwrap();
+            assert_eq!(p.id(), *id);
+            assert_eq!(60 % p.tick_s(), 0, "{id}");
+            assert!(!PolicySettings::specs(id).is_empty(), "{id}");
+            for spec in PolicySettings::specs(id) {
+                spec.check(spec.default).unwrap();
+            }
+        }
+        assert_eq!(POLICIES.len(), POLICY_IDS.len());
+        for (info, id) in POLICIES.iter().zip(POLICY_IDS) {
+            assert_eq!(info.id, *id);
+        }
+        let err = build("magic", &settings, &ModelParams::default())
+            .err()
+            .unwrap();
+        assert_eq!(err.field, "autoscaler");
+        assert!(err.message.contains("kpa"), "{}", err.message);
+    }
+
+    #[test]
+    fn settings_set_checks_names_and_ranges() {
+        let mut s = PolicySettings::default();
+        s.set("hpa.tolerance", 0.2).unwrap();
+        assert_eq!(s.get("hpa.tolerance"), Some(0.2));
+        let e = s.set("kpa.stable_window_s", 1.0).unwrap_err();
+        assert_eq!(e.field, "kpa.stable_window_s");
+        assert!(e.message.contains("6 to 3600"), "{}", e.message);
+        let e = s.set("cloud_run.nope", 1.0).unwrap_err();
+        assert!(e.message.contains("cloud_run.cpu_target"), "{}", e.message);
+        assert!(s.set("nothing", 1.0).is_err());
+        assert_eq!(s.get("hpa.tolerance"), Some(0.2));
+        for spec in PolicySettings::all_specs() {
+            assert!(s.get(spec.name).is_some(), "{}", spec.name);
+        }
+    }
 }

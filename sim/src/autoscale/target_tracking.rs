@@ -63,6 +63,7 @@ impl Autoscaler for TargetTracking {
                 desired,
                 driver: "utilization",
                 detail: format!("scale out: {computed} → {desired} instances"),
+                drain_s: None,
             });
         }
         if desired < live {
@@ -79,6 +80,7 @@ impl Autoscaler for TargetTracking {
                         self.quiet_minutes_needed,
                         self.max_scale_in_share * 100.0
                     ),
+                    drain_s: None,
                 });
             }
         } else {
@@ -103,6 +105,7 @@ mod tests {
             min_instances: 2,
             max_instances: 40,
             target_utilization: 0.6,
+            ..Observation::default()
         }
     }
 

@@ -1,0 +1,571 @@
+//! Cloud Run's instance autoscaling: metrics-based scaling (the largest of the CPU,
+//! concurrency and adaptive-concurrency recommendations, with a ±10 % tolerance band and
+//! rounding up), its scale-in rules, and on-demand scaling with the pending queue.
+//!
+//! Mapping to this model (assumptions): an instance's maximum concurrency is its workers
+//! (16); its CPUs are one per worker, so CPU utilization is the busy share of the workers
+//! times the CPU share of the service time (the rest waits for the database).
+
+use super::{ceil_count, policy_params, Autoscaler, Decision, Observation, WindowAverage};
+use crate::params::ParamError;
+use crate::relations::{Relation, CLOUD_RUN_AUTOSCALING, THIS_MODEL};
+
+policy_params! {
+    /// Parameters of the Cloud Run policy, with Cloud Run's documented defaults.
+    CloudRunParams, "cloud_run", {
+        cpu_target: 0.6, 0.1, 0.95, "", false, "CPU utilization target (Cloud Run's default 60 %, configurable 10–95 %).";
+        concurrency_target: 0.6, 0.1, 0.95, "", false, "Concurrency target as a share of the maximum concurrency (default 60 %, configurable 10–95 %).";
+        tolerance: 0.1, 0.0, 0.5, "", false, "Relative band around each target within which the instance count holds (10 %: 54–66 % at 60 %).";
+        window_s: 60.0, 1.0, 600.0, "s", true, "Averaging window of CPU and of the short concurrency average (1 minute).";
+        long_window_s: 600.0, 1.0, 3600.0, "s", true, "Long concurrency average (10 minutes); the larger of the two concurrency averages counts.";
+        scale_in_utilization: 0.1, 0.0, 1.0, "", false, "Instances no longer recommended shut down once their utilization stays under this (10 %) for scale_in_after_s.";
+        scale_in_after_s: 60.0, 1.0, 3600.0, "s", true, "How long the instances no longer recommended must stay under scale_in_utilization (1 minute).";
+        idle_timeout_s: 900.0, 0.0, 3600.0, "s", true, "The other instances no longer recommended stop after this idle timeout (15 minutes).";
+        act_cpu_high: 0.9, 0.5, 1.0, "", false, "ACT lowers an instance's maximum concurrency by 1 for each second its CPU is above this (90 %).";
+        act_cpu_low: 0.7, 0.1, 1.0, "", false, "ACT raises it by 1 for each second an instance at its maximum stays below this CPU (70 %).";
+        pending_min_s: 10.0, 0.0, 600.0, "s", false, "Shortest time a request waits in the pending queue (10 s).";
+        pending_cold_start_factor: 3.5, 0.0, 100.0, "×", false, "The pending queue also holds a request up to this many expected cold starts (3.5×).";
+    }
+}
+
+impl CloudRunParams {
+    fn check_relations(&self) -> Result<(), ParamError> {
+        if self.act_cpu_low >= self.act_cpu_high {
+            return Err(ParamError {
+                field: "cloud_run.act_cpu_low".into(),
+                message: format!(
+                    "must be below cloud_run.act_cpu_high ({})",
+                    self.act_cpu_high
+                ),
+            });
+        }
+        if self.window_s > self.long_window_s {
+            return Err(ParamError {
+                field: "cloud_run.window_s".into(),
+                message: format!(
+                    "must not exceed cloud_run.long_window_s ({})",
+                    self.long_window_s
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
+pub const CPU_DRIVER: Relation = Relation {
+    id: "cloud_run_cpu",
+    name: "Cloud Run: CPU driver",
+    formula: "instances = ⌈(average CPU usage per second over the past minute / CPUs per instance) / CPU target⌉",
+    symbols: &[("CPU target", "60 % by default, 10–95 %")],
+    note: "Here each worker is one CPU's worth: CPU utilization = busy workers' share × application time / service time.",
+    citations: &[CLOUD_RUN_AUTOSCALING, THIS_MODEL],
+    assumption: false,
+};
+
+/// The CPU driver: `cpu_in_use` CPUs busy on average over the past minute.
+pub fn cpu_recommendation(cpu_in_use: f64, cpus_per_instance: f64, target: f64) -> u32 {
+    ceil_count(cpu_in_use / cpus_per_instance / target)
+}
+
+pub const CONCURRENCY_DRIVER: Relation = Relation {
+    id: "cloud_run_concurrency",
+    name: "Cloud Run: concurrency driver",
+    formula: "instances = ⌈(max(average concurrent requests over 1 min, over 10 min) / maximum concurrency) / concurrency target⌉",
+    symbols: &[("maximum concurrency", "requests one instance serves at once (here its 16 workers)")],
+    note: "The 10-minute average keeps instances for a while after traffic falls.",
+    citations: &[CLOUD_RUN_AUTOSCALING],
+    assumption: false,
+};
+
+/// The concurrency driver.
+pub fn concurrency_recommendation(
+    avg_1m: f64,
+    avg_10m: f64,
+    max_concurrency: f64,
+    target: f64,
+) -> u32 {
+    ceil_count(avg_1m.max(avg_10m) / max_concurrency / target)
+}
+
+pub const ACT_DRIVER: Relation = Relation {
+    id: "cloud_run_act",
+    name: "Cloud Run: adaptive concurrency (ACT)",
+    formula: "instances = ⌈(average concurrent requests over 1 min / ACT) / concurrency target⌉;  each second: CPU > 90 % ⇒ ACT − 1;  at ACT and CPU < 70 % ⇒ ACT + 1 (up to the maximum concurrency)",
+    symbols: &[("ACT", "an instance's adaptive maximum concurrency, used as its capacity")],
+    note: "The model has no CPU throttling for ACT to prevent, so the lowered maximum shapes only the recommendation; the workers keep serving.",
+    citations: &[CLOUD_RUN_AUTOSCALING, THIS_MODEL],
+    assumption: false,
+};
+
+/// The ACT driver.
+pub fn act_recommendation(avg_1m: f64, act: f64, target: f64) -> u32 {
+    ceil_count(avg_1m / act.max(1.0) / target)
+}
+
+/// One second of ACT: the new maximum concurrency of an instance whose CPU was `cpu` over
+/// the last second and which was at its maximum (`at_max`) or not.
+pub fn act_step(
+    act: f64,
+    cpu: f64,
+    at_max: bool,
+    max_concurrency: f64,
+    high: f64,
+    low: f64,
+) -> f64 {
+    if cpu > high {
+        (act - 1.0).max(1.0)
+    } else if at_max && cpu < low {
+        (act + 1.0).min(max_concurrency)
+    } else {
+        act
+    }
+}
+
+pub const TOLERANCE_BAND: Relation = Relation {
+    id: "cloud_run_tolerance",
+    name: "Cloud Run: tolerance band and rounding",
+    formula: "hold while |utilization / target − 1| ≤ 10 % (54–66 % at a 60 % target);  otherwise recompute from measured utilization and target, rounded up (4.1 → 5)",
+    symbols: &[],
+    note: "Because of the rounding a service can scale out while utilization is still under the target.",
+    citations: &[CLOUD_RUN_AUTOSCALING],
+    assumption: false,
+};
+
+/// Whether `utilization` is within the relative `tolerance` of `target`.
+pub fn within_tolerance(utilization: f64, target: f64, tolerance: f64) -> bool {
+    (utilization / target - 1.0).abs() <= tolerance + 1e-9
+}
+
+pub const SCALE_IN: Relation = Relation {
+    id: "cloud_run_scale_in",
+    name: "Cloud Run: scale-in",
+    formula: "the recommendation drops only when utilization is more than 10 % below target;  the balancer prefers recommended instances;  the others shut down after 1 minute under 10 % utilization, or else after a 15-minute idle timeout",
+    symbols: &[],
+    note: "Here the spill-over the recommended instances cannot hold goes to the others as a group; a group still above 10 % stays until the idle timeout.",
+    citations: &[CLOUD_RUN_AUTOSCALING],
+    assumption: false,
+};
+
+pub const ON_DEMAND: Relation = Relation {
+    id: "cloud_run_on_demand",
+    name: "Cloud Run: on-demand scaling and the pending queue",
+    formula: "demand a = λ·S > (serving + starting) × maximum concurrency ⇒ start ⌈a / maximum concurrency⌉ at once;  a request waits in the pending queue at most max(10 s, 3.5 × expected cold start);  at the maximum instances with no slot free in that time: 429 (share 1 − maximum × concurrency / a)",
+    symbols: &[("cold start", "here the scenario's boot time")],
+    note: "The only way to scale from zero. Requests first queue for a starting or an existing instance. In this model the 2 s request timeout ends a waiting request before the pending bound does.",
+    citations: &[CLOUD_RUN_AUTOSCALING, THIS_MODEL],
+    assumption: false,
+};
+
+/// How long a request may wait in the pending queue: max(10 s, 3.5 × expected cold start).
+pub fn pending_queue_bound_s(cold_start_s: f64, min_s: f64, factor: f64) -> f64 {
+    min_s.max(factor * cold_start_s)
+}
+
+/// Share of requests that fail with 429 when `a` Erlangs of demand meet the maximum of
+/// `max_instances` instances of `max_concurrency` slots.
+pub fn overflow_429_share(a: f64, max_instances: u32, max_concurrency: f64) -> f64 {
+    let slots = f64::from(max_instances) * max_concurrency;
+    if a > slots && a > 0.0 {
+        1.0 - slots / a
+    } else {
+        0.0
+    }
+}
+
+/// The Cloud Run policy. Observes every second (ACT works second by second).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CloudRun {
+    p: CloudRunParams,
+    concurrency: WindowAverage,
+    cpu: WindowAverage,
+    /// Adaptive maximum concurrency per instance (fleet average); `None` before the first
+    /// observation.
+    act: Option<f64>,
+    /// Since when the instances no longer recommended have been under the scale-in
+    /// utilization.
+    low_since: Option<f64>,
+    /// Since when the recommendation has been below the live count.
+    dropped_since: Option<f64>,
+}
+
+impl CloudRun {
+    pub fn new(p: CloudRunParams) -> Self {
+        Self {
+            p,
+            concurrency: WindowAverage::default(),
+            cpu: WindowAverage::default(),
+            act: None,
+            low_since: None,
+            dropped_since: None,
+        }
+    }
+
+    /// The adaptive maximum concurrency ACT has reached.
+    pub fn act(&self) -> Option<f64> {
+        self.act
+    }
+}
+
+impl Autoscaler for CloudRun {
+    fn id(&self) -> &'static str {
+        "cloud-run"
+    }
+
+    fn tick_s(&self) -> u32 {
+        1
+    }
+
+    fn decide(&mut self, obs: &Observation) -> Option<Decision> {
+        let p = &self.p;
+        let t = obs.t_s;
+        let w = f64::from(obs.workers_per_instance.max(1));
+        let live = obs.live();
+        let serving = f64::from(obs.serving);
+
+        self.concurrency.push(t, obs.dt_s, obs.in_service);
+        self.cpu.push(t, obs.dt_s, obs.cpu_utilization() * serving);
+        self.concurrency.trim(t, p.long_window_s.max(p.window_s));
+        self.cpu.trim(t, p.window_s);
+
+        // ACT, second by second: an instance running `per_instance` requests, capped by its
+        // adaptive maximum.
+        let per_instance = if obs.serving > 0 {
+            obs.in_service / serving
+        } else {
+            0.0
+        };
+        let mut act = self.act.unwrap_or(w);
+        let mut seconds = libm::round(obs.dt_s).max(1.0) as u32;
+        while seconds > 0 {
+            let running = per_instance.min(act);
+            let cpu = running * obs.cpu_share / w;
+            let at_max = obs.serving > 0 && per_instance >= act - 1e-9;
+            act = act_step(act, cpu, at_max, w, p.act_cpu_high, p.act_cpu_low);
+            seconds -= 1;
+        }
+        self.act = Some(act);
+
+        let conc_1m = self.concurrency.mean(t, p.window_s);
+        let conc_10m = self.concurrency.mean(t, p.long_window_s);
+        let cpu_1m = self.cpu.mean(t, p.window_s);
+        let livef = f64::from(live);
+
+        // Each driver: its recommendation, or the live count while inside the band.
+        let band = |exact: f64, target: f64| -> (u32, f64, bool) {
+            let utilization = if live > 0 {
+                exact * target / livef
+            } else {
+                0.0
+            };
+            let hold = live > 0 && within_tolerance(utilization, target, p.tolerance);
+            (
+                if hold { live } else { ceil_count(exact) },
+                utilization,
+                hold,
+            )
+        };
+        let conc_exact = conc_1m.max(conc_10m) / w / p.concurrency_target;
+        let cpu_exact = cpu_1m / p.cpu_target;
+        let act_exact = conc_1m / act / p.concurrency_target;
+        let drivers = [
+            (
+                "concurrency",
+                band(conc_exact, p.concurrency_target),
+                conc_exact,
+            ),
+            ("cpu", band(cpu_exact, p.cpu_target), cpu_exact),
+            ("act", band(act_exact, p.concurrency_target), act_exact),
+        ];
+        let (mut driver, (mut recommended, _, _), _) = drivers[0];
+        for &(name, (rec, _, _), _) in &drivers[1..] {
+            if rec > recommended {
+                (driver, recommended) = (name, rec);
+            }
+        }
+        let explain = || {
+            let (_, (_, conc_u, conc_hold), _) = drivers[0];
+            let (_, (_, cpu_u, cpu_hold), _) = drivers[1];
+            let (_, (_, act_u, act_hold), _) = drivers[2];
+            let show = |hold: bool, exact: f64| {
+                if hold {
+                    "holds (in band)".to_string()
+                } else {
+                    format!("⌈{exact:.2}⌉ = {}", ceil_count(exact))
+                }
+            };
+            format!(
+                "concurrency max({conc_1m:.1}, {conc_10m:.1}) / {w:.0} / {:.0} % = {:.0} % of {live} → {};  CPU {cpu_1m:.2} CPUs / {:.0} % = {:.0} % → {};  ACT {act:.0}: {conc_1m:.1} / {act:.0} / {:.0} % = {:.0} % → {}",
+                p.concurrency_target * 100.0,
+                conc_u * 100.0,
+                show(conc_hold, conc_exact),
+                p.cpu_target * 100.0,
+                cpu_u * 100.0,
+                show(cpu_hold, cpu_exact),
+                p.concurrency_target * 100.0,
+                act_u * 100.0,
+                show(act_hold, act_exact),
+            )
+        };
+
+        // On-demand: demand that neither the serving nor the starting instances can take.
+        let demand = obs.offered_load();
+        let pending_s =
+            pending_queue_bound_s(obs.boot_s, p.pending_min_s, p.pending_cold_start_factor);
+        let on_demand = if demand > livef * w + 1e-9 || (live == 0 && obs.arrival_rate > 0.0) {
+            ceil_count(demand / w).max(1)
+        } else {
+            0
+        };
+
+        let floor = obs.min_instances;
+        let ceiling = obs.max_instances.max(floor);
+        if on_demand > live && on_demand > recommended {
+            self.low_since = None;
+            self.dropped_since = None;
+            let desired = on_demand.clamp(floor, ceiling);
+            if desired <= live {
+                return None;
+            }
+            let mut detail = format!(
+                "on-demand: demand λ·S = {:.0} × {:.3} s = {demand:.1} requests > {live} instances × {w:.0} slots → ⌈{demand:.1} / {w:.0}⌉ = {on_demand}",
+                obs.arrival_rate, obs.service_s
+            );
+            if on_demand > ceiling {
+                detail.push_str(&format!(
+                    ", capped at the maximum {ceiling}: requests wait up to max({:.0} s, {:.1} × {:.0} s) = {pending_s:.0} s for a slot, then 429 ({:.1} % of them; the {:.0} s request timeout ends them first)",
+                    p.pending_min_s,
+                    p.pending_cold_start_factor,
+                    obs.boot_s,
+                    overflow_429_share(demand, ceiling, w) * 100.0,
+                    obs.timeout_s
+                ));
+            }
+            return Some(Decision {
+                desired,
+                driver: "on-demand",
+                detail,
+                drain_s: None,
+            });
+        }
+
+        if recommended > live {
+            self.low_since = None;
+            self.dropped_since = None;
+            let desired = recommended.clamp(floor, ceiling);
+            if desired == live {
+                return None;
+            }
+            return Some(Decision {
+                desired,
+                driver,
+                detail: format!("scale out, {driver} drives: {} → {desired}", explain()),
+                drain_s: None,
+            });
+        }
+
+        if recommended < live && live > floor {
+            let since = *self.dropped_since.get_or_insert(t - obs.dt_s);
+            // The balancer fills the recommended instances first; what they cannot hold
+            // spills over to the others.
+            let extras = f64::from(live - recommended);
+            let spill = (obs.in_service - f64::from(recommended) * w).max(0.0);
+            let group_utilization = spill / (extras * w);
+            if group_utilization < p.scale_in_utilization {
+                self.low_since.get_or_insert(t - obs.dt_s);
+            } else {
+                self.low_since = None;
+            }
+            let low_for = self.low_since.map_or(0.0, |s| t - s);
+            let dropped_for = t - since;
+            let (fire, why) = if low_for >= p.scale_in_after_s - 1e-9 {
+                (
+                    true,
+                    format!(
+                        "the {extras:.0} instances no longer recommended ran at {:.0} % < {:.0} % for {:.0} s",
+                        group_utilization * 100.0,
+                        p.scale_in_utilization * 100.0,
+                        p.scale_in_after_s
+                    ),
+                )
+            } else if dropped_for >= p.idle_timeout_s - 1e-9 {
+                (
+                    true,
+                    format!(
+                        "the {extras:.0} instances no longer recommended reached the {:.0}-minute idle timeout",
+                        p.idle_timeout_s / 60.0
+                    ),
+                )
+            } else {
+                (false, String::new())
+            };
+            if fire {
+                self.low_since = None;
+                self.dropped_since = None;
+                let desired = recommended.clamp(floor, ceiling);
+                if desired >= live {
+                    return None;
+                }
+                return Some(Decision {
+                    desired,
+                    driver,
+                    detail: format!("scale in: {}; {why} → {desired}", explain()),
+                    drain_s: None,
+                });
+            }
+            return None;
+        }
+        self.low_since = None;
+        self.dropped_since = None;
+        if live > ceiling {
+            return Some(Decision {
+                desired: ceiling,
+                driver: "maximum",
+                detail: format!("{live} instances exceed the maximum {ceiling}"),
+                drain_s: None,
+            });
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::obs;
+    use super::*;
+
+    #[test]
+    fn tolerance_band_is_relative() {
+        // 54–66 % at a 60 % target.
+        for u in [0.54, 0.56, 0.6, 0.64, 0.66] {
+            assert!(within_tolerance(u, 0.6, 0.1), "{u}");
+        }
+        for u in [0.53, 0.539, 0.661, 0.67] {
+            assert!(!within_tolerance(u, 0.6, 0.1), "{u}");
+        }
+    }
+
+    #[test]
+    fn drivers_round_up() {
+        // 4.1 instances needed run 5: 39.36 concurrent / 16 / 60 % = 4.1.
+        assert_eq!(concurrency_recommendation(39.36, 10.0, 16.0, 0.6), 5);
+        // The larger of the 1- and 10-minute averages counts.
+        assert_eq!(concurrency_recommendation(10.0, 39.36, 16.0, 0.6), 5);
+        // CPU: 2.46 CPUs busy on 1-CPU instances at 60 % = 4.1 → 5.
+        assert_eq!(cpu_recommendation(2.46, 1.0, 0.6), 5);
+        // Exactly 4 stays 4.
+        assert_eq!(cpu_recommendation(2.4, 1.0, 0.6), 4);
+        // ACT: 30 concurrent on instances whose ACT fell to 10 at 60 % → ⌈5⌉ = 5.
+        assert_eq!(act_recommendation(30.0, 10.0, 0.6), 5);
+    }
+
+    #[test]
+    fn act_lowers_above_90_and_raises_below_70_at_the_maximum() {
+        assert_eq!(act_step(16.0, 0.95, true, 16.0, 0.9, 0.7), 15.0);
+        assert_eq!(act_step(1.0, 0.99, true, 16.0, 0.9, 0.7), 1.0);
+        assert_eq!(act_step(10.0, 0.6, true, 16.0, 0.9, 0.7), 11.0);
+        // Below 70 % but not at its maximum: unchanged.
+        assert_eq!(act_step(10.0, 0.6, false, 16.0, 0.9, 0.7), 10.0);
+        // Between 70 % and 90 %: unchanged.
+        assert_eq!(act_step(10.0, 0.8, true, 16.0, 0.9, 0.7), 10.0);
+        // Never above the configured maximum.
+        assert_eq!(act_step(16.0, 0.1, true, 16.0, 0.9, 0.7), 16.0);
+    }
+
+    #[test]
+    fn act_settles_where_cpu_stays_under_90_percent() {
+        // Saturated instances at 95 % CPU per full worker set: ACT falls to 15, where an
+        // instance runs 15 × 0.95 / 16 = 89 % CPU.
+        let mut cr = CloudRun::new(CloudRunParams::default());
+        for s in 1..=30 {
+            let mut o = obs(f64::from(s), 1.0, 4, 0, 64.0);
+            o.cpu_share = 0.95;
+            cr.decide(&o);
+        }
+        assert_eq!(cr.act(), Some(15.0));
+    }
+
+    #[test]
+    fn pending_queue_bound_and_429() {
+        assert_eq!(pending_queue_bound_s(2.0, 10.0, 3.5), 10.0);
+        assert_eq!(pending_queue_bound_s(60.0, 10.0, 3.5), 210.0);
+        assert_eq!(pending_queue_bound_s(480.0, 10.0, 3.5), 1680.0);
+        // 800 requests of demand against 40 × 16 = 640 slots: 20 % fail with 429.
+        assert!((overflow_429_share(800.0, 40, 16.0) - 0.2).abs() < 1e-12);
+        assert_eq!(overflow_429_share(600.0, 40, 16.0), 0.0);
+    }
+
+    #[test]
+    fn on_demand_starts_what_the_demand_needs_and_reports_429_at_the_maximum() {
+        let mut cr = CloudRun::new(CloudRunParams::default());
+        // 8 instances × 16 saturated; the real demand is 300 requests.
+        let mut o = obs(1.0, 1.0, 8, 0, 128.0);
+        o.arrival_rate = 6000.0;
+        o.max_instances = 40;
+        let d = cr.decide(&o).unwrap();
+        assert_eq!((d.desired, d.driver), (19, "on-demand"));
+        // With the maximum at 12: capped, and the rest get 429 after the pending queue.
+        let mut cr = CloudRun::new(CloudRunParams::default());
+        o.max_instances = 12;
+        let d = cr.decide(&o).unwrap();
+        assert_eq!(d.desired, 12);
+        assert!(
+            d.detail.contains("429") && d.detail.contains("210 s"),
+            "{}",
+            d.detail
+        );
+    }
+
+    #[test]
+    fn scales_from_zero_only_on_demand_and_to_zero_when_idle() {
+        let mut cr = CloudRun::new(CloudRunParams::default());
+        let mut o = obs(1.0, 1.0, 0, 0, 0.0);
+        o.arrival_rate = 5.0;
+        let d = cr.decide(&o).unwrap();
+        assert_eq!((d.desired, d.driver), (1, "on-demand"));
+        // One idle instance with no traffic: gone after a minute under 10 %.
+        let mut cr = CloudRun::new(CloudRunParams::default());
+        let mut last = None;
+        for s in 1..=61 {
+            last = cr.decide(&obs(f64::from(s), 1.0, 1, 0, 0.0));
+            if last.is_some() {
+                assert_eq!(s, 60);
+                break;
+            }
+        }
+        assert_eq!(last.unwrap().desired, 0);
+    }
+
+    #[test]
+    fn metrics_scale_out_and_hold_in_band() {
+        let mut cr = CloudRun::new(CloudRunParams::default());
+        // 10 instances at 90 %: ⌈144 / 16 / 0.6⌉ = 15.
+        let d = cr.decide(&obs(1.0, 1.0, 10, 0, 144.0)).unwrap();
+        assert_eq!((d.desired, d.driver), (15, "concurrency"));
+        // 15 instances at 60 % (96 busy): in band, holds.
+        let mut cr = CloudRun::new(CloudRunParams::default());
+        for s in 1..=120 {
+            assert!(cr.decide(&obs(f64::from(s), 1.0, 15, 0, 144.0)).is_none());
+        }
+    }
+
+    #[test]
+    fn scale_in_waits_a_minute_under_10_percent_and_the_10_minute_average() {
+        let mut cr = CloudRun::new(CloudRunParams::default());
+        // Ten minutes at 96 busy on 10 instances (60 %).
+        for s in 1..=600 {
+            assert!(cr.decide(&obs(f64::from(s), 1.0, 10, 0, 96.0)).is_none());
+        }
+        // Load halves: the 10-minute average holds the recommendation up for a while.
+        let mut first = None;
+        for s in 601..=1300 {
+            if let Some(d) = cr.decide(&obs(f64::from(s), 1.0, 10, 0, 48.0)) {
+                first = Some((s, d));
+                break;
+            }
+        }
+        let (s, d) = first.expect("scales in eventually");
+        assert!(d.desired < 10 && d.desired >= 5, "{d:?}");
+        assert!(s > 660, "the long average delayed it: {s}");
+        assert!(d.detail.contains("scale in"), "{}", d.detail);
+    }
+}

@@ -1,0 +1,806 @@
+//! The elastic scaler's JSON configuration, in the source's own format: `//` and `/* */`
+//! comments and trailing commas are allowed. [`parse`] checks every field against its range
+//! and names the field in any error; nothing is applied unless the whole file is valid.
+//! Cloud-specific fields (`token`, `openapi_base_url`, `scale_up_request`) and the
+//! dashboard settings are accepted, reported as ignored, and kept for export.
+
+use crate::params::{ParamError, ParamSpec};
+use core::fmt;
+use serde_json::{Map, Value};
+
+/// Load-balancing policies the source's Envoy supports.
+pub const LB_POLICIES: &[&str] = &[
+    "ROUND_ROBIN",
+    "LEAST_REQUEST",
+    "RANDOM",
+    "RING_HASH",
+    "MAGLEV",
+];
+
+/// Expansion strategies, as `expansion_strategies` names them.
+pub const STRATEGIES: &[&str] = &["trend_expansion", "delay_prediction", "p95_expansion"];
+
+/// Top-level fields accepted and ignored, with the reason given in the note.
+const IGNORED: &[(&str, &str)] = &[
+    ("openapi_base_url", "cloud-specific (the cloud's API address): accepted and ignored; the simulator starts and stops its own instances"),
+    ("token", "cloud-specific (the cloud's API key): accepted and ignored; the simulator starts and stops its own instances"),
+    ("scale_up_request", "cloud-specific (the task the cloud starts per node): accepted and ignored; the simulator starts its own instances"),
+    ("dashboard", "accepted and ignored: the simulator's charts show the node history"),
+];
+
+/// Trend expansion settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrendExpansion {
+    /// Seconds after an expansion before this strategy may expand again.
+    pub expand_cooling_time: f64,
+}
+
+/// Delay-prediction expansion settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DelayPrediction {
+    /// Ignored while the last minute had fewer requests than this.
+    pub min_sample_size: u32,
+    pub expand_cooling_time: f64,
+    /// Seconds: scale out when the backlog would take this long or longer.
+    pub delay_time: f64,
+    pub expansion_ratio: f64,
+    pub min_expansion: u32,
+}
+
+/// p95 expansion settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct P95Expansion {
+    pub min_sample_size: u32,
+    pub expand_cooling_time: f64,
+    /// Milliseconds: more than 5 % of the last minute's requests slower than this is a breach.
+    pub threshold: f64,
+    /// Seconds the breach must last.
+    pub threshold_duration: f64,
+    pub expansion_ratio: f64,
+    pub min_expansion: u32,
+}
+
+/// The elastic scaler's configuration (the source's defaults).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ElasticConfig {
+    /// One of [`LB_POLICIES`].
+    pub lb_policy: String,
+    /// Per-node connection limit (Envoy circuit breaker).
+    pub max_connections: u32,
+    /// Per-node limit of requests at once.
+    pub max_requests: u32,
+    /// Requests the balancer queues beyond the nodes' limits; the rest are dropped.
+    pub max_pending_requests: u32,
+    pub max_nodes: u32,
+    pub min_nodes: u32,
+    /// Top-level p95 threshold, ms (the p95 strategy's own `threshold` takes precedence).
+    pub p95_latency_threshold: f64,
+    /// Top-level p95 duration, s (the p95 strategy's own `threshold_duration` takes precedence).
+    pub p95_delay_duration: f64,
+    /// Seconds every strategy must have been healthy before a node is removed.
+    pub shrinkage_delay_time: f64,
+    /// Nodes removed at most per shrink.
+    pub shrinkage_number: u32,
+    /// Seconds a removed node may drain before it is forced off.
+    pub drain_timeout: f64,
+    /// Seconds between samples.
+    pub acq_frequency: u32,
+    /// Active strategies, in the order given.
+    pub expansion_strategies: Vec<String>,
+    pub trend_expansion: TrendExpansion,
+    pub delay_prediction: DelayPrediction,
+    pub p95_expansion: P95Expansion,
+    /// Fields accepted and ignored, kept verbatim so that an export gives them back.
+    pub ignored: Map<String, Value>,
+}
+
+impl Default for ElasticConfig {
+    fn default() -> Self {
+        Self {
+            lb_policy: "LEAST_REQUEST".into(),
+            max_connections: 1000,
+            max_requests: 1000,
+            max_pending_requests: 100,
+            max_nodes: 20,
+            min_nodes: 2,
+            p95_latency_threshold: 500.0,
+            p95_delay_duration: 30.0,
+            shrinkage_delay_time: 600.0,
+            shrinkage_number: 1,
+            drain_timeout: 60.0,
+            acq_frequency: 10,
+            expansion_strategies: STRATEGIES.iter().map(|s| s.to_string()).collect(),
+            trend_expansion: TrendExpansion {
+                expand_cooling_time: 180.0,
+            },
+            delay_prediction: DelayPrediction {
+                min_sample_size: 100,
+                expand_cooling_time: 180.0,
+                delay_time: 2.0,
+                expansion_ratio: 0.2,
+                min_expansion: 2,
+            },
+            p95_expansion: P95Expansion {
+                min_sample_size: 100,
+                expand_cooling_time: 180.0,
+                threshold: 500.0,
+                threshold_duration: 30.0,
+                expansion_ratio: 0.2,
+                min_expansion: 2,
+            },
+            ignored: Map::new(),
+        }
+    }
+}
+
+const fn spec(
+    name: &'static str,
+    default: f64,
+    min: f64,
+    max: f64,
+    unit: &'static str,
+    integer: bool,
+    doc: &'static str,
+) -> ParamSpec {
+    ParamSpec {
+        name,
+        default,
+        min,
+        max,
+        unit,
+        integer,
+        doc,
+    }
+}
+
+/// Every numeric setting, named `elastic.` + its path in the JSON file. The on/off switches
+/// `elastic.expansion_strategies.NAME` (0 or 1) stand for membership in the list.
+pub const SPECS: &[ParamSpec] = &[
+    spec("elastic.max_connections", 1000.0, 1.0, 1e6, "connections", true, "Per-node connection limit; a node holds at most min(max_connections, max_requests) requests."),
+    spec("elastic.max_requests", 1000.0, 1.0, 1e6, "requests", true, "Per-node limit of requests at once (also the trend rule's node capacity)."),
+    spec("elastic.max_pending_requests", 100.0, 0.0, 1e6, "requests", true, "Requests the balancer queues beyond the sum of the nodes' limits; the rest are dropped (503)."),
+    spec("elastic.max_nodes", 20.0, 1.0, 200.0, "nodes", true, "Most nodes (also bounded by the model's max_instances)."),
+    spec("elastic.min_nodes", 2.0, 0.0, 200.0, "nodes", true, "Fewest nodes; fewer at start scale up at once."),
+    spec("elastic.p95_latency_threshold", 500.0, 1.0, 60000.0, "ms", false, "Top-level p95 threshold; used when p95_expansion.threshold is not given."),
+    spec("elastic.p95_delay_duration", 30.0, 0.0, 3600.0, "s", false, "Top-level p95 duration; used when p95_expansion.threshold_duration is not given."),
+    spec("elastic.shrinkage_delay_time", 600.0, 0.0, 86400.0, "s", false, "Seconds all strategies must be healthy before a shrink."),
+    spec("elastic.shrinkage_number", 1.0, 1.0, 200.0, "nodes", true, "Nodes removed at most per shrink."),
+    spec("elastic.drain_timeout", 60.0, 0.0, 3600.0, "s", false, "Longest drain of a removed node before it is forced off."),
+    spec("elastic.acq_frequency", 10.0, 1.0, 60.0, "s", true, "Seconds between samples of the metrics."),
+    spec("elastic.expansion_strategies.trend_expansion", 1.0, 0.0, 1.0, "", true, "1 when trend expansion is listed in expansion_strategies."),
+    spec("elastic.expansion_strategies.delay_prediction", 1.0, 0.0, 1.0, "", true, "1 when delay prediction is listed in expansion_strategies."),
+    spec("elastic.expansion_strategies.p95_expansion", 1.0, 0.0, 1.0, "", true, "1 when p95 expansion is listed in expansion_strategies."),
+    spec("elastic.trend_expansion.expand_cooling_time", 180.0, 60.0, 86400.0, "s", false, "Cooling after a trend expansion; at least 60 s, a node's cold start in the source."),
+    spec("elastic.delay_prediction.min_sample_size", 100.0, 0.0, 1e9, "requests", true, "Ignored while the last minute had fewer requests."),
+    spec("elastic.delay_prediction.expand_cooling_time", 180.0, 60.0, 86400.0, "s", false, "Cooling after a delay-prediction expansion; at least 60 s."),
+    spec("elastic.delay_prediction.delay_time", 2.0, 0.01, 600.0, "s", false, "Scale out when the backlog would take this long or longer to finish."),
+    spec("elastic.delay_prediction.expansion_ratio", 0.2, 0.0, 10.0, "of the nodes", false, "Expansion size: max(⌈nodes × ratio⌉, min_expansion)."),
+    spec("elastic.delay_prediction.min_expansion", 2.0, 1.0, 200.0, "nodes", true, "Smallest expansion."),
+    spec("elastic.p95_expansion.min_sample_size", 100.0, 0.0, 1e9, "requests", true, "Ignored while the last minute had fewer requests."),
+    spec("elastic.p95_expansion.expand_cooling_time", 180.0, 60.0, 86400.0, "s", false, "Cooling after a p95 expansion; at least 60 s."),
+    spec("elastic.p95_expansion.threshold", 500.0, 1.0, 60000.0, "ms", false, "A request slower than this counts towards the 5 % breach."),
+    spec("elastic.p95_expansion.threshold_duration", 30.0, 0.0, 3600.0, "s", false, "Seconds the breach must last before a p95 expansion."),
+    spec("elastic.p95_expansion.expansion_ratio", 0.2, 0.0, 10.0, "of the nodes", false, "Expansion size: max(⌈nodes × ratio⌉, min_expansion)."),
+    spec("elastic.p95_expansion.min_expansion", 2.0, 1.0, 200.0, "nodes", true, "Smallest expansion."),
+];
+
+/// A remark about an accepted configuration (an ignored field, a setting without effect).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Note {
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+/// Why a configuration was rejected: the field (its JSON path) and what is allowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub field: String,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl From<ParamError> for ConfigError {
+    fn from(e: ParamError) -> Self {
+        Self {
+            field: e
+                .field
+                .strip_prefix("elastic.")
+                .unwrap_or(&e.field)
+                .to_string(),
+            message: e.message,
+        }
+    }
+}
+
+fn err(field: impl Into<String>, message: impl Into<String>) -> ConfigError {
+    ConfigError {
+        field: field.into(),
+        message: message.into(),
+    }
+}
+
+/// Turns the source's relaxed JSON into strict JSON: comments and trailing commas become
+/// spaces, so line and column numbers in errors still point into the original text.
+pub fn strip_relaxed(text: &str) -> String {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
+        for c in &mut out[from..to] {
+            if *c != b'\n' && *c != b'\r' {
+                *c = b' ';
+            }
+        }
+    };
+    // End of the comment starting at `i`, if one starts there.
+    let comment_end = |i: usize| -> Option<usize> {
+        match (b.get(i), b.get(i + 1)) {
+            (Some(b'/'), Some(b'/')) => Some(
+                b[i..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .map_or(b.len(), |p| i + p),
+            ),
+            (Some(b'/'), Some(b'*')) => Some(
+                b[i + 2..]
+                    .windows(2)
+                    .position(|w| w == b"*/")
+                    .map_or(b.len(), |p| i + 2 + p + 2),
+            ),
+            _ => None,
+        }
+    };
+    let mut i = 0;
+    let mut in_string = false;
+    while i < b.len() {
+        let c = b[i];
+        if in_string {
+            match c {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        if c == b'"' {
+            in_string = true;
+            i += 1;
+            continue;
+        }
+        if let Some(end) = comment_end(i) {
+            blank(&mut out, i, end);
+            i = end;
+            continue;
+        }
+        if c == b',' {
+            // A comma followed (past blanks and comments) by a closing bracket is trailing.
+            let mut j = i + 1;
+            loop {
+                if j < b.len() && b[j].is_ascii_whitespace() {
+                    j += 1;
+                } else if let Some(end) = comment_end(j) {
+                    j = end;
+                } else {
+                    break;
+                }
+            }
+            if matches!(b.get(j), Some(b'}' | b']')) {
+                out[i] = b' ';
+            }
+        }
+        i += 1;
+    }
+    // Only ASCII bytes were replaced by spaces, and only whole comments, so the text is
+    // still UTF-8; the fallback never runs.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Parses a configuration in the source's format. Returns the effective configuration and
+/// notes (ignored fields, settings without effect), or the first error with its field.
+pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
+    let strict = strip_relaxed(text);
+    let value: Value = serde_json::from_str(&strict).map_err(|e| err("json", e.to_string()))?;
+    let Value::Object(top) = value else {
+        return Err(err("json", "the configuration must be a JSON object { … }"));
+    };
+    let mut cfg = ElasticConfig::default();
+    let mut notes = Vec::new();
+    let mut given_p95_threshold = false;
+    let mut given_p95_duration = false;
+    let mut top_threshold = None;
+    let mut top_duration = None;
+    for (key, v) in &top {
+        if let Some((_, why)) = IGNORED.iter().find(|(k, _)| k == key) {
+            notes.push(Note {
+                field: key.clone(),
+                message: (*why).into(),
+            });
+            cfg.ignored.insert(key.clone(), v.clone());
+            continue;
+        }
+        match key.as_str() {
+            "lb_policy" => {
+                let name = v
+                    .as_str()
+                    .filter(|s| LB_POLICIES.contains(s))
+                    .ok_or_else(|| {
+                        err(key, format!("must be one of {}", LB_POLICIES.join(", ")))
+                    })?;
+                cfg.lb_policy = name.into();
+            }
+            "expansion_strategies" => {
+                let list = v.as_array().ok_or_else(|| {
+                    err(
+                        key,
+                        format!(
+                            "must be a list of strategy names from {}",
+                            STRATEGIES.join(", ")
+                        ),
+                    )
+                })?;
+                let mut names = Vec::new();
+                for (i, item) in list.iter().enumerate() {
+                    let name = item
+                        .as_str()
+                        .filter(|s| STRATEGIES.contains(s))
+                        .ok_or_else(|| {
+                            err(
+                                format!("{key}[{i}]"),
+                                format!(
+                                    "unknown strategy {item}; allowed: {}",
+                                    STRATEGIES.join(", ")
+                                ),
+                            )
+                        })?;
+                    if !names.iter().any(|n| n == name) {
+                        names.push(name.to_string());
+                    }
+                }
+                cfg.expansion_strategies = names;
+            }
+            "trend_expansion" | "delay_prediction" | "p95_expansion" => {
+                let block = v.as_object().ok_or_else(|| {
+                    err(key, "must be an object { … } of the strategy's settings")
+                })?;
+                for (field, fv) in block {
+                    let path = format!("{key}.{field}");
+                    let spec = SPECS
+                        .iter()
+                        .find(|s| s.name.strip_prefix("elastic.") == Some(path.as_str()))
+                        .ok_or_else(|| {
+                            let known: Vec<&str> = SPECS
+                                .iter()
+                                .filter_map(|s| s.name.strip_prefix(&format!("elastic.{key}.")))
+                                .collect();
+                            err(&path, format!("unknown field; known: {}", known.join(", ")))
+                        })?;
+                    let x = number(&path, fv, spec)?;
+                    cfg.set_path(&path, x);
+                    given_p95_threshold |= path == "p95_expansion.threshold";
+                    given_p95_duration |= path == "p95_expansion.threshold_duration";
+                }
+            }
+            _ => {
+                let spec = SPECS
+                    .iter()
+                    .filter(|s| !s.name.contains("expansion_strategies."))
+                    .find(|s| s.name.strip_prefix("elastic.") == Some(key.as_str()))
+                    .ok_or_else(|| {
+                        let mut known: Vec<&str> = SPECS
+                            .iter()
+                            .filter_map(|s| s.name.strip_prefix("elastic."))
+                            .filter(|n| !n.contains('.'))
+                            .collect();
+                        known.extend([
+                            "lb_policy",
+                            "expansion_strategies",
+                            "trend_expansion",
+                            "delay_prediction",
+                            "p95_expansion",
+                        ]);
+                        known.extend(IGNORED.iter().map(|(k, _)| *k));
+                        err(key, format!("unknown field; known: {}", known.join(", ")))
+                    })?;
+                let x = number(key, v, spec)?;
+                // The top-level p95 settings are resolved against the strategy's below.
+                match key.as_str() {
+                    "p95_latency_threshold" => top_threshold = Some(x),
+                    "p95_delay_duration" => top_duration = Some(x),
+                    _ => cfg.set_path(key, x),
+                }
+            }
+        }
+    }
+    // The top-level p95 settings fill in for the strategy's own when it omits them.
+    match (top_threshold, given_p95_threshold) {
+        (Some(x), false) => cfg.p95_expansion.threshold = x,
+        (Some(x), true) if x != cfg.p95_expansion.threshold => notes.push(Note {
+            field: "p95_latency_threshold".into(),
+            message: format!(
+                "differs from p95_expansion.threshold ({}); the strategy's own value is used",
+                cfg.p95_expansion.threshold
+            ),
+        }),
+        _ => {}
+    }
+    match (top_duration, given_p95_duration) {
+        (Some(x), false) => cfg.p95_expansion.threshold_duration = x,
+        (Some(x), true) if x != cfg.p95_expansion.threshold_duration => notes.push(Note {
+            field: "p95_delay_duration".into(),
+            message: format!(
+                "differs from p95_expansion.threshold_duration ({}); the strategy's own value is used",
+                cfg.p95_expansion.threshold_duration
+            ),
+        }),
+        _ => {}
+    }
+    cfg.p95_latency_threshold = cfg.p95_expansion.threshold;
+    cfg.p95_delay_duration = cfg.p95_expansion.threshold_duration;
+    cfg.validate()?;
+    for name in STRATEGIES {
+        if top.contains_key(*name) && !cfg.enabled(name) {
+            notes.push(Note {
+                field: (*name).into(),
+                message: "configured but not listed in expansion_strategies, so inactive".into(),
+            });
+        }
+    }
+    if cfg.expansion_strategies.is_empty() {
+        notes.push(Note {
+            field: "expansion_strategies".into(),
+            message: "empty: the scaler never expands, it only shrinks".into(),
+        });
+    }
+    notes.push(Note {
+        field: "lb_policy".into(),
+        message: format!(
+            "{} is kept and exported; the minute model pools the fleet's queue, so the balancing policy does not change its numbers",
+            cfg.lb_policy
+        ),
+    });
+    Ok((cfg, notes))
+}
+
+/// A JSON number checked against `spec`; the error names `path`.
+fn number(path: &str, v: &Value, spec: &ParamSpec) -> Result<f64, ConfigError> {
+    let x = v.as_f64().ok_or_else(|| err(path, spec.allowed()))?;
+    spec.check(x).map_err(|_| err(path, spec.allowed()))
+}
+
+impl ElasticConfig {
+    /// Whether strategy `name` is active.
+    pub fn enabled(&self, name: &str) -> bool {
+        self.expansion_strategies.iter().any(|s| s == name)
+    }
+
+    /// Requests one node takes at once: min(max_connections, max_requests).
+    pub fn per_node_limit(&self) -> u32 {
+        self.max_connections.min(self.max_requests)
+    }
+
+    /// Sets a value by JSON path (already checked against its spec).
+    fn set_path(&mut self, path: &str, x: f64) {
+        let n = x as u32;
+        match path {
+            "max_connections" => self.max_connections = n,
+            "max_requests" => self.max_requests = n,
+            "max_pending_requests" => self.max_pending_requests = n,
+            "max_nodes" => self.max_nodes = n,
+            "min_nodes" => self.min_nodes = n,
+            // Aliases of the p95 strategy's own settings, which they mirror.
+            "p95_latency_threshold" | "p95_expansion.threshold" => {
+                self.p95_expansion.threshold = x;
+                self.p95_latency_threshold = x;
+            }
+            "p95_delay_duration" | "p95_expansion.threshold_duration" => {
+                self.p95_expansion.threshold_duration = x;
+                self.p95_delay_duration = x;
+            }
+            "shrinkage_delay_time" => self.shrinkage_delay_time = x,
+            "shrinkage_number" => self.shrinkage_number = n,
+            "drain_timeout" => self.drain_timeout = x,
+            "acq_frequency" => self.acq_frequency = n,
+            "trend_expansion.expand_cooling_time" => self.trend_expansion.expand_cooling_time = x,
+            "delay_prediction.min_sample_size" => self.delay_prediction.min_sample_size = n,
+            "delay_prediction.expand_cooling_time" => self.delay_prediction.expand_cooling_time = x,
+            "delay_prediction.delay_time" => self.delay_prediction.delay_time = x,
+            "delay_prediction.expansion_ratio" => self.delay_prediction.expansion_ratio = x,
+            "delay_prediction.min_expansion" => self.delay_prediction.min_expansion = n,
+            "p95_expansion.min_sample_size" => self.p95_expansion.min_sample_size = n,
+            "p95_expansion.expand_cooling_time" => self.p95_expansion.expand_cooling_time = x,
+            "p95_expansion.expansion_ratio" => self.p95_expansion.expansion_ratio = x,
+            "p95_expansion.min_expansion" => self.p95_expansion.min_expansion = n,
+            _ => {
+                if let Some(name) = path.strip_prefix("expansion_strategies.") {
+                    let on = x != 0.0;
+                    self.expansion_strategies.retain(|s| s != name);
+                    if on {
+                        self.expansion_strategies.push(name.to_string());
+                        let order = |s: &String| STRATEGIES.iter().position(|k| k == s);
+                        self.expansion_strategies.sort_by_key(order);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads a setting by its full name (`elastic.` + JSON path).
+    pub fn get(&self, name: &str) -> Option<f64> {
+        let path = name.strip_prefix("elastic.")?;
+        Some(match path {
+            "max_connections" => f64::from(self.max_connections),
+            "max_requests" => f64::from(self.max_requests),
+            "max_pending_requests" => f64::from(self.max_pending_requests),
+            "max_nodes" => f64::from(self.max_nodes),
+            "min_nodes" => f64::from(self.min_nodes),
+            "p95_latency_threshold" => self.p95_latency_threshold,
+            "p95_delay_duration" => self.p95_delay_duration,
+            "shrinkage_delay_time" => self.shrinkage_delay_time,
+            "shrinkage_number" => f64::from(self.shrinkage_number),
+            "drain_timeout" => self.drain_timeout,
+            "acq_frequency" => f64::from(self.acq_frequency),
+            "trend_expansion.expand_cooling_time" => self.trend_expansion.expand_cooling_time,
+            "delay_prediction.min_sample_size" => f64::from(self.delay_prediction.min_sample_size),
+            "delay_prediction.expand_cooling_time" => self.delay_prediction.expand_cooling_time,
+            "delay_prediction.delay_time" => self.delay_prediction.delay_time,
+            "delay_prediction.expansion_ratio" => self.delay_prediction.expansion_ratio,
+            "delay_prediction.min_expansion" => f64::from(self.delay_prediction.min_expansion),
+            "p95_expansion.min_sample_size" => f64::from(self.p95_expansion.min_sample_size),
+            "p95_expansion.expand_cooling_time" => self.p95_expansion.expand_cooling_time,
+            "p95_expansion.threshold" => self.p95_expansion.threshold,
+            "p95_expansion.threshold_duration" => self.p95_expansion.threshold_duration,
+            "p95_expansion.expansion_ratio" => self.p95_expansion.expansion_ratio,
+            "p95_expansion.min_expansion" => f64::from(self.p95_expansion.min_expansion),
+            _ => {
+                let strategy = path.strip_prefix("expansion_strategies.")?;
+                if !STRATEGIES.contains(&strategy) {
+                    return None;
+                }
+                if self.enabled(strategy) {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+        })
+    }
+
+    /// Sets a setting by its full name, checking its range and then the whole configuration;
+    /// nothing changes on error.
+    pub fn set(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
+        let spec = super::super::find_spec(SPECS, name)?;
+        let value = spec.check(value)?;
+        let mut next = self.clone();
+        next.set_path(name.strip_prefix("elastic.").unwrap_or(name), value);
+        next.validate()?;
+        *self = next;
+        Ok(())
+    }
+
+    /// Checks every setting and the relations between them; the error names the field.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        for spec in SPECS {
+            spec.check(self.get(spec.name).unwrap_or(f64::NAN))?;
+        }
+        if !LB_POLICIES.contains(&self.lb_policy.as_str()) {
+            return Err(ParamError {
+                field: "elastic.lb_policy".into(),
+                message: format!("must be one of {}", LB_POLICIES.join(", ")),
+            });
+        }
+        if self.min_nodes > self.max_nodes {
+            return Err(ParamError {
+                field: "elastic.min_nodes".into(),
+                message: format!("must not exceed max_nodes ({})", self.max_nodes),
+            });
+        }
+        Ok(())
+    }
+
+    /// The effective settings as JSON, in the source's layout. With `with_ignored`, the
+    /// ignored fields come back too (an export that can be imported into the real scaler).
+    pub fn to_json_text(&self, with_ignored: bool) -> String {
+        let mut out = String::from("{\n");
+        let mut fields: Vec<(String, String)> = Vec::new();
+        let ignored = |key: &str| -> Option<String> {
+            with_ignored
+                .then(|| self.ignored.get(key))
+                .flatten()
+                .map(|v| indent(&serde_json::to_string_pretty(v).unwrap_or_default()))
+        };
+        let num = |x: f64| Value::from(x).to_string();
+        let int = |x: u32| x.to_string();
+        for key in ["openapi_base_url", "token"] {
+            if let Some(v) = ignored(key) {
+                fields.push((key.into(), v));
+            }
+        }
+        fields.push((
+            "lb_policy".into(),
+            Value::from(self.lb_policy.clone()).to_string(),
+        ));
+        fields.push(("max_connections".into(), int(self.max_connections)));
+        fields.push(("max_requests".into(), int(self.max_requests)));
+        fields.push((
+            "max_pending_requests".into(),
+            int(self.max_pending_requests),
+        ));
+        fields.push(("max_nodes".into(), int(self.max_nodes)));
+        fields.push(("min_nodes".into(), int(self.min_nodes)));
+        fields.push((
+            "p95_latency_threshold".into(),
+            num(self.p95_latency_threshold),
+        ));
+        fields.push(("p95_delay_duration".into(), num(self.p95_delay_duration)));
+        fields.push((
+            "shrinkage_delay_time".into(),
+            num(self.shrinkage_delay_time),
+        ));
+        fields.push(("shrinkage_number".into(), int(self.shrinkage_number)));
+        fields.push(("drain_timeout".into(), num(self.drain_timeout)));
+        fields.push(("acq_frequency".into(), int(self.acq_frequency)));
+        if let Some(v) = ignored("dashboard") {
+            fields.push(("dashboard".into(), v));
+        }
+        let list: Vec<String> = self
+            .expansion_strategies
+            .iter()
+            .map(|s| format!("    {}", Value::from(s.clone())))
+            .collect();
+        fields.push((
+            "expansion_strategies".into(),
+            if list.is_empty() {
+                "[]".into()
+            } else {
+                format!("[\n{}\n  ]", list.join(",\n"))
+            },
+        ));
+        let block = |pairs: &[(&str, String)]| -> String {
+            let body: Vec<String> = pairs
+                .iter()
+                .map(|(k, v)| format!("    \"{k}\": {v}"))
+                .collect();
+            format!("{{\n{}\n  }}", body.join(",\n"))
+        };
+        let t = &self.trend_expansion;
+        fields.push((
+            "trend_expansion".into(),
+            block(&[("expand_cooling_time", num(t.expand_cooling_time))]),
+        ));
+        let d = &self.delay_prediction;
+        fields.push((
+            "delay_prediction".into(),
+            block(&[
+                ("min_sample_size", int(d.min_sample_size)),
+                ("expand_cooling_time", num(d.expand_cooling_time)),
+                ("delay_time", num(d.delay_time)),
+                ("expansion_ratio", num(d.expansion_ratio)),
+                ("min_expansion", int(d.min_expansion)),
+            ]),
+        ));
+        let p = &self.p95_expansion;
+        fields.push((
+            "p95_expansion".into(),
+            block(&[
+                ("min_sample_size", int(p.min_sample_size)),
+                ("expand_cooling_time", num(p.expand_cooling_time)),
+                ("threshold", num(p.threshold)),
+                ("threshold_duration", num(p.threshold_duration)),
+                ("expansion_ratio", num(p.expansion_ratio)),
+                ("min_expansion", int(p.min_expansion)),
+            ]),
+        ));
+        if let Some(v) = ignored("scale_up_request") {
+            fields.push(("scale_up_request".into(), v));
+        }
+        let body: Vec<String> = fields
+            .iter()
+            .map(|(k, v)| format!("  \"{k}\": {v}"))
+            .collect();
+        out.push_str(&body.join(",\n"));
+        out.push_str("\n}\n");
+        out
+    }
+}
+
+/// Indents the lines after the first by two spaces (a nested pretty-printed value).
+fn indent(pretty: &str) -> String {
+    pretty.replace('\n', "\n  ")
+}
+
+impl serde::Serialize for ElasticConfig {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v: Value = serde_json::from_str(&self.to_json_text(false)).unwrap_or(Value::Null);
+        v.serialize(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relaxed_json_keeps_strings_and_positions() {
+        let text = "{\n  \"a\": \"http://x//y\", // note\n  \"b\": [1, 2,], /* c, */\n}";
+        let strict = strip_relaxed(text);
+        assert_eq!(strict.len(), text.len());
+        let v: Value = serde_json::from_str(&strict).unwrap();
+        assert_eq!(v["a"], "http://x//y");
+        assert_eq!(v["b"], serde_json::json!([1, 2]));
+        // An escaped quote does not end the string.
+        let v: Value = serde_json::from_str(&strip_relaxed(r#"{"a": "q\"//", }"#)).unwrap();
+        assert_eq!(v["a"], "q\"//");
+    }
+
+    #[test]
+    fn defaults_are_valid_and_round_trip() {
+        let cfg = ElasticConfig::default();
+        cfg.validate().unwrap();
+        for s in SPECS {
+            assert_eq!(cfg.get(s.name), Some(s.default), "{}", s.name);
+        }
+        let (back, _) = parse(&cfg.to_json_text(true)).unwrap();
+        assert_eq!(back, cfg);
+    }
+
+    #[test]
+    fn errors_name_the_field_and_range() {
+        let e = parse(r#"{"max_nodes": 0}"#).unwrap_err();
+        assert_eq!(e.field, "max_nodes");
+        assert!(e.message.contains("1 to 200"), "{e}");
+        let e = parse(r#"{"delay_prediction": {"delay_time": -1}}"#).unwrap_err();
+        assert_eq!(e.field, "delay_prediction.delay_time");
+        let e = parse(r#"{"p95_expansion": {"thresold": 5}}"#).unwrap_err();
+        assert_eq!(e.field, "p95_expansion.thresold");
+        assert!(e.message.contains("threshold_duration"), "{e}");
+        let e = parse(r#"{"lb_policy": "FASTEST"}"#).unwrap_err();
+        assert!(e.message.contains("MAGLEV"), "{e}");
+        let e = parse(r#"{"expansion_strategies": ["trend_expansion", "guess"]}"#).unwrap_err();
+        assert_eq!(e.field, "expansion_strategies[1]");
+        let e = parse(r#"{"min_nodes": 5, "max_nodes": 3}"#).unwrap_err();
+        assert_eq!(e.field, "min_nodes");
+        let e = parse(r#"{"shrinkage_number": 1.5}"#).unwrap_err();
+        assert!(e.message.contains("whole number"), "{e}");
+        let e = parse(r#"{"acq_frequency": "10"}"#).unwrap_err();
+        assert_eq!(e.field, "acq_frequency");
+        let e = parse(r#"{"colour": 1}"#).unwrap_err();
+        assert!(
+            e.message.contains("unknown field") && e.message.contains("max_requests"),
+            "{e}"
+        );
+        let e = parse("{\n  \"max_nodes\": 3\n  \"min_nodes\": 1\n}").unwrap_err();
+        assert_eq!(e.field, "json");
+        assert!(e.message.contains("line 3"), "{e}");
+        assert_eq!(parse("[1]").unwrap_err().field, "json");
+    }
+
+    #[test]
+    fn set_by_name() {
+        let mut cfg = ElasticConfig::default();
+        cfg.set("elastic.p95_expansion.threshold", 300.0).unwrap();
+        assert_eq!(cfg.p95_expansion.threshold, 300.0);
+        cfg.set("elastic.expansion_strategies.trend_expansion", 0.0)
+            .unwrap();
+        assert!(!cfg.enabled("trend_expansion"));
+        cfg.set("elastic.expansion_strategies.trend_expansion", 1.0)
+            .unwrap();
+        assert_eq!(cfg.expansion_strategies, STRATEGIES);
+        let e = cfg.set("elastic.min_nodes", 50.0).unwrap_err();
+        assert_eq!(e.field, "elastic.min_nodes");
+        assert_eq!(cfg.min_nodes, 2);
+    }
+}

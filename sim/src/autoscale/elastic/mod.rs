@@ -1,0 +1,551 @@
+//! The elastic multi-strategy scaler in front of Envoy: every `acq_frequency` (10 s) it
+//! samples the active requests, the last minute's requests and completions and its latency,
+//! and runs three independent expansion strategies (trend, delay prediction, p95), each
+//! with its own cooling time. After every strategy has been healthy for
+//! `shrinkage_delay_time` (600 s) it removes at most `shrinkage_number` (1) node, draining
+//! it first. Its Envoy holds at most `max_requests` per node plus `max_pending_requests`
+//! and rejects the rest.
+//!
+//! Nodes are instances. "Active requests" are the requests in flight (in service and
+//! waiting), from Little's law on the queue of each tick.
+
+pub mod config;
+
+use super::{ceil_count, tick_dividing_minute, Admission, Autoscaler, Decision, Observation};
+use crate::relations::{Relation, ELASTIC_SCALER_DOC, ENVOY_CIRCUIT_BREAKING};
+use config::ElasticConfig;
+use std::collections::VecDeque;
+
+pub use config::{parse, ConfigError, Note};
+
+pub const TREND_EXPANSION: Relation = Relation {
+    id: "elastic_trend",
+    name: "Elastic scaler: trend expansion",
+    formula: "every 10 s: rate = growth of active requests over the last 60 s;  active + rate × 60 s > nodes × max_requests ⇒ nodes = ⌈active / safe capacity⌉, safe capacity = max_requests − rate × 60 s (≤ 0 ⇒ max_nodes);  then cooling",
+    symbols: &[("active", "requests in flight at the balancer")],
+    note: "Example: 1,000 requests growing 5/s → safe capacity 1000 − 5 × 60 = 700 → ⌈1000 / 700⌉ = ⌈1.43⌉ = 2 nodes. With the source's max_requests of 1,000 per node and 16 workers per instance, this rule rarely fires here: the requests time out long before a node holds 1,000.",
+    citations: &[ELASTIC_SCALER_DOC],
+    assumption: false,
+};
+
+/// What the trend rule computes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Trend {
+    /// active + rate × 60 s.
+    pub projected: f64,
+    /// max_requests − rate × 60 s.
+    pub safe_capacity: f64,
+    /// ⌈active / safe capacity⌉, or `None` when the safe capacity is not positive.
+    pub needed: Option<u32>,
+}
+
+/// The trend rule for `active` requests growing at `rate` per second against a per-node
+/// limit of `max_requests`.
+pub fn trend(active: f64, rate: f64, max_requests: f64) -> Trend {
+    let safe_capacity = max_requests - rate * 60.0;
+    Trend {
+        projected: active + rate * 60.0,
+        safe_capacity,
+        needed: (safe_capacity > 0.0).then(|| ceil_count(active / safe_capacity)),
+    }
+}
+
+pub const DELAY_PREDICTION: Relation = Relation {
+    id: "elastic_delay",
+    name: "Elastic scaler: delay-prediction expansion",
+    formula: "every 10 s: predicted time = (new + in service + queued) / completions per second over the last minute;  ≥ delay_time (2 s) ⇒ add max(⌈nodes × 0.2⌉, 2);  ignored below min_sample_size (100) requests in the last minute;  then cooling (180 s)",
+    symbols: &[],
+    note: "By Little's law the predicted time is the mean time in the system, so with a 2 s timeout it fires only when the fleet is overloaded. Rounding nodes × ratio up is this model's reading.",
+    citations: &[ELASTIC_SCALER_DOC],
+    assumption: false,
+};
+
+pub const P95_EXPANSION: Relation = Relation {
+    id: "elastic_p95",
+    name: "Elastic scaler: p95 expansion",
+    formula: "every 10 s: more than 5 % of the last minute's requests slower than threshold (500 ms) for threshold_duration (30 s) ⇒ add max(⌈nodes × 0.2⌉, 2);  same sample-size and cooling rules",
+    symbols: &[],
+    note: "The share of slow requests comes from the M/M/N time-in-system distribution of each tick, weighted by its requests.",
+    citations: &[ELASTIC_SCALER_DOC],
+    assumption: false,
+};
+
+/// Nodes one delay-prediction or p95 expansion adds: max(⌈nodes × ratio⌉, min_expansion).
+pub fn expansion_size(nodes: u32, ratio: f64, min_expansion: u32) -> u32 {
+    ceil_count(f64::from(nodes) * ratio).max(min_expansion)
+}
+
+pub const SHRINKAGE: Relation = Relation {
+    id: "elastic_shrink",
+    name: "Elastic scaler: shrink with drain",
+    formula: "all strategies healthy for shrinkage_delay_time (600 s) ⇒ remove min(nodes − max(trend's ⌈active / safe capacity⌉, min_nodes), shrinkage_number (1));  the node takes no new traffic and leaves when its active requests reach zero or after drain_timeout (60 s)",
+    symbols: &[],
+    note: "The healthy period starts again after each shrink. A drained node's requests finish in about the p99 time in the system; it is billed until it leaves.",
+    citations: &[ELASTIC_SCALER_DOC, ENVOY_CIRCUIT_BREAKING],
+    assumption: false,
+};
+
+/// One sample of the metrics.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Sample {
+    t_s: f64,
+    seconds: f64,
+    active: f64,
+    arrivals: f64,
+    completions: f64,
+    slow: f64,
+}
+
+/// The elastic multi-strategy scaler.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Elastic {
+    c: ElasticConfig,
+    samples: VecDeque<Sample>,
+    /// Totals since the last sample.
+    pending: Sample,
+    last_sample: f64,
+    /// Per strategy (trend, delay, p95): no expansion before this time.
+    cool_until: [f64; 3],
+    p95_breach_since: Option<f64>,
+    healthy_since: Option<f64>,
+    started: bool,
+}
+
+impl Elastic {
+    pub fn new(c: ElasticConfig) -> Self {
+        Self {
+            c,
+            samples: VecDeque::new(),
+            pending: Sample {
+                t_s: 0.0,
+                seconds: 0.0,
+                active: 0.0,
+                arrivals: 0.0,
+                completions: 0.0,
+                slow: 0.0,
+            },
+            last_sample: 0.0,
+            cool_until: [f64::NEG_INFINITY; 3],
+            p95_breach_since: None,
+            healthy_since: None,
+            started: false,
+        }
+    }
+
+    pub fn config(&self) -> &ElasticConfig {
+        &self.c
+    }
+}
+
+impl Autoscaler for Elastic {
+    fn id(&self) -> &'static str {
+        "elastic"
+    }
+
+    fn tick_s(&self) -> u32 {
+        tick_dividing_minute(self.c.acq_frequency)
+    }
+
+    fn admission(&self) -> Option<Admission> {
+        Some(Admission {
+            per_node_requests: self.c.per_node_limit(),
+            pending: self.c.max_pending_requests,
+        })
+    }
+
+    fn decide(&mut self, obs: &Observation) -> Option<Decision> {
+        let c = &self.c;
+        let t = obs.t_s;
+        let nodes = obs.live();
+        let floor = c.min_nodes.max(obs.min_instances);
+        let ceiling = c.max_nodes.min(obs.max_instances).max(floor);
+
+        // At start, and whenever the bounds move: min_nodes ≤ nodes ≤ max_nodes.
+        if !self.started || nodes < floor || nodes > ceiling {
+            self.started = true;
+            if nodes < floor {
+                return Some(Decision {
+                    desired: floor,
+                    driver: "min_nodes",
+                    detail: format!("{nodes} nodes < min_nodes {floor}: scale up at once"),
+                    drain_s: None,
+                });
+            }
+            if nodes > ceiling {
+                return Some(Decision {
+                    desired: ceiling,
+                    driver: "max_nodes",
+                    detail: format!("{nodes} nodes > max_nodes {ceiling}"),
+                    drain_s: None,
+                });
+            }
+        }
+
+        // Accumulate the tick, sample every acq_frequency seconds.
+        let requests = obs.arrival_rate * obs.dt_s;
+        let threshold_s = c.p95_expansion.threshold / 1000.0;
+        self.pending.seconds += obs.dt_s;
+        self.pending.arrivals += requests;
+        self.pending.completions += obs.completions_per_s * obs.dt_s;
+        self.pending.slow += requests * obs.tail.share_over(threshold_s);
+        if t - self.last_sample < f64::from(c.acq_frequency) - 1e-9 {
+            return None;
+        }
+        self.last_sample = t;
+        let mut sample = self.pending;
+        sample.t_s = t;
+        sample.active = obs.concurrency();
+        self.pending = Sample {
+            t_s: t,
+            seconds: 0.0,
+            active: 0.0,
+            arrivals: 0.0,
+            completions: 0.0,
+            slow: 0.0,
+        };
+        self.samples.push_back(sample);
+        while self
+            .samples
+            .front()
+            .is_some_and(|s| s.t_s < t - 60.0 - 1e-9)
+        {
+            self.samples.pop_front();
+        }
+
+        // The last minute.
+        let active = sample.active;
+        let oldest = self.samples.front().copied().unwrap_or(sample);
+        let rate = if t > oldest.t_s {
+            (active - oldest.active) / (t - oldest.t_s)
+        } else {
+            0.0
+        };
+        let minute: Vec<&Sample> = self
+            .samples
+            .iter()
+            .filter(|s| s.t_s > t - 60.0 + 1e-9)
+            .collect();
+        let seconds: f64 = minute.iter().map(|s| s.seconds).sum();
+        let arrivals: f64 = minute.iter().map(|s| s.arrivals).sum();
+        let completions: f64 = minute.iter().map(|s| s.completions).sum();
+        let slow: f64 = minute.iter().map(|s| s.slow).sum();
+        let completion_rate = if seconds > 0.0 {
+            completions / seconds
+        } else {
+            0.0
+        };
+
+        // Trend.
+        let limit = f64::from(c.per_node_limit());
+        let tr = trend(active, rate, limit);
+        let trend_hot = c.enabled("trend_expansion") && tr.projected > f64::from(nodes) * limit;
+        // Delay prediction.
+        let d = &c.delay_prediction;
+        let predicted = if completion_rate > 0.0 {
+            active / completion_rate
+        } else if active > 0.0 {
+            f64::INFINITY
+        } else {
+            0.0
+        };
+        let delay_hot = c.enabled("delay_prediction")
+            && arrivals >= f64::from(d.min_sample_size)
+            && predicted >= d.delay_time;
+        // p95.
+        let p = &c.p95_expansion;
+        let slow_share = if arrivals > 0.0 { slow / arrivals } else { 0.0 };
+        let breach = c.enabled("p95_expansion")
+            && arrivals >= f64::from(p.min_sample_size)
+            && slow_share > 0.05;
+        if breach {
+            self.p95_breach_since.get_or_insert(t);
+        } else {
+            self.p95_breach_since = None;
+        }
+        let breach_for = self.p95_breach_since.map_or(0.0, |s| t - s);
+        let p95_hot = breach && breach_for >= p.threshold_duration - 1e-9;
+
+        // Expansions: independent, each with its own cooling.
+        let mut fired: Vec<(&'static str, u32, String)> = Vec::new();
+        if trend_hot && t >= self.cool_until[0] {
+            let (to, how) = match tr.needed {
+                Some(n) => (
+                    n.max(nodes + 1),
+                    format!(
+                        "safe capacity {limit:.0} − {rate:.1} × 60 s = {:.0}, ⌈{active:.0} / {:.0}⌉ = {n} nodes",
+                        tr.safe_capacity, tr.safe_capacity
+                    ),
+                ),
+                None => (
+                    ceiling,
+                    format!(
+                        "safe capacity {limit:.0} − {rate:.1} × 60 s = {:.0} ≤ 0: go to max_nodes {ceiling}",
+                        tr.safe_capacity
+                    ),
+                ),
+            };
+            self.cool_until[0] = t + c.trend_expansion.expand_cooling_time;
+            fired.push((
+                "trend",
+                to,
+                format!(
+                    "trend: active {active:.0} + {rate:.1}/s × 60 s = {:.0} > {nodes} × {limit:.0} → {how}",
+                    tr.projected
+                ),
+            ));
+        }
+        if delay_hot && t >= self.cool_until[1] {
+            let size = expansion_size(nodes, d.expansion_ratio, d.min_expansion);
+            self.cool_until[1] = t + d.expand_cooling_time;
+            fired.push((
+                "delay",
+                nodes + size,
+                format!(
+                    "delay prediction: {active:.0} in flight / {completion_rate:.0} completed per s = {predicted:.2} s ≥ {} s over {arrivals:.0} requests → add max(⌈{nodes} × {}⌉, {}) = {size}",
+                    d.delay_time, d.expansion_ratio, d.min_expansion
+                ),
+            ));
+        }
+        if p95_hot && t >= self.cool_until[2] {
+            let size = expansion_size(nodes, p.expansion_ratio, p.min_expansion);
+            self.cool_until[2] = t + p.expand_cooling_time;
+            fired.push((
+                "p95",
+                nodes + size,
+                format!(
+                    "p95: {:.1} % of {arrivals:.0} requests over {:.0} ms for {breach_for:.0} s ≥ {:.0} s → add max(⌈{nodes} × {}⌉, {}) = {size}",
+                    slow_share * 100.0,
+                    p.threshold,
+                    p.threshold_duration,
+                    p.expansion_ratio,
+                    p.min_expansion
+                ),
+            ));
+        }
+        let healthy = !trend_hot && !delay_hot && !breach;
+        if !healthy {
+            self.healthy_since = None;
+        }
+        if let Some(&(driver, _, _)) = fired.iter().max_by_key(|(_, to, _)| *to) {
+            let want = fired.iter().map(|(_, to, _)| *to).max().unwrap_or(nodes);
+            let desired = want.clamp(floor, ceiling);
+            let details: Vec<&str> = fired.iter().map(|(_, _, s)| s.as_str()).collect();
+            if desired > nodes {
+                return Some(Decision {
+                    desired,
+                    driver,
+                    detail: format!(
+                        "{}{}; cooling {:.0} s",
+                        details.join("; "),
+                        if desired < want {
+                            format!("; capped at max_nodes {ceiling}")
+                        } else {
+                            String::new()
+                        },
+                        match driver {
+                            "trend" => c.trend_expansion.expand_cooling_time,
+                            "delay" => d.expand_cooling_time,
+                            _ => p.expand_cooling_time,
+                        }
+                    ),
+                    drain_s: None,
+                });
+            }
+            return None;
+        }
+
+        // Shrink after the healthy period, one drained node at a time.
+        if !healthy {
+            return None;
+        }
+        let since = *self.healthy_since.get_or_insert(t);
+        if t - since < c.shrinkage_delay_time - 1e-9 {
+            return None;
+        }
+        let needed = tr.needed.unwrap_or(nodes);
+        let keep = needed.max(floor);
+        let remove = nodes.saturating_sub(keep).min(c.shrinkage_number);
+        if remove == 0 {
+            return None;
+        }
+        self.healthy_since = Some(t);
+        let drain_s = obs.p99_s.min(c.drain_timeout);
+        Some(Decision {
+            desired: nodes - remove,
+            driver: "shrink",
+            detail: format!(
+                "shrink: healthy for {:.0} s; trend allows ⌈{active:.0} / {:.0}⌉ = {needed} nodes, min_nodes {floor} → remove {remove} (at most {}); drain until its requests finish (≈ {:.2} s) or drain_timeout {:.0} s",
+                t - since,
+                tr.safe_capacity,
+                c.shrinkage_number,
+                obs.p99_s,
+                c.drain_timeout
+            ),
+            drain_s: Some(drain_s),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::obs;
+    use super::*;
+
+    #[test]
+    fn trend_worked_examples() {
+        // 1,000 requests growing 5/s: safe capacity 700, 1000 / 700 = 1.43 → 2 nodes.
+        let t = trend(1000.0, 5.0, 1000.0);
+        assert_eq!(t.safe_capacity, 700.0);
+        assert_eq!(t.needed, Some(2));
+        // 820 active growing 4/s: 820 + 240 = 1060 > 1000, so scale out early → 2 nodes.
+        let t = trend(820.0, 4.0, 1000.0);
+        assert_eq!(t.projected, 1060.0);
+        assert!(t.projected > 1000.0);
+        assert_eq!(t.needed, Some(2));
+        // Growing 20/s: the safe capacity is not positive.
+        assert_eq!(trend(900.0, 20.0, 1000.0).needed, None);
+    }
+
+    #[test]
+    fn expansion_sizes() {
+        assert_eq!(expansion_size(5, 0.2, 2), 2);
+        assert_eq!(expansion_size(10, 0.2, 2), 2);
+        assert_eq!(expansion_size(12, 0.2, 2), 3);
+        assert_eq!(expansion_size(20, 0.2, 2), 4);
+    }
+
+    /// A single node with a per-node limit of 1000, driven through the policy.
+    fn one_node(t: f64, active: f64) -> Observation {
+        let mut o = obs(t, 10.0, 1, 0, active.min(16.0));
+        o.waiting = (active - 16.0).max(0.0);
+        // 1,000 completions per second: under a second of backlog, so only the trend acts.
+        o.arrival_rate = 1000.0;
+        o.completions_per_s = 1000.0;
+        o.min_instances = 1;
+        o
+    }
+
+    #[test]
+    fn trend_fires_through_the_policy() {
+        let mut e = Elastic::new(ElasticConfig {
+            min_nodes: 1,
+            ..ElasticConfig::default()
+        });
+        // 600 active for a minute, then 820: (820 − 600) / 60 s = 3.7/s, and
+        // 820 + 3.7 × 60 = 1040 > 1000, so scale out now: ⌈820 / (1000 − 220)⌉ = 2.
+        for k in 1..=6 {
+            assert!(e.decide(&one_node(10.0 * f64::from(k), 600.0)).is_none());
+        }
+        let last = e.decide(&one_node(70.0, 820.0));
+        let d = last.expect("trend fires at 820");
+        assert_eq!((d.desired, d.driver), (2, "trend"), "{}", d.detail);
+        assert!(d.detail.contains("active 820"), "{}", d.detail);
+    }
+
+    /// `nodes` overloaded nodes: 2.5 s of backlog at 100 completions per second.
+    fn slow(t: f64, nodes: u32) -> Observation {
+        let mut o = obs(t, 10.0, nodes, 0, f64::from(nodes) * 16.0);
+        o.arrival_rate = 100.0;
+        o.completions_per_s = 100.0;
+        o.waiting = 250.0 - o.in_service;
+        o
+    }
+
+    #[test]
+    fn delay_prediction_expands_by_a_fifth_or_two_and_cools() {
+        let mut e = Elastic::new(ElasticConfig {
+            expansion_strategies: vec!["delay_prediction".into()],
+            ..ElasticConfig::default()
+        });
+        let mut fires = Vec::new();
+        for k in 1..=40 {
+            let t = 10.0 * f64::from(k);
+            if let Some(d) = e.decide(&slow(t, 10)) {
+                fires.push((t, d));
+            }
+        }
+        // 250 / 100 = 2.5 s ≥ 2 s: fires once 100 requests have been seen (t = 10 s: 1,000),
+        // adds max(⌈10 × 0.2⌉, 2) = 2, then not again for 180 s.
+        assert_eq!(fires[0].0, 10.0);
+        assert_eq!((fires[0].1.desired, fires[0].1.driver), (12, "delay"));
+        assert_eq!(fires[1].0, 190.0, "cooling blocks a second expansion");
+        assert_eq!(fires.len(), 3);
+    }
+
+    #[test]
+    fn p95_needs_the_breach_to_last_and_respects_sample_size() {
+        let mut e = Elastic::new(ElasticConfig {
+            expansion_strategies: vec!["p95_expansion".into()],
+            ..ElasticConfig::default()
+        });
+        let breach = |t: f64| {
+            let mut o = obs(t, 10.0, 10, 0, 100.0);
+            o.arrival_rate = 100.0;
+            o.completions_per_s = 100.0;
+            // Saturated tail: every request slower than 500 ms.
+            o.tail.saturated = true;
+            o.tail.timeout_s = 2.0;
+            o.tail.service_s = 0.05;
+            o
+        };
+        let mut first = None;
+        for k in 1..=10 {
+            let t = 10.0 * f64::from(k);
+            if let Some(d) = e.decide(&breach(t)) {
+                first = Some((t, d));
+                break;
+            }
+        }
+        let (t, d) = first.unwrap();
+        // Breach from the first sample at 10 s; fires once it has lasted 30 s.
+        assert_eq!(t, 40.0);
+        assert_eq!((d.desired, d.driver), (12, "p95"), "{}", d.detail);
+        // Too few requests: ignored.
+        let mut e = Elastic::new(ElasticConfig::default());
+        for k in 1..=10 {
+            let mut o = breach(10.0 * f64::from(k));
+            o.arrival_rate = 0.1;
+            assert!(e.decide(&o).is_none());
+        }
+    }
+
+    #[test]
+    fn shrinks_one_drained_node_after_the_healthy_period() {
+        let mut e = Elastic::new(ElasticConfig::default());
+        let calm = |t: f64| {
+            let mut o = obs(t, 10.0, 6, 0, 20.0);
+            o.min_instances = 2;
+            o.p99_s = 0.3;
+            o
+        };
+        let mut shrinks = Vec::new();
+        for k in 1..=130 {
+            let t = 10.0 * f64::from(k);
+            if let Some(d) = e.decide(&calm(t)) {
+                shrinks.push((t, d));
+            }
+        }
+        // First sample at 10 s starts the healthy period; 600 s later one node goes, drained
+        // for ≈ p99 (not the 60 s timeout); then 600 s more for the next.
+        assert_eq!(shrinks.len(), 2);
+        assert_eq!(shrinks[0].0, 610.0);
+        assert_eq!(shrinks[0].1.desired, 5);
+        assert_eq!(shrinks[0].1.drain_s, Some(0.3));
+        assert_eq!(shrinks[1].0, 1210.0);
+    }
+
+    #[test]
+    fn min_nodes_at_start_and_limits() {
+        let mut e = Elastic::new(ElasticConfig::default());
+        let d = e.decide(&obs(10.0, 10.0, 1, 0, 1.0)).unwrap();
+        assert_eq!((d.desired, d.driver), (2, "min_nodes"));
+        assert_eq!(
+            e.admission(),
+            Some(Admission {
+                per_node_requests: 1000,
+                pending: 100
+            })
+        );
+        assert_eq!(e.tick_s(), 10);
+    }
+}

@@ -1,0 +1,371 @@
+//! The Kubernetes Horizontal Pod Autoscaler on CPU utilization, with its default behavior:
+//! desired = ⌈current × metric / target⌉, a 0.1 tolerance, a 15 s sync period, a 300 s
+//! scale-down stabilization window and the default scale-up policy (the larger of 100 % or
+//! 4 pods per 15 s).
+//!
+//! Pods are instances; the metric is this model's CPU utilization of the serving instances
+//! (see [`Observation::cpu_utilization`]) and the target is the target-utilization control.
+
+use super::{ceil_count, policy_params, tick_dividing_minute, Autoscaler, Decision, Observation};
+use crate::params::ParamError;
+use crate::relations::{Relation, K8S_HPA};
+use std::collections::VecDeque;
+
+policy_params! {
+    /// Parameters of the HPA, with Kubernetes' defaults.
+    HpaParams, "hpa", {
+        tolerance: 0.1, 0.0, 1.0, "", false, "No scaling while |metric / target − 1| is within this (0.1).";
+        sync_period_s: 15.0, 1.0, 60.0, "s", true, "How often the controller computes a new recommendation (15 s).";
+        scale_down_stabilization_s: 300.0, 0.0, 3600.0, "s", true, "Scale-down uses the highest recommendation of this window (300 s).";
+        scale_up_stabilization_s: 0.0, 0.0, 3600.0, "s", true, "Scale-up uses the lowest recommendation of this window (0 s: none).";
+        scale_up_percent: 100.0, 0.0, 1000.0, "%", false, "Scale-up policy: at most this share of the pods added per period (100 %).";
+        scale_up_pods: 4.0, 0.0, 1000.0, "pods", true, "Scale-up policy: at most this many pods added per period (4); the larger of the two applies.";
+        scale_up_period_s: 15.0, 1.0, 1800.0, "s", true, "Period of the scale-up policies (15 s).";
+        scale_down_percent: 100.0, 0.0, 100.0, "%", false, "Scale-down policy: at most this share of the pods removed per period (100 %).";
+        scale_down_period_s: 15.0, 1.0, 1800.0, "s", true, "Period of the scale-down policy (15 s).";
+    }
+}
+
+impl HpaParams {
+    fn check_relations(&self) -> Result<(), ParamError> {
+        if self.scale_up_percent <= 0.0 && self.scale_up_pods <= 0.0 {
+            return Err(ParamError {
+                field: "hpa.scale_up_pods".into(),
+                message: "must be at least 1 when hpa.scale_up_percent is 0 (otherwise the HPA never scales up)".into(),
+            });
+        }
+        Ok(())
+    }
+}
+
+pub const HPA_RATIO: Relation = Relation {
+    id: "hpa_ratio",
+    name: "Kubernetes HPA: desired replicas",
+    formula: "desired = ⌈current × metric / target⌉;  no change while |metric / target − 1| ≤ 0.1;  when scaling up, pods not yet ready count as 0 % and the ratio is recomputed (no change if that reverses the direction or falls within the tolerance)",
+    symbols: &[
+        ("metric", "average CPU utilization of the ready pods"),
+        ("target", "the target utilization"),
+    ],
+    note: "200m against a 100m target doubles the replicas; 50 replicas at 90 % with a 75 % target give ⌈50 × 0.9 / 0.75⌉ = 60.",
+    citations: &[K8S_HPA],
+    assumption: false,
+};
+
+/// desired = ⌈current × metric / target⌉, or `current` while the ratio is within the
+/// tolerance.
+pub fn desired_replicas(current: u32, metric: f64, target: f64, tolerance: f64) -> u32 {
+    let ratio = metric / target;
+    if (ratio - 1.0).abs() <= tolerance + 1e-12 {
+        return current;
+    }
+    ceil_count(ratio * f64::from(current))
+}
+
+pub const HPA_BEHAVIOR: Relation = Relation {
+    id: "hpa_behavior",
+    name: "Kubernetes HPA: default scaling behavior",
+    formula: "every 15 s;  scale-down: the highest recommendation of the last 300 s, at most 100 % per 15 s;  scale-up: no stabilization, at most max(current × 2, current + 4) per 15 s",
+    symbols: &[],
+    note: "The stabilization window stops flapping when the metric wobbles; the scale-up policy lets the HPA at least double every period.",
+    citations: &[K8S_HPA],
+    assumption: false,
+};
+
+/// The scale-up limit for a period that started with `period_start` replicas.
+pub fn scale_up_limit(period_start: u32, percent: f64, pods: f64) -> u32 {
+    let by_percent = libm::ceil(f64::from(period_start) * (1.0 + percent / 100.0) - 1e-9) as u32;
+    let by_pods = period_start + pods as u32;
+    by_percent.max(by_pods)
+}
+
+/// The Kubernetes HPA.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hpa {
+    p: HpaParams,
+    /// Recommendations with their times, for the stabilization windows.
+    recommendations: VecDeque<(f64, u32)>,
+    /// Replica changes with their times, for the scaling policies' periods.
+    changes: VecDeque<(f64, i64)>,
+    last_sync: Option<f64>,
+}
+
+impl Hpa {
+    pub fn new(p: HpaParams) -> Self {
+        Self {
+            p,
+            recommendations: VecDeque::new(),
+            changes: VecDeque::new(),
+            last_sync: None,
+        }
+    }
+}
+
+impl Autoscaler for Hpa {
+    fn id(&self) -> &'static str {
+        "hpa"
+    }
+
+    fn tick_s(&self) -> u32 {
+        tick_dividing_minute(self.p.sync_period_s as u32)
+    }
+
+    fn decide(&mut self, obs: &Observation) -> Option<Decision> {
+        let p = &self.p;
+        let t = obs.t_s;
+        if self
+            .last_sync
+            .is_some_and(|last| t - last < p.sync_period_s - 1e-9)
+        {
+            return None;
+        }
+        self.last_sync = Some(t);
+        let current = obs.live();
+        let ready = obs.serving;
+        let unready = obs.booting;
+        let metric = obs.cpu_utilization();
+        let target = obs.target_utilization;
+        if ready == 0 {
+            // No metrics: the HPA leaves the replicas alone.
+            return None;
+        }
+
+        // The replica calculation.
+        let ratio = metric / target;
+        let (rec, how) = if (ratio - 1.0).abs() <= p.tolerance + 1e-12 {
+            (
+                current,
+                format!(
+                    "CPU {:.1} % / target {:.0} % = {ratio:.3}, within the tolerance {}",
+                    metric * 100.0,
+                    target * 100.0,
+                    p.tolerance
+                ),
+            )
+        } else if ratio > 1.0 && unready > 0 {
+            // Scale-up with pods not yet ready: count them at 0 % and recompute.
+            let all = ready + unready;
+            let new_ratio = metric * f64::from(ready) / f64::from(all) / target;
+            if new_ratio <= 1.0 + p.tolerance + 1e-12 {
+                (
+                    current,
+                    format!(
+                        "CPU {:.1} % on {ready} ready pods, {unready} not ready counted at 0 %: {:.1} % / {:.0} % = {new_ratio:.3}, no scale-up",
+                        metric * 100.0,
+                        new_ratio * target * 100.0,
+                        target * 100.0
+                    ),
+                )
+            } else {
+                let rec = ceil_count(new_ratio * f64::from(all));
+                (
+                    rec,
+                    format!(
+                        "CPU {:.1} % on {ready} ready pods, {unready} not ready counted at 0 %: ⌈{all} × {new_ratio:.3}⌉ = {rec}",
+                        metric * 100.0
+                    ),
+                )
+            }
+        } else {
+            let rec = ceil_count(ratio * f64::from(ready));
+            (
+                rec,
+                format!(
+                    "⌈{ready} × {:.1} % / {:.0} %⌉ = {rec}",
+                    metric * 100.0,
+                    target * 100.0
+                ),
+            )
+        };
+
+        // Stabilization: scale-up takes the lowest recommendation of its window, scale-down
+        // the highest of its window.
+        self.recommendations.push_back((t, rec));
+        let keep = p.scale_down_stabilization_s.max(p.scale_up_stabilization_s);
+        while self
+            .recommendations
+            .front()
+            .is_some_and(|&(at, _)| at < t - keep - 1e-9)
+        {
+            self.recommendations.pop_front();
+        }
+        let within = |window: f64| {
+            self.recommendations
+                .iter()
+                .filter(move |&&(at, _)| at >= t - window - 1e-9)
+                .map(|&(_, r)| r)
+        };
+        let up = within(p.scale_up_stabilization_s).min().unwrap_or(rec);
+        let down = within(p.scale_down_stabilization_s).max().unwrap_or(rec);
+        let mut desired = current;
+        let mut note = String::new();
+        if current < up {
+            desired = up;
+        } else if current > down {
+            desired = down;
+            if down > rec {
+                note = format!(
+                    "; held at {down}, the highest recommendation of the last {:.0} s",
+                    p.scale_down_stabilization_s
+                );
+            }
+        } else if rec < current {
+            note = format!(
+                "; held at {current} by the {:.0} s stabilization window",
+                p.scale_down_stabilization_s
+            );
+        }
+
+        // Scaling policies: limits per period.
+        let added_in = |period: f64| -> i64 {
+            self.changes
+                .iter()
+                .filter(|&&(at, _)| at > t - period + 1e-9)
+                .map(|&(_, d)| d.max(0))
+                .sum()
+        };
+        let removed_in = |period: f64| -> i64 {
+            self.changes
+                .iter()
+                .filter(|&&(at, _)| at > t - period + 1e-9)
+                .map(|&(_, d)| (-d).max(0))
+                .sum()
+        };
+        if desired > current {
+            let start = (i64::from(current) - added_in(p.scale_up_period_s)).max(0) as u32;
+            let limit = scale_up_limit(start, p.scale_up_percent, p.scale_up_pods);
+            if desired > limit {
+                note = format!(
+                    "; limited to max({start} × {:.0} %, {start} + {:.0}) = {limit} per {:.0} s",
+                    100.0 + p.scale_up_percent,
+                    p.scale_up_pods,
+                    p.scale_up_period_s
+                );
+                desired = limit;
+            }
+        } else if desired < current {
+            let start = i64::from(current) + removed_in(p.scale_down_period_s);
+            let limit =
+                libm::ceil(start as f64 * (1.0 - p.scale_down_percent / 100.0) - 1e-9) as u32;
+            if desired < limit {
+                note = format!(
+                    "; limited to {limit}: at most {:.0} % per {:.0} s",
+                    p.scale_down_percent, p.scale_down_period_s
+                );
+                desired = limit;
+            }
+        }
+        let floor = obs.min_instances.max(1);
+        let desired = desired.clamp(floor, obs.max_instances.max(floor));
+        let keep_changes = p.scale_up_period_s.max(p.scale_down_period_s);
+        while self
+            .changes
+            .front()
+            .is_some_and(|&(at, _)| at <= t - keep_changes + 1e-9)
+        {
+            self.changes.pop_front();
+        }
+        if desired == current {
+            return None;
+        }
+        self.changes
+            .push_back((t, i64::from(desired) - i64::from(current)));
+        Some(Decision {
+            desired,
+            driver: "cpu",
+            detail: format!(
+                "{} {current} → {desired}: {how}{note}",
+                if desired > current {
+                    "scale up"
+                } else {
+                    "scale down"
+                }
+            ),
+            drain_s: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::obs;
+    use super::*;
+
+    #[test]
+    fn documented_examples() {
+        // 200m against a 100m target doubles the replicas.
+        assert_eq!(desired_replicas(3, 0.200, 0.100, 0.1), 6);
+        // 50m halves them.
+        assert_eq!(desired_replicas(4, 0.050, 0.100, 0.1), 2);
+        // 50 replicas at 90 % with a 75 % target give 60.
+        assert_eq!(desired_replicas(50, 0.90, 0.75, 0.1), 60);
+        // Within the 0.1 tolerance nothing changes.
+        assert_eq!(desired_replicas(10, 0.65, 0.6, 0.1), 10);
+    }
+
+    #[test]
+    fn fifty_replicas_at_90_percent_through_the_controller() {
+        let mut hpa = Hpa::new(HpaParams::default());
+        let mut o = obs(15.0, 15.0, 50, 0, 0.9 * 50.0 * 16.0);
+        o.target_utilization = 0.75;
+        let d = hpa.decide(&o).unwrap();
+        assert_eq!(d.desired, 60, "{}", d.detail);
+    }
+
+    #[test]
+    fn scale_up_is_limited_to_double_or_four_pods_per_period() {
+        assert_eq!(scale_up_limit(1, 100.0, 4.0), 5);
+        assert_eq!(scale_up_limit(10, 100.0, 4.0), 20);
+        let mut hpa = Hpa::new(HpaParams::default());
+        // 2 pods saturated at 100 % with a 10 % target want 20; at most 2 + 4 = 6.
+        let mut o = obs(15.0, 15.0, 2, 0, 32.0);
+        o.target_utilization = 0.1;
+        let d = hpa.decide(&o).unwrap();
+        assert_eq!(d.desired, 6, "{}", d.detail);
+        // The next sync, still inside the same 15 s period? No: 15 s later a new period.
+        let mut o = obs(30.0, 15.0, 6, 0, 96.0);
+        o.target_utilization = 0.1;
+        assert_eq!(hpa.decide(&o).unwrap().desired, 12);
+    }
+
+    #[test]
+    fn syncs_every_15_seconds() {
+        let mut hpa = Hpa::new(HpaParams::default());
+        assert_eq!(hpa.tick_s(), 15);
+        assert!(hpa.decide(&obs(15.0, 15.0, 10, 0, 144.0)).is_some());
+        // 5 s later: not yet.
+        assert!(hpa.decide(&obs(20.0, 5.0, 10, 0, 150.0)).is_none());
+    }
+
+    #[test]
+    fn unready_pods_count_as_zero_when_scaling_up() {
+        let mut hpa = Hpa::new(HpaParams::default());
+        // 8 ready at 90 %, 6 booting: 8 × 0.9 / 14 = 51 % < 60 %, no scale-up.
+        assert!(hpa.decide(&obs(15.0, 15.0, 8, 6, 115.2)).is_none());
+        // 8 ready at 100 %, 2 booting: 8 / 10 = 80 % → ⌈10 × 0.8 / 0.6⌉ = 14.
+        let d = hpa.decide(&obs(30.0, 15.0, 8, 2, 128.0)).unwrap();
+        assert_eq!(d.desired, 14, "{}", d.detail);
+    }
+
+    #[test]
+    fn scale_down_waits_for_the_stabilization_window() {
+        let mut hpa = Hpa::new(HpaParams::default());
+        // At target for a while.
+        for k in 1..=4 {
+            assert!(hpa
+                .decide(&obs(15.0 * f64::from(k), 15.0, 10, 0, 96.0))
+                .is_none());
+        }
+        // Load falls to a third: recommendation 4, but the 300 s window remembers 10.
+        let mut first = None;
+        for k in 5..=40 {
+            if let Some(d) = hpa.decide(&obs(15.0 * f64::from(k), 15.0, 10, 0, 32.0)) {
+                first = Some((15.0 * f64::from(k), d));
+                break;
+            }
+        }
+        let (t, d) = first.unwrap();
+        assert_eq!(d.desired, 4, "{}", d.detail);
+        // The last recommendation of 10 was at 60 s; it leaves the window after 360 s.
+        assert!((t - 375.0).abs() < 1e-9, "{t}");
+    }
+}

@@ -1,0 +1,316 @@
+//! The Knative Pod Autoscaler (KPA) on concurrency: in-flight requests averaged over a
+//! 60 s stable window and a 6 s panic window, a target of 70 % of the container
+//! concurrency, panic mode past 200 %, scale rates bounded by 1000× up and 2× down, and a
+//! 30 s grace period before the last pod goes when scaling to zero.
+//!
+//! Pods are instances; the container concurrency is the workers per instance; the observed
+//! concurrency counts requests in service and waiting, as Knative's queue-proxy does.
+
+use super::{
+    ceil_count, policy_params, tick_dividing_minute, Autoscaler, Decision, Observation,
+    WindowAverage,
+};
+use crate::params::ParamError;
+use crate::relations::{Relation, KNATIVE_AUTOSCALING, KNATIVE_KPA_SOURCE};
+
+policy_params! {
+    /// Parameters of the KPA, with Knative's defaults (`config-autoscaler`).
+    KpaParams, "kpa", {
+        target_utilization: 0.7, 0.01, 1.0, "", false, "container-concurrency-target-percentage: the share of the container concurrency (the workers per instance) a pod aims to run (70 %).";
+        stable_window_s: 60.0, 6.0, 3600.0, "s", true, "stable-window: averaging window of stable mode (60 s).";
+        panic_window_percentage: 10.0, 1.0, 100.0, "%", false, "panic-window-percentage: the panic window as a share of the stable window (10 %: 6 s).";
+        panic_threshold_percentage: 200.0, 110.0, 1000.0, "%", false, "panic-threshold-percentage: panic when the panic window asks for this share of the ready pods (200 %).";
+        max_scale_up_rate: 1000.0, 1.01, 100000.0, "×", false, "max-scale-up-rate: at most this many times the ready pods (1000).";
+        max_scale_down_rate: 2.0, 1.01, 1000.0, "×", false, "max-scale-down-rate: at most divide the ready pods by this (2).";
+        scale_to_zero_grace_s: 30.0, 6.0, 3600.0, "s", true, "scale-to-zero-grace-period: the last pod stays this long once it is no longer needed (30 s).";
+        tick_interval_s: 2.0, 1.0, 60.0, "s", true, "tick-interval: how often the autoscaler decides (2 s).";
+    }
+}
+
+impl KpaParams {
+    fn check_relations(&self) -> Result<(), ParamError> {
+        Ok(())
+    }
+
+    /// The panic window, s.
+    pub fn panic_window_s(&self) -> f64 {
+        self.stable_window_s * self.panic_window_percentage / 100.0
+    }
+}
+
+pub const KPA_STABLE_PANIC: Relation = Relation {
+    id: "kpa_stable_panic",
+    name: "Knative KPA: stable and panic mode",
+    formula: "target = container concurrency × 70 %;  stable pods = ⌈average concurrency over 60 s / target⌉;  panic pods = ⌈average over 6 s / target⌉;  panic when panic pods / ready pods ≥ 200 %;  in panic: the larger of the two, never decreasing;  panic ends 60 s after the last tick over the threshold",
+    symbols: &[("concurrency", "requests in flight at the pods, in service and waiting")],
+    note: "Counting waiting requests makes the KPA see overload that a utilization metric, which saturates at 100 %, hides.",
+    citations: &[KNATIVE_AUTOSCALING, KNATIVE_KPA_SOURCE],
+    assumption: false,
+};
+
+pub const KPA_BOUNDS: Relation = Relation {
+    id: "kpa_bounds",
+    name: "Knative KPA: scale rates and scale to zero",
+    formula: "⌊ready / 2⌋ ≤ desired ≤ ⌈1000 × ready⌉ (ready taken as at least 1);  desired 0 only after the 30 s scale-to-zero grace period",
+    symbols: &[],
+    note: "Scale to zero happens only when the minimum instances allows it.",
+    citations: &[KNATIVE_AUTOSCALING, KNATIVE_KPA_SOURCE],
+    assumption: false,
+};
+
+/// The KPA's pod counts for one tick.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KpaCounts {
+    pub stable: u32,
+    pub panic: u32,
+    /// Whether the panic window is over the panic threshold.
+    pub over_threshold: bool,
+}
+
+/// Stable and panic pod counts from the window averages, bounded by the scale rates.
+pub fn kpa_counts(
+    stable_avg: f64,
+    panic_avg: f64,
+    target: f64,
+    ready: u32,
+    p: &KpaParams,
+) -> KpaCounts {
+    let ready = f64::from(ready.max(1));
+    let max_up = libm::ceil(p.max_scale_up_rate * ready);
+    let max_down = libm::floor(ready / p.max_scale_down_rate);
+    let dspc = f64::from(ceil_count(stable_avg / target));
+    let dppc = f64::from(ceil_count(panic_avg / target));
+    KpaCounts {
+        stable: dspc.max(max_down).min(max_up) as u32,
+        panic: dppc.max(max_down).min(max_up) as u32,
+        over_threshold: dppc / ready >= p.panic_threshold_percentage / 100.0,
+    }
+}
+
+/// The Knative Pod Autoscaler.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kpa {
+    p: KpaParams,
+    concurrency: WindowAverage,
+    /// Last tick over the panic threshold while in panic mode.
+    panic_time: Option<f64>,
+    max_panic_pods: u32,
+    /// Since when the desired count has been zero.
+    zero_since: Option<f64>,
+    last_tick: Option<f64>,
+}
+
+impl Kpa {
+    pub fn new(p: KpaParams) -> Self {
+        Self {
+            p,
+            concurrency: WindowAverage::default(),
+            panic_time: None,
+            max_panic_pods: 0,
+            zero_since: None,
+            last_tick: None,
+        }
+    }
+
+    /// Whether the autoscaler is in panic mode.
+    pub fn panicking(&self) -> bool {
+        self.panic_time.is_some()
+    }
+}
+
+impl Autoscaler for Kpa {
+    fn id(&self) -> &'static str {
+        "kpa"
+    }
+
+    fn tick_s(&self) -> u32 {
+        tick_dividing_minute(self.p.tick_interval_s as u32)
+    }
+
+    fn decide(&mut self, obs: &Observation) -> Option<Decision> {
+        let t = obs.t_s;
+        self.concurrency.push(t, obs.dt_s, obs.concurrency());
+        let p = self.p.clone();
+        self.concurrency.trim(t, p.stable_window_s);
+        if self
+            .last_tick
+            .is_some_and(|last| t - last < p.tick_interval_s - 1e-9)
+        {
+            return None;
+        }
+        self.last_tick = Some(t);
+
+        let stable_avg = self.concurrency.mean(t, p.stable_window_s);
+        let panic_avg = self.concurrency.mean(t, p.panic_window_s());
+        let target = f64::from(obs.workers_per_instance.max(1)) * p.target_utilization;
+        let ready = obs.serving;
+        let counts = kpa_counts(stable_avg, panic_avg, target, ready, &p);
+
+        let was_panicking = self.panic_time.is_some();
+        if counts.over_threshold {
+            self.panic_time = Some(t);
+        } else if self
+            .panic_time
+            .is_some_and(|since| since + p.stable_window_s < t)
+        {
+            self.panic_time = None;
+            self.max_panic_pods = 0;
+        }
+        let mut desired = counts.stable;
+        let mode;
+        if self.panic_time.is_some() {
+            desired = desired.max(counts.panic);
+            if desired > self.max_panic_pods {
+                self.max_panic_pods = desired;
+            }
+            desired = self.max_panic_pods;
+            mode = if was_panicking {
+                "panic"
+            } else {
+                "panic (entered)"
+            };
+        } else {
+            mode = if was_panicking {
+                "stable (panic ended)"
+            } else {
+                "stable"
+            };
+        }
+
+        // Scale to zero only after the grace period.
+        let mut grace = String::new();
+        if desired == 0 {
+            let since = *self.zero_since.get_or_insert(t);
+            if t - since < p.scale_to_zero_grace_s - 1e-9 && obs.live() > 0 {
+                desired = 1;
+                grace = format!(
+                    "; the last pod stays for the {:.0} s scale-to-zero grace period",
+                    p.scale_to_zero_grace_s
+                );
+            }
+        } else {
+            self.zero_since = None;
+        }
+
+        let floor = obs.min_instances;
+        let desired = desired.clamp(floor, obs.max_instances.max(floor));
+        let live = obs.live();
+        if desired == live {
+            return None;
+        }
+        let driver = if self.panic_time.is_some() {
+            "panic"
+        } else if desired == 0 {
+            "scale-to-zero"
+        } else {
+            "stable"
+        };
+        Some(Decision {
+            desired,
+            driver,
+            detail: format!(
+                "{mode}: concurrency {stable_avg:.1} over {:.0} s, {panic_avg:.1} over {:.0} s; target {:.0} × {:.0} % = {target:.1} per pod → stable ⌈{:.2}⌉ = {}, panic ⌈{:.2}⌉ = {} ({:.0} % of {} ready, threshold {:.0} %) → {desired}{grace}",
+                p.stable_window_s,
+                p.panic_window_s(),
+                f64::from(obs.workers_per_instance),
+                p.target_utilization * 100.0,
+                stable_avg / target,
+                counts.stable,
+                panic_avg / target,
+                counts.panic,
+                f64::from(ceil_count(panic_avg / target)) / f64::from(ready.max(1)) * 100.0,
+                ready.max(1),
+                p.panic_threshold_percentage
+            ),
+            drain_s: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::obs;
+    use super::*;
+
+    #[test]
+    fn counts_and_bounds() {
+        let p = KpaParams::default();
+        assert_eq!(p.panic_window_s(), 6.0);
+        // 112 in flight at 11.2 per pod: 10 pods.
+        let c = kpa_counts(112.0, 112.0, 11.2, 10, &p);
+        assert_eq!((c.stable, c.panic, c.over_threshold), (10, 10, false));
+        // 224 in the panic window: 20 pods = 200 % of 10 ready: panic.
+        let c = kpa_counts(112.0, 224.0, 11.2, 10, &p);
+        assert_eq!((c.panic, c.over_threshold), (20, true));
+        // Scale-down rate 2: no lower than ⌊10 / 2⌋ = 5 in one step.
+        let c = kpa_counts(0.0, 0.0, 11.2, 10, &p);
+        assert_eq!(c.stable, 5);
+        // Scale-up rate 1000 from 0 ready (taken as 1): at most 1000.
+        let c = kpa_counts(1e9, 1e9, 11.2, 0, &p);
+        assert_eq!(c.stable, 1000);
+    }
+
+    fn at(t: f64, serving: u32, in_flight: f64) -> Observation {
+        let mut o = obs(t, 2.0, serving, 0, in_flight);
+        o.in_service = in_flight;
+        o
+    }
+
+    #[test]
+    fn enters_and_leaves_panic_mode() {
+        let mut kpa = Kpa::new(KpaParams::default());
+        let mut t = 0.0;
+        // A minute steady at target on 10 pods.
+        for _ in 0..30 {
+            t += 2.0;
+            assert!(kpa.decide(&at(t, 10, 112.0)).is_none());
+        }
+        assert!(!kpa.panicking());
+        // A burst to 300 in flight: after two ticks the 6 s average is (112 + 300 + 300) / 3 = 237,
+        // ⌈237 / 11.2⌉ = 22 pods = 220 % of 10: panic, and scale to 22 at once.
+        t += 2.0;
+        let first = kpa.decide(&at(t, 10, 300.0));
+        assert!(!kpa.panicking(), "{first:?}");
+        t += 2.0;
+        let d = kpa.decide(&at(t, 10, 300.0)).unwrap();
+        assert!(kpa.panicking());
+        assert_eq!((d.desired, d.driver), (22, "panic"), "{}", d.detail);
+        assert!(d.detail.contains("entered"), "{}", d.detail);
+        // The burst ends; in panic mode the KPA does not scale down.
+        let mut left_at = None;
+        for _ in 0..60 {
+            t += 2.0;
+            if let Some(d) = kpa.decide(&at(t, 22, 112.0)) {
+                assert!(
+                    !kpa.panicking(),
+                    "no scale-down while panicking: {}",
+                    d.detail
+                );
+                left_at = Some((t, d));
+                break;
+            }
+        }
+        // Panic ends 60 s after the last tick over the threshold (at t = 64 s).
+        let (t_left, d) = left_at.expect("leaves panic mode");
+        assert!(t_left > 64.0 + 60.0 && t_left <= 64.0 + 62.0, "{t_left}");
+        assert!(d.desired < 22 && d.desired >= 11, "{}", d.detail);
+    }
+
+    #[test]
+    fn scales_to_zero_after_the_grace_period() {
+        let mut kpa = Kpa::new(KpaParams::default());
+        let mut t = 0.0;
+        let mut zero_at = None;
+        for _ in 0..100 {
+            t += 2.0;
+            if let Some(d) = kpa.decide(&at(t, 1, 0.0)) {
+                if d.desired == 0 {
+                    zero_at = Some(t);
+                    break;
+                }
+            }
+        }
+        // Desired 0 from the first tick; the last pod stays 30 s.
+        assert_eq!(zero_at, Some(32.0));
+    }
+}

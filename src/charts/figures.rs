@@ -1,0 +1,428 @@
+//! What each chart shows, computed from the core's history: series, guides and marks. Pure
+//! data, so it is tested natively; the text comes from the caller's message catalog.
+
+use oncall_sim::{Event, EventKind, MinuteRecord};
+use plotters::style::RGBColor;
+
+/// Which y axis a series or guide belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Axis {
+    Left,
+    Right,
+}
+
+/// How a series is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeriesStyle {
+    Line,
+    Area,
+}
+
+/// Units of an axis, which decide its labels and its smallest range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    RequestsPerSecond,
+    Milliseconds,
+    /// A fraction shown as a percentage.
+    Percent,
+    Times,
+    Instances,
+    DollarsPerHour,
+    Dollars,
+}
+
+impl Unit {
+    /// Axis label for value `v`.
+    pub fn format(self, v: f64) -> String {
+        match self {
+            Unit::Percent => format!("{:.0} %", v * 100.0),
+            Unit::Times => format!("{v:.0}×"),
+            Unit::DollarsPerHour | Unit::Dollars => format!("${v:.0}"),
+            Unit::Milliseconds if v >= 1000.0 => format!("{:.1} s", v / 1000.0),
+            Unit::Milliseconds => format!("{v:.0} ms"),
+            Unit::RequestsPerSecond | Unit::Instances => format!("{v:.0}"),
+        }
+    }
+
+    /// Smallest top of the axis, so a quiet chart is not all noise.
+    fn floor_max(self) -> f64 {
+        match self {
+            Unit::Percent => 0.05,
+            Unit::Times => 20.0,
+            Unit::Milliseconds => 500.0,
+            Unit::Instances => 5.0,
+            Unit::RequestsPerSecond => 100.0,
+            Unit::DollarsPerHour | Unit::Dollars => 1.0,
+        }
+    }
+}
+
+/// One line or area.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub label: String,
+    pub color: RGBColor,
+    pub axis: Axis,
+    pub style: SeriesStyle,
+    /// Line width in CSS pixels.
+    pub width: f64,
+    /// (minute, value), decimated to what the canvas can show.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A horizontal reference line (the timeout, the page threshold).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Guide {
+    pub label: String,
+    pub value: f64,
+    pub axis: Axis,
+    pub color: RGBColor,
+}
+
+/// Kinds of marks on the time axis; the index picks the theme's colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    Deploy = 0,
+    Page = 1,
+    Action = 2,
+}
+
+impl MarkKind {
+    /// A one-character label drawn at the top of the mark (the legend explains them).
+    pub fn glyph(self) -> &'static str {
+        match self {
+            MarkKind::Deploy => "D",
+            MarkKind::Page => "!",
+            MarkKind::Action => "▲",
+        }
+    }
+}
+
+/// An instant on the time axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub minute: u32,
+    pub kind: MarkKind,
+}
+
+/// Marks from the core's events: deploys, pages fired, the user's actions.
+pub fn marks(events: &[Event]) -> Vec<Mark> {
+    let mut out: Vec<Mark> = events
+        .iter()
+        .filter_map(|e| {
+            let kind = match e.kind {
+                EventKind::Deploy { .. } => MarkKind::Deploy,
+                EventKind::PageFired { .. } => MarkKind::Page,
+                EventKind::Action { .. } => MarkKind::Action,
+                _ => return None,
+            };
+            Some(Mark {
+                minute: e.minute,
+                kind,
+            })
+        })
+        .collect();
+    out.dedup();
+    out
+}
+
+/// Axis description.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AxisSpec {
+    pub unit: Unit,
+}
+
+impl AxisSpec {
+    pub fn format(&self, v: f64) -> String {
+        self.unit.format(v)
+    }
+}
+
+/// Everything one chart shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    /// Stable id (also the canvas's test id).
+    pub id: &'static str,
+    pub left: AxisSpec,
+    pub right: AxisSpec,
+    pub series: Vec<Series>,
+    pub guides: Vec<Guide>,
+    pub marks: Vec<Mark>,
+    /// Time of day at minute 0, minutes after midnight.
+    pub clock_min: u32,
+    /// Last minute the x axis shows.
+    pub span: f64,
+}
+
+impl Figure {
+    pub fn x_range(&self) -> (f64, f64) {
+        (0.0, self.span.max(1.0))
+    }
+
+    /// Top of an axis: the largest value drawn on it (guides included) with some headroom.
+    pub fn axis_max(&self, axis: Axis) -> f64 {
+        let unit = if axis == Axis::Left {
+            self.left.unit
+        } else {
+            self.right.unit
+        };
+        let data = self
+            .series
+            .iter()
+            .filter(|s| s.axis == axis)
+            .flat_map(|s| s.points.iter().map(|p| p.1))
+            .chain(
+                self.guides
+                    .iter()
+                    .filter(|g| g.axis == axis)
+                    .map(|g| g.value),
+            )
+            .filter(|v| v.is_finite())
+            .fold(0.0, f64::max);
+        (data * 1.15).max(unit.floor_max())
+    }
+
+    /// "HH:MM" of minute `m`.
+    pub fn clock_label(&self, m: f64) -> String {
+        let t = (self.clock_min as i64 + m.round() as i64).rem_euclid(1440);
+        format!("{:02}:{:02}", t / 60, t % 60)
+    }
+}
+
+/// Keys of the text the charts need; the caller maps them to its catalog.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChartText {
+    Requests,
+    Capacity,
+    P99,
+    ErrorRate,
+    Timeouts,
+    /// Placeholder `{value}`: the timeout in seconds.
+    TimeoutGuide,
+    BudgetLeft,
+    BurnRate1h,
+    /// Placeholder `{value}`: the page threshold.
+    PageGuide,
+    CacheHit,
+    DbUtilization,
+    Serving,
+    Booting,
+    FleetCost,
+    CostSoFar,
+}
+
+// A palette readable on white and on near-black.
+const BLUE: RGBColor = RGBColor(45, 125, 210);
+const GREEN: RGBColor = RGBColor(30, 150, 90);
+const ORANGE: RGBColor = RGBColor(230, 120, 20);
+const RED: RGBColor = RGBColor(215, 50, 50);
+const PURPLE: RGBColor = RGBColor(140, 90, 210);
+const TEAL: RGBColor = RGBColor(20, 150, 160);
+const GREY: RGBColor = RGBColor(130, 136, 148);
+
+/// At most this many points per series: about two per CSS pixel of a wide chart.
+pub const MAX_POINTS: usize = 1200;
+
+/// Keeps spikes visible while thinning a long series: each bucket contributes its minimum and
+/// its maximum, in time order.
+pub fn decimate(points: Vec<(f64, f64)>, max_points: usize) -> Vec<(f64, f64)> {
+    if points.len() <= max_points || max_points < 4 {
+        return points;
+    }
+    let buckets = max_points / 2;
+    let size = points.len().div_ceil(buckets);
+    let mut out = Vec::with_capacity(buckets * 2);
+    for chunk in points.chunks(size) {
+        let lo = chunk
+            .iter()
+            .copied()
+            .fold(chunk[0], |a, b| if b.1 < a.1 { b } else { a });
+        let hi = chunk
+            .iter()
+            .copied()
+            .fold(chunk[0], |a, b| if b.1 > a.1 { b } else { a });
+        if lo.0 <= hi.0 {
+            out.extend([lo, hi]);
+        } else {
+            out.extend([hi, lo]);
+        }
+    }
+    out.dedup();
+    out
+}
+
+struct Builder<'a> {
+    history: &'a [MinuteRecord],
+    text: &'a dyn Fn(ChartText) -> String,
+}
+
+impl Builder<'_> {
+    fn series(
+        &self,
+        key: ChartText,
+        color: RGBColor,
+        axis: Axis,
+        style: SeriesStyle,
+        f: impl Fn(&MinuteRecord) -> f64,
+    ) -> Series {
+        let points = self
+            .history
+            .iter()
+            .map(|r| (f64::from(r.minute), f(r)))
+            .collect();
+        Series {
+            label: (self.text)(key),
+            color,
+            axis,
+            style,
+            width: if style == SeriesStyle::Area { 1.5 } else { 2.0 },
+            points: decimate(points, MAX_POINTS),
+        }
+    }
+}
+
+/// The six charts of the console, in display order.
+pub fn figures(
+    history: &[MinuteRecord],
+    events: &[Event],
+    clock_min: u32,
+    timeout_s: f64,
+    text: &dyn Fn(ChartText) -> String,
+) -> Vec<Figure> {
+    let b = Builder { history, text };
+    let marks = marks(events);
+    let span = history
+        .last()
+        .map_or(30.0, |r| f64::from(r.minute).max(30.0));
+    let figure = |id, left, right, series, guides| Figure {
+        id,
+        left: AxisSpec { unit: left },
+        right: AxisSpec { unit: right },
+        series,
+        guides,
+        marks: marks.clone(),
+        clock_min,
+        span,
+    };
+    use Axis::{Left, Right};
+    use ChartText as T;
+    use SeriesStyle::{Area, Line};
+    let timeout_label = text(T::TimeoutGuide).replace("{value}", &format!("{timeout_s}"));
+    let page_label = text(T::PageGuide).replace("{value}", "14.4");
+    vec![
+        figure(
+            "traffic",
+            Unit::RequestsPerSecond,
+            Unit::RequestsPerSecond,
+            vec![
+                b.series(T::Requests, BLUE, Left, Area, |r| r.requests_per_s),
+                b.series(T::Capacity, GREEN, Left, Line, |r| r.capacity_per_s),
+            ],
+            vec![],
+        ),
+        figure(
+            "latency",
+            Unit::Milliseconds,
+            Unit::Percent,
+            vec![
+                b.series(T::P99, ORANGE, Left, Line, |r| r.p99_ms),
+                b.series(T::ErrorRate, RED, Right, Line, |r| r.error_rate),
+                b.series(T::Timeouts, PURPLE, Right, Line, |r| r.timeout_share),
+            ],
+            vec![Guide {
+                label: timeout_label,
+                value: timeout_s * 1000.0,
+                axis: Left,
+                color: ORANGE,
+            }],
+        ),
+        figure(
+            "budget",
+            Unit::Percent,
+            Unit::Times,
+            vec![
+                b.series(T::BudgetLeft, GREEN, Left, Area, |r| r.budget_left.max(0.0)),
+                b.series(T::BurnRate1h, RED, Right, Line, |r| r.burn_rate_1h),
+            ],
+            vec![Guide {
+                label: page_label,
+                value: oncall_sim::budget::PAGE_BURN,
+                axis: Right,
+                color: RED,
+            }],
+        ),
+        figure(
+            "cache",
+            Unit::Percent,
+            Unit::Percent,
+            vec![
+                b.series(T::CacheHit, TEAL, Left, Line, |r| r.cache_hit),
+                b.series(T::DbUtilization, ORANGE, Left, Line, |r| r.db_utilization),
+            ],
+            vec![],
+        ),
+        figure(
+            "instances",
+            Unit::Instances,
+            Unit::Instances,
+            vec![
+                b.series(T::Serving, BLUE, Left, Area, |r| f64::from(r.serving)),
+                b.series(T::Booting, GREY, Left, Line, |r| f64::from(r.booting)),
+            ],
+            vec![],
+        ),
+        figure(
+            "cost",
+            Unit::DollarsPerHour,
+            Unit::Dollars,
+            vec![
+                b.series(T::FleetCost, PURPLE, Left, Line, |r| r.fleet_cost_per_hour),
+                b.series(T::CostSoFar, GREY, Right, Line, |r| r.cost_so_far),
+            ],
+            vec![],
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oncall_sim::{scenario, ModelParams, Simulation};
+
+    fn label(t: ChartText) -> String {
+        format!("{t:?}")
+    }
+
+    #[test]
+    fn six_figures_with_marks_and_guides() {
+        let s = scenario::by_id("bad-deploy").unwrap();
+        let mut sim = Simulation::new(&s, 7, ModelParams::default());
+        sim.schedule([oncall_sim::Action::parse("40:rollback", 100).unwrap()]);
+        sim.run(60);
+        let figs = figures(sim.history(), sim.events(), s.clock_min, 2.0, &label);
+        assert_eq!(figs.len(), 6);
+        let kinds: Vec<MarkKind> = figs[0].marks.iter().map(|m| m.kind).collect();
+        assert!(
+            kinds.contains(&MarkKind::Deploy)
+                && kinds.contains(&MarkKind::Page)
+                && kinds.contains(&MarkKind::Action)
+        );
+        assert_eq!(figs[1].guides[0].value, 2000.0);
+        assert_eq!(figs[2].guides[0].value, 14.4);
+        assert!(figs[2].axis_max(Axis::Right) >= 14.4);
+        assert_eq!(figs[0].clock_label(10.0), "09:10");
+        assert!(figs
+            .iter()
+            .all(|f| f.series.iter().all(|s| s.points.len() == 60)));
+    }
+
+    #[test]
+    fn decimation_keeps_spikes_and_order() {
+        let mut pts: Vec<(f64, f64)> = (0..10_000).map(|i| (f64::from(i), 1.0)).collect();
+        pts[5_000].1 = 99.0;
+        let d = decimate(pts, 400);
+        assert!(d.len() <= 400);
+        assert!(d.iter().any(|p| p.1 == 99.0));
+        assert!(d.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+}

@@ -1,0 +1,218 @@
+//! Live charts drawn with plotters on HTML canvases.
+//!
+//! [`figures`] turns the core's history into one [`Figure`] per chart (pure data, testable
+//! natively); [`draw`] paints a figure on a canvas, sized for the device pixel ratio so lines
+//! and text stay crisp on HiDPI screens. Errors become messages only at the boundary.
+
+pub mod figures;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+pub use figures::{Axis, Figure, Guide, Mark, MarkKind, Series, SeriesStyle};
+
+/// Colours of the page's light or dark theme.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Theme {
+    pub background: RGBColor,
+    pub text: RGBColor,
+    pub grid: RGBColor,
+    pub marks: [RGBColor; 3],
+}
+
+impl Theme {
+    pub const LIGHT: Theme = Theme {
+        background: RGBColor(255, 255, 255),
+        text: RGBColor(40, 44, 52),
+        grid: RGBColor(228, 231, 236),
+        // Deploy, page, user action.
+        marks: [
+            RGBColor(124, 58, 237),
+            RGBColor(200, 30, 30),
+            RGBColor(90, 98, 112),
+        ],
+    };
+    pub const DARK: Theme = Theme {
+        background: RGBColor(24, 27, 33),
+        text: RGBColor(222, 226, 232),
+        grid: RGBColor(52, 57, 66),
+        marks: [
+            RGBColor(180, 150, 255),
+            RGBColor(255, 110, 110),
+            RGBColor(160, 168, 180),
+        ],
+    };
+}
+
+/// Why a chart could not be drawn.
+#[derive(Debug)]
+pub struct DrawError(pub String);
+
+impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for DrawError {
+    fn from(e: DrawingAreaErrorKind<E>) -> Self {
+        DrawError(e.to_string())
+    }
+}
+
+/// Draws `figure` on any plotters drawing area. `scale` is the device pixel ratio: sizes of
+/// text, lines and margins are multiplied by it.
+pub fn draw_on<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    figure: &Figure,
+    theme: &Theme,
+    scale: f64,
+) -> Result<(), DrawError>
+where
+    DB::ErrorType: 'static,
+{
+    let px = |x: f64| (x * scale).round().max(1.0) as u32;
+    let font = |size: f64| ("sans-serif", size * scale).into_font().color(&theme.text);
+    root.fill(&theme.background)?;
+    let (x0, x1) = figure.x_range();
+    let left_max = figure.axis_max(Axis::Left);
+    let right_max = figure.axis_max(Axis::Right);
+    let has_right = figure.series.iter().any(|s| s.axis == Axis::Right);
+
+    let mut builder = ChartBuilder::on(root);
+    builder
+        .margin_top(px(6.0))
+        .margin_left(px(4.0))
+        .margin_right(px(if has_right { 4.0 } else { 12.0 }))
+        .margin_bottom(px(2.0))
+        .x_label_area_size(px(22.0))
+        .y_label_area_size(px(46.0));
+    if has_right {
+        builder.right_y_label_area_size(px(46.0));
+    }
+    let mut chart = builder
+        .build_cartesian_2d(x0..x1, 0.0..left_max)?
+        .set_secondary_coord(x0..x1, 0.0..right_max);
+
+    let clock = |m: &f64| figure.clock_label(*m);
+    let left_fmt = |v: &f64| figure.left.format(*v);
+    let right_fmt = |v: &f64| figure.right.format(*v);
+    chart
+        .configure_mesh()
+        .light_line_style(theme.grid.mix(0.5))
+        .bold_line_style(theme.grid)
+        .axis_style(theme.grid)
+        .label_style(font(11.0))
+        .x_labels(5)
+        .y_labels(5)
+        .x_label_formatter(&clock)
+        .y_label_formatter(&left_fmt)
+        .draw()?;
+    if has_right {
+        chart
+            .configure_secondary_axes()
+            .axis_style(theme.grid)
+            .label_style(font(11.0))
+            .y_labels(5)
+            .y_label_formatter(&right_fmt)
+            .draw()?;
+    }
+
+    // Guides: the timeout, the page threshold.
+    for guide in &figure.guides {
+        let (max, color) = (
+            if guide.axis == Axis::Left {
+                left_max
+            } else {
+                right_max
+            },
+            guide.color,
+        );
+        if guide.value > max {
+            continue;
+        }
+        let style = ShapeStyle::from(&color).stroke_width(px(1.0));
+        let line = DashedLineSeries::new(
+            vec![(x0, guide.value), (x1, guide.value)],
+            px(6.0),
+            px(4.0),
+            style,
+        );
+        let label = Text::new(
+            guide.label.clone(),
+            (x0, guide.value),
+            font(10.0).color(&color),
+        );
+        if guide.axis == Axis::Left {
+            chart.draw_series(line)?;
+            chart.draw_series(std::iter::once(label))?;
+        } else {
+            chart.draw_secondary_series(line)?;
+            chart.draw_secondary_series(std::iter::once(label))?;
+        }
+    }
+
+    // Marks on the time axis: deploys, pages, the user's actions.
+    for mark in &figure.marks {
+        let color = theme.marks[mark.kind as usize];
+        let x = f64::from(mark.minute);
+        if x < x0 || x > x1 {
+            continue;
+        }
+        let style = ShapeStyle::from(&color.mix(0.7)).stroke_width(px(1.0));
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(x, 0.0), (x, left_max)],
+            style,
+        )))?;
+        chart.draw_series(std::iter::once(Text::new(
+            mark.kind.glyph().to_string(),
+            (x, left_max),
+            font(10.0).color(&color),
+        )))?;
+    }
+
+    for series in &figure.series {
+        let color = series.color;
+        let stroke = ShapeStyle::from(&color).stroke_width(px(series.width));
+        let points = series.points.iter().copied();
+        match (series.style, series.axis) {
+            (SeriesStyle::Area, Axis::Left) => {
+                chart.draw_series(
+                    AreaSeries::new(points, 0.0, color.mix(0.25)).border_style(stroke),
+                )?;
+            }
+            (SeriesStyle::Area, Axis::Right) => {
+                chart.draw_secondary_series(
+                    AreaSeries::new(points, 0.0, color.mix(0.25)).border_style(stroke),
+                )?;
+            }
+            (SeriesStyle::Line, Axis::Left) => {
+                chart.draw_series(LineSeries::new(points, stroke))?;
+            }
+            (SeriesStyle::Line, Axis::Right) => {
+                chart.draw_secondary_series(LineSeries::new(points, stroke))?;
+            }
+        }
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// Sizes `canvas`'s backing store to its CSS size × `dpr` and draws `figure` on it.
+#[cfg(target_arch = "wasm32")]
+pub fn draw(
+    canvas: &web_sys::HtmlCanvasElement,
+    figure: &Figure,
+    theme: &Theme,
+    dpr: f64,
+) -> Result<(), DrawError> {
+    let (css_w, css_h) = (
+        f64::from(canvas.client_width()),
+        f64::from(canvas.client_height()),
+    );
+    if css_w <= 0.0 || css_h <= 0.0 {
+        return Ok(());
+    }
+    let (w, h) = ((css_w * dpr).round() as u32, (css_h * dpr).round() as u32);
+    if canvas.width() != w || canvas.height() != h {
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
+    let backend = plotters_canvas::CanvasBackend::with_canvas_object(canvas.clone())
+        .ok_or_else(|| DrawError("canvas has no 2D context".into()))?;
+    draw_on(&backend.into_drawing_area(), figure, theme, dpr)
+}

@@ -10,6 +10,8 @@ pub enum FleetReason {
     MinimumInstances,
     /// A rollback prepares a new fleet or replaces the old one.
     Rollback,
+    /// A draining instance finished its requests (or reached its drain timeout).
+    Drained,
     /// The scenario's starting fleet.
     Opening,
 }
@@ -56,6 +58,12 @@ pub enum EventKind {
     InstancesServing {
         count: u32,
     },
+    /// Instances taken out of service: no new traffic, billed until they have finished
+    /// their requests (about `seconds`).
+    InstancesDraining {
+        count: u32,
+        seconds: f64,
+    },
     InstancesStopped {
         count: u32,
         reason: FleetReason,
@@ -85,6 +93,10 @@ pub enum EventKind {
 pub struct Event {
     pub minute: u32,
     pub clock: String,
+    /// Seconds into the minute, for events inside it (policies that act faster than a
+    /// minute); absent for events at the minute's start and for minute-cadence policies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second: Option<u32>,
     #[serde(flatten)]
     pub kind: EventKind,
 }

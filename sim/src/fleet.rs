@@ -111,6 +111,37 @@ impl Fleet {
         stopped
     }
 
+    /// Takes up to `count` instances of the live fleet out of service: booting ones stop at
+    /// once (newest first), then serving ones, newest first, drain until `until_s` (no new
+    /// traffic, still billed). Returns (stopped, draining).
+    pub fn drain(&mut self, count: u32, until_s: f64) -> (u32, u32) {
+        let mut stopped = 0;
+        while stopped < count {
+            let pick = self
+                .instances
+                .iter()
+                .rposition(|i| !i.rollback && matches!(i.state, InstanceState::Booting { .. }));
+            match pick {
+                Some(ix) => {
+                    self.instances.remove(ix);
+                    stopped += 1;
+                }
+                None => break,
+            }
+        }
+        let mut draining = 0;
+        for inst in self.instances.iter_mut().rev() {
+            if stopped + draining >= count {
+                break;
+            }
+            if !inst.rollback && inst.state == InstanceState::Serving {
+                inst.state = InstanceState::Draining { until_s };
+                draining += 1;
+            }
+        }
+        (stopped, draining)
+    }
+
     pub fn serving(&self) -> u32 {
         self.count(|i| i.state == InstanceState::Serving)
     }
@@ -174,5 +205,20 @@ mod tests {
         // The booting one went first.
         assert_eq!((f.serving(), f.booting()), (4, 0));
         assert!((f.serving_share(|b| b == 1) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn drain_stops_booting_first_then_drains_serving() {
+        let mut f = Fleet::default();
+        f.start(3, 0.0, 0.0, 1, false);
+        f.start(1, 0.0, 60.0, 1, false);
+        assert_eq!(f.drain(2, 10.5), (1, 1));
+        assert_eq!(
+            (f.serving(), f.booting(), f.draining(), f.live(), f.billed()),
+            (2, 0, 1, 2, 3)
+        );
+        assert_eq!(f.finish_draining(10.0), 0);
+        assert_eq!(f.finish_draining(10.5), 1);
+        assert_eq!(f.billed(), 2);
     }
 }

@@ -308,6 +308,15 @@ impl SojournTail {
 /// `tail`. This is the latency quantile of all the requests of a minute whose seconds saw
 /// different fleets. With one step it returns that step's quantile unchanged.
 pub fn mixture_quantile(steps: &[(f64, SojournTail)], tail: f64) -> f64 {
+    // Steps with the same distribution merge (usually the whole minute is one).
+    let mut merged: Vec<(f64, SojournTail)> = Vec::with_capacity(steps.len());
+    for &(w, s) in steps {
+        match merged.iter_mut().find(|(_, m)| *m == s) {
+            Some((mw, _)) => *mw += w,
+            None => merged.push((w, s)),
+        }
+    }
+    let steps = &merged[..];
     let quantiles: Vec<f64> = steps.iter().map(|(_, s)| s.quantile(tail)).collect();
     let lo = quantiles.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = quantiles.iter().copied().fold(0.0, f64::max);

@@ -7,6 +7,7 @@ use crate::autoscale::{Autoscaler, Observation};
 use crate::budget::{self, Window};
 use crate::event::{Event, EventKind, FleetReason};
 use crate::params::ModelParams;
+use crate::queueing::QueueOutcome;
 use crate::record::MinuteRecord;
 use crate::rng::Mulberry32;
 use crate::scenario::{Scenario, Scripted};
@@ -53,6 +54,48 @@ pub struct Simulation {
     applied: Vec<Action>,
     history: Vec<MinuteRecord>,
     events: Vec<Event>,
+    /// Seconds into the minute of the tick being simulated, for events inside the minute.
+    tick_second: Option<u32>,
+    instance_seconds: f64,
+}
+
+/// Running means of one minute's ticks.
+#[derive(Clone, Copy, Debug, Default)]
+struct TickSums {
+    cost_per_hour: f64,
+    utilization: f64,
+    error_rate: f64,
+    timeout_share: f64,
+    bad_share: f64,
+    service_ms: f64,
+    erlang_c: f64,
+    capacity_per_s: f64,
+    p99_approx_s: f64,
+}
+
+/// The fleet and queue of one tick.
+#[derive(Clone, Copy, Debug)]
+struct TickState {
+    serving: u32,
+    booting: u32,
+    draining: u32,
+    queue: QueueOutcome,
+    service_s: f64,
+    app_ms: f64,
+    service_ms: f64,
+    /// Share of arrivals rejected by a per-node limit.
+    rejected: f64,
+    /// p95 of the time in the system, s (0 when no policy needs it).
+    p95_s: f64,
+}
+
+/// Inputs of a queue solve; ticks with the same inputs reuse the last solution.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct QueueKey {
+    lambda: f64,
+    service_s: f64,
+    workers: u32,
+    room: Option<u32>,
 }
 
 impl Simulation {
@@ -90,6 +133,8 @@ impl Simulation {
             applied: Vec::new(),
             history: Vec::new(),
             events: Vec::new(),
+            tick_second: None,
+            instance_seconds: 0.0,
             params,
         }
     }
@@ -161,6 +206,7 @@ impl Simulation {
         self.events.push(Event {
             minute: self.minute,
             clock,
+            second: self.tick_second,
             kind,
         });
     }
@@ -366,7 +412,7 @@ impl Simulation {
         if promoted > 0 {
             self.emit(EventKind::InstancesServing { count: promoted });
         }
-        self.fleet.finish_draining(start_s);
+        self.finish_draining(start_s);
         if self
             .surge
             .is_some_and(|s| libm::floor(s.start_min) as u32 == m)
@@ -408,25 +454,144 @@ impl Simulation {
             0.0
         };
 
-        // 5. The fleet's queue.
-        let bad_share = self.fleet.serving_share(|b| self.bad_builds.contains(&b));
-        let app_ms = (p.app_time_ms + if heavy { p.heavy_feature_ms } else { 0.0 })
-            * (1.0 + (p.bad_build_cpu_factor - 1.0) * bad_share);
-        let service_ms = database::service_time_ms(app_ms, hit, queries, query_ms);
-        let service_s = service_ms / 1000.0;
-        let serving = self.fleet.serving();
-        let workers = serving * p.workers();
-        let queue = queueing::solve(admitted, service_s, workers, p.timeout_s);
-
-        // 6. Errors: timeouts, failed queries, the bad build's own errors.
-        let answered = 1.0 - queue.timeout_share;
-        let other_failures =
-            1.0 - (1.0 - (1.0 - hit) * db_failed) * (1.0 - bad_share * p.bad_build_error_rate);
-        let error_rate = if admitted > 0.0 {
-            queue.timeout_share + answered * other_failures
+        // 5. The fleet's queue, tick by tick. A policy that acts faster than a minute splits
+        //    it into ticks of its cadence; each tick solves the queue for the fleet of that
+        //    moment and may end with a decision. The record aggregates the ticks: rates and
+        //    shares are means over them, p99 is the p99 of all the minute's requests, counts
+        //    are those of the last tick. With one tick (target tracking) every aggregate is
+        //    that tick's value, bit for bit.
+        let tick_s = if self.settings.autoscaling {
+            let t = self.autoscaler.tick_s();
+            if t > 0 && 60 % t == 0 {
+                t
+            } else {
+                60
+            }
         } else {
-            0.0
+            60
         };
+        let ticks = 60 / tick_s;
+        let dt = f64::from(tick_s);
+        let weight = dt / 60.0;
+        let admission = self.autoscaler.admission();
+        let mut sums = TickSums::default();
+        let mut tails = Vec::with_capacity(ticks as usize);
+        let mut memo: Option<(QueueKey, QueueOutcome, f64, f64)> = None;
+        let mut last = None;
+        for k in 0..ticks {
+            let tick_start = start_s + f64::from(k) * dt;
+            if k > 0 {
+                self.tick_second = Some(k * tick_s);
+                let promoted = self.fleet.promote_ready(tick_start);
+                if promoted > 0 {
+                    self.emit(EventKind::InstancesServing { count: promoted });
+                }
+                self.finish_draining(tick_start);
+            }
+            let bad_share = self.fleet.serving_share(|b| self.bad_builds.contains(&b));
+            let app_ms = (p.app_time_ms + if heavy { p.heavy_feature_ms } else { 0.0 })
+                * (1.0 + (p.bad_build_cpu_factor - 1.0) * bad_share);
+            let service_ms = database::service_time_ms(app_ms, hit, queries, query_ms);
+            let service_s = service_ms / 1000.0;
+            let serving = self.fleet.serving();
+            // The elastic scaler's Envoy: a node runs at most its limit at once, and the
+            // balancer holds only so many beyond the nodes' limits.
+            let (workers, room) = match admission {
+                None => (serving * p.workers(), None),
+                Some(a) => {
+                    let per_node = p.workers().min(a.per_node_requests);
+                    let inside = a.per_node_requests.saturating_sub(p.workers());
+                    let room = serving.saturating_mul(inside).saturating_add(a.pending);
+                    (serving * per_node, Some(room))
+                }
+            };
+            let key = QueueKey {
+                lambda: admitted,
+                service_s,
+                workers,
+                room,
+            };
+            let (queue, rejected, p95_s) = match memo {
+                Some((k0, q, r, p95)) if k0 == key => (q, r, p95),
+                _ => {
+                    let (q, r) = match room {
+                        None => (
+                            queueing::solve(admitted, service_s, workers, p.timeout_s),
+                            0.0,
+                        ),
+                        Some(room) => {
+                            queueing::solve_bounded(admitted, service_s, workers, room, p.timeout_s)
+                        }
+                    };
+                    // Only the policies read the p95; minute-cadence ones skip the solve.
+                    let p95 = if ticks > 1 {
+                        q.tail.quantile(0.05)
+                    } else {
+                        0.0
+                    };
+                    memo = Some((key, q, r, p95));
+                    (q, r, p95)
+                }
+            };
+
+            // 6. Errors: timeouts, failed queries, the bad build's own errors, rejections.
+            let answered = 1.0 - queue.timeout_share;
+            let other_failures =
+                1.0 - (1.0 - (1.0 - hit) * db_failed) * (1.0 - bad_share * p.bad_build_error_rate);
+            let mut error_rate = if admitted > 0.0 {
+                queue.timeout_share + answered * other_failures
+            } else {
+                0.0
+            };
+            if rejected > 0.0 {
+                error_rate = rejected + (1.0 - rejected) * error_rate;
+            }
+
+            let billed = self.fleet.billed();
+            self.instance_seconds += f64::from(billed) * dt;
+            sums.cost_per_hour += f64::from(billed) * p.price_per_instance_hour * weight;
+            sums.utilization += queue.utilization * weight;
+            sums.error_rate += error_rate * weight;
+            sums.timeout_share += queue.timeout_share * weight;
+            sums.bad_share += bad_share * weight;
+            sums.service_ms += service_ms * weight;
+            sums.erlang_c += queue.erlang_c * weight;
+            let capacity_per_s = if service_s > 0.0 {
+                f64::from(workers) / service_s
+            } else {
+                0.0
+            };
+            sums.capacity_per_s += capacity_per_s * weight;
+            sums.p99_approx_s = sums.p99_approx_s.max(queue.p99_approx_s);
+            tails.push((dt, queue.tail));
+            let tick = TickState {
+                serving,
+                booting: self.fleet.booting(),
+                draining: self.fleet.draining(),
+                queue,
+                service_s,
+                app_ms,
+                service_ms,
+                rejected,
+                p95_s,
+            };
+            last = Some(tick);
+            if self.settings.autoscaling && k + 1 < ticks {
+                let end = tick_start + dt;
+                self.tick_second = Some((k + 1) * tick_s);
+                let obs = self.observe(&tick, admitted, end, dt);
+                self.autoscale(&obs, end);
+            }
+        }
+        self.tick_second = None;
+        let tick = last.expect("a minute has at least one tick");
+        let queue = tick.queue;
+        let p99_s = if ticks == 1 {
+            queue.p99_s
+        } else {
+            queueing::mixture_quantile(&tails, 0.01)
+        };
+        let error_rate = sums.error_rate;
 
         self.window_1h.push(error_rate);
         self.window_5m.push(error_rate);
@@ -434,43 +599,38 @@ impl Simulation {
         let burn_5m = self.window_5m.mean() / (1.0 - p.slo);
         let paging_now = budget::page_fires(burn_1h, burn_5m);
 
-        let billed = self.fleet.billed();
-        let cost_per_hour = f64::from(billed) * p.price_per_instance_hour;
+        let cost_per_hour = sums.cost_per_hour;
         let record = MinuteRecord {
             minute: m,
             clock: self.clock_at(m),
             requests_per_s: rate,
-            serving,
-            booting: self.fleet.booting(),
+            serving: tick.serving,
+            booting: tick.booting,
             cache_hit: hit,
             db_utilization: db_rho,
             shed_share,
             fleet_cost_per_hour: cost_per_hour,
             cost_so_far: self.cost_so_far,
             cache_age_s: cache::mean_age_s(ttl),
-            bad_build_share: bad_share,
+            bad_build_share: sums.bad_share,
             feature_available: if heavy { 1.0 } else { 0.0 },
-            utilization: queue.utilization,
+            utilization: sums.utilization,
             error_rate,
-            timeout_share: queue.timeout_share,
-            p99_ms: queue.p99_s * 1000.0,
+            timeout_share: sums.timeout_share,
+            p99_ms: p99_s * 1000.0,
             burn_rate_1h: burn_1h,
             budget_left: self.budget_left,
             paging: paging_now,
-            p99_approx_ms: queue.p99_approx_s * 1000.0,
+            p99_approx_ms: sums.p99_approx_s * 1000.0,
             burn_rate_5m: burn_5m,
-            draining: self.fleet.draining(),
-            capacity_per_s: if service_s > 0.0 {
-                f64::from(workers) / service_s
-            } else {
-                0.0
-            },
-            service_time_ms: service_ms,
+            draining: tick.draining,
+            capacity_per_s: sums.capacity_per_s,
+            service_time_ms: sums.service_ms,
             query_time_ms: query_ms,
             cache_warm: self.cache_warm,
             warmup_minutes_left: self.warmup_left,
             rollback_minutes_left: self.rollback_ready_minute.map_or(0, |r| r - m),
-            erlang_c: queue.erlang_c,
+            erlang_c: sums.erlang_c,
         };
 
         // 7. Balances, the page, the cache, the autoscaler: they shape the next minute.
@@ -508,32 +668,12 @@ impl Simulation {
 
         let end_s = start_s + 60.0;
         if self.settings.autoscaling {
-            let obs = Observation {
-                t_s: end_s,
-                serving,
-                booting: self.fleet.booting_live(),
-                utilization: queue.utilization,
-                arrival_rate: admitted,
-                service_s,
-                min_instances: self.settings.min_instances,
-                max_instances: self.params.max_fleet(),
-                target_utilization: self.settings.target_utilization,
-                ..Observation::default()
-            };
-            if let Some(decision) = self.autoscaler.decide(&obs) {
-                let from = self.fleet.live();
-                let to = decision.desired.min(self.params.max_fleet());
-                if to != from {
-                    self.emit(EventKind::Scaling {
-                        policy: self.autoscaler.id().to_string(),
-                        driver: decision.driver.to_string(),
-                        from,
-                        to,
-                        detail: decision.detail,
-                    });
-                    self.resize(to, end_s, FleetReason::Autoscaler);
-                }
+            if ticks > 1 {
+                self.tick_second = Some(60);
             }
+            let obs = self.observe(&tick, admitted, end_s, dt);
+            self.autoscale(&obs, end_s);
+            self.tick_second = None;
         } else if self.fleet.live() != self.settings.min_instances {
             self.resize(
                 self.settings.min_instances,
@@ -548,13 +688,115 @@ impl Simulation {
 
     /// The debrief of the run so far.
     pub fn summary(&self) -> crate::summary::RunSummary {
-        crate::summary::RunSummary::new(
+        let mut summary = crate::summary::RunSummary::new(
             &self.history,
             &self.applied,
             self.budget_left,
             self.cost_so_far,
             self.params.slo,
-        )
+        );
+        // Exact even when instances start and stop inside a minute (the record's counts
+        // are those of the minute's last tick).
+        summary.instance_minutes = libm::round(self.instance_seconds / 60.0) as u64;
+        summary
+    }
+
+    /// What the autoscaler sees at the end of a tick.
+    fn observe(&self, tick: &TickState, admitted: f64, at_s: f64, dt: f64) -> Observation {
+        let p = &self.params;
+        let q = &tick.queue;
+        let passed = admitted * (1.0 - tick.rejected);
+        Observation {
+            t_s: at_s,
+            serving: tick.serving,
+            booting: self.fleet.booting_live(),
+            utilization: q.utilization,
+            arrival_rate: admitted,
+            service_s: tick.service_s,
+            min_instances: self.settings.min_instances,
+            max_instances: p.max_fleet(),
+            target_utilization: self.settings.target_utilization,
+            dt_s: dt,
+            workers_per_instance: p.workers(),
+            cpu_share: if tick.service_ms > 0.0 {
+                (tick.app_ms / tick.service_ms).min(1.0)
+            } else {
+                1.0
+            },
+            in_service: q.utilization * f64::from(tick.serving * p.workers()),
+            waiting: passed * q.mean_wait_s.min(p.timeout_s),
+            completions_per_s: passed * (1.0 - q.timeout_share),
+            timeout_share: q.timeout_share,
+            rejected_share: tick.rejected,
+            p95_s: if tick.p95_s > 0.0 {
+                tick.p95_s
+            } else {
+                q.tail.quantile(0.05)
+            },
+            p99_s: q.p99_s,
+            tail: q.tail,
+            timeout_s: p.timeout_s,
+            boot_s: self.boot_s(),
+            draining: self.fleet.draining(),
+        }
+    }
+
+    /// Asks the autoscaler and applies its decision at `at_s`.
+    fn autoscale(&mut self, obs: &Observation, at_s: f64) {
+        let Some(decision) = self.autoscaler.decide(obs) else {
+            return;
+        };
+        let from = self.fleet.live();
+        let to = decision.desired.min(self.params.max_fleet());
+        if to == from {
+            return;
+        }
+        self.emit(EventKind::Scaling {
+            policy: self.autoscaler.id().to_string(),
+            driver: decision.driver.to_string(),
+            from,
+            to,
+            detail: decision.detail,
+        });
+        match decision.drain_s {
+            Some(drain_s) if to < from => {
+                let (stopped, draining) = self.fleet.drain(from - to, at_s + drain_s);
+                if stopped > 0 {
+                    self.emit(EventKind::InstancesStopped {
+                        count: stopped,
+                        reason: FleetReason::Autoscaler,
+                    });
+                }
+                if draining > 0 {
+                    self.emit(EventKind::InstancesDraining {
+                        count: draining,
+                        seconds: drain_s,
+                    });
+                }
+            }
+            _ => self.resize(to, at_s, FleetReason::Autoscaler),
+        }
+    }
+
+    /// Removes the draining instances whose drain has ended.
+    fn finish_draining(&mut self, now_s: f64) {
+        let drained = self.fleet.finish_draining(now_s);
+        if drained > 0 {
+            self.emit(EventKind::InstancesStopped {
+                count: drained,
+                reason: FleetReason::Drained,
+            });
+        }
+    }
+
+    /// Instance-seconds billed so far (booting, serving and draining instances).
+    pub fn instance_seconds(&self) -> f64 {
+        self.instance_seconds
+    }
+
+    /// Id of the autoscaling policy in use.
+    pub fn policy(&self) -> &'static str {
+        self.autoscaler.id()
     }
 
     /// Simulates `minutes` more minutes.

@@ -6,7 +6,7 @@
 //! (16); its CPUs are one per worker, so CPU utilization is the busy share of the workers
 //! times the CPU share of the service time (the rest waits for the database).
 
-use super::{ceil_count, policy_params, Autoscaler, Decision, Observation, WindowAverage};
+use super::{ceil_count, policy_params, Autoscaler, Decision, Observation, SlidingMean};
 use crate::params::ParamError;
 use crate::relations::{Relation, CLOUD_RUN_AUTOSCALING, THIS_MODEL};
 
@@ -176,8 +176,9 @@ pub fn overflow_429_share(a: f64, max_instances: u32, max_concurrency: f64) -> f
 #[derive(Clone, Debug, PartialEq)]
 pub struct CloudRun {
     p: CloudRunParams,
-    concurrency: WindowAverage,
-    cpu: WindowAverage,
+    concurrency_1m: SlidingMean,
+    concurrency_10m: SlidingMean,
+    cpu_1m: SlidingMean,
     /// Adaptive maximum concurrency per instance (fleet average); `None` before the first
     /// observation.
     act: Option<f64>,
@@ -191,9 +192,10 @@ pub struct CloudRun {
 impl CloudRun {
     pub fn new(p: CloudRunParams) -> Self {
         Self {
+            concurrency_1m: SlidingMean::new(p.window_s),
+            concurrency_10m: SlidingMean::new(p.long_window_s),
+            cpu_1m: SlidingMean::new(p.window_s),
             p,
-            concurrency: WindowAverage::default(),
-            cpu: WindowAverage::default(),
             act: None,
             low_since: None,
             dropped_since: None,
@@ -222,10 +224,10 @@ impl Autoscaler for CloudRun {
         let live = obs.live();
         let serving = f64::from(obs.serving);
 
-        self.concurrency.push(t, obs.dt_s, obs.in_service);
-        self.cpu.push(t, obs.dt_s, obs.cpu_utilization() * serving);
-        self.concurrency.trim(t, p.long_window_s.max(p.window_s));
-        self.cpu.trim(t, p.window_s);
+        self.concurrency_1m.push(t, obs.dt_s, obs.in_service);
+        self.concurrency_10m.push(t, obs.dt_s, obs.in_service);
+        self.cpu_1m
+            .push(t, obs.dt_s, obs.cpu_utilization() * serving);
 
         // ACT, second by second: an instance running `per_instance` requests, capped by its
         // adaptive maximum.
@@ -245,9 +247,9 @@ impl Autoscaler for CloudRun {
         }
         self.act = Some(act);
 
-        let conc_1m = self.concurrency.mean(t, p.window_s);
-        let conc_10m = self.concurrency.mean(t, p.long_window_s);
-        let cpu_1m = self.cpu.mean(t, p.window_s);
+        let conc_1m = self.concurrency_1m.mean();
+        let conc_10m = self.concurrency_10m.mean();
+        let cpu_1m = self.cpu_1m.mean();
         let livef = f64::from(live);
 
         // Each driver: its recommendation, or the live count while inside the band.

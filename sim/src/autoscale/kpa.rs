@@ -7,8 +7,7 @@
 //! concurrency counts requests in service and waiting, as Knative's queue-proxy does.
 
 use super::{
-    ceil_count, policy_params, tick_dividing_minute, Autoscaler, Decision, Observation,
-    WindowAverage,
+    ceil_count, policy_params, tick_dividing_minute, Autoscaler, Decision, Observation, SlidingMean,
 };
 use crate::params::ParamError;
 use crate::relations::{Relation, KNATIVE_AUTOSCALING, KNATIVE_KPA_SOURCE};
@@ -91,7 +90,8 @@ pub fn kpa_counts(
 #[derive(Clone, Debug, PartialEq)]
 pub struct Kpa {
     p: KpaParams,
-    concurrency: WindowAverage,
+    stable: SlidingMean,
+    panic: SlidingMean,
     /// Last tick over the panic threshold while in panic mode.
     panic_time: Option<f64>,
     max_panic_pods: u32,
@@ -103,8 +103,9 @@ pub struct Kpa {
 impl Kpa {
     pub fn new(p: KpaParams) -> Self {
         Self {
+            stable: SlidingMean::new(p.stable_window_s),
+            panic: SlidingMean::new(p.panic_window_s()),
             p,
-            concurrency: WindowAverage::default(),
             panic_time: None,
             max_panic_pods: 0,
             zero_since: None,
@@ -129,9 +130,9 @@ impl Autoscaler for Kpa {
 
     fn decide(&mut self, obs: &Observation) -> Option<Decision> {
         let t = obs.t_s;
-        self.concurrency.push(t, obs.dt_s, obs.concurrency());
+        self.stable.push(t, obs.dt_s, obs.concurrency());
+        self.panic.push(t, obs.dt_s, obs.concurrency());
         let p = self.p.clone();
-        self.concurrency.trim(t, p.stable_window_s);
         if self
             .last_tick
             .is_some_and(|last| t - last < p.tick_interval_s - 1e-9)
@@ -140,8 +141,8 @@ impl Autoscaler for Kpa {
         }
         self.last_tick = Some(t);
 
-        let stable_avg = self.concurrency.mean(t, p.stable_window_s);
-        let panic_avg = self.concurrency.mean(t, p.panic_window_s());
+        let stable_avg = self.stable.mean();
+        let panic_avg = self.panic.mean();
         let target = f64::from(obs.workers_per_instance.max(1)) * p.target_utilization;
         let ready = obs.serving;
         let counts = kpa_counts(stable_avg, panic_avg, target, ready, &p);
@@ -209,7 +210,7 @@ impl Autoscaler for Kpa {
             desired,
             driver,
             detail: format!(
-                "{mode}: concurrency {stable_avg:.1} over {:.0} s, {panic_avg:.1} over {:.0} s; target {:.0} × {:.0} % = {target:.1} per pod → stable ⌈{:.2}⌉ = {}, panic ⌈{:.2}⌉ = {} ({:.0} % of {} ready, threshold {:.0} %) → {desired}{grace}",
+                "{mode}: concurrency {stable_avg:.1} over {:.0} s, {panic_avg:.1} over {:.0} s; target {:.0} × {:.0} % = {target:.1} per pod → stable ⌈{:.3}⌉ = {}, panic ⌈{:.3}⌉ = {} ({:.0} % of {} ready, threshold {:.0} %) → {desired}{grace}",
                 p.stable_window_s,
                 p.panic_window_s(),
                 f64::from(obs.workers_per_instance),

@@ -150,51 +150,56 @@ pub fn ceil_count(x: f64) -> u32 {
     libm::ceil(x - 1e-9).clamp(0.0, f64::from(u32::MAX)) as u32
 }
 
-/// Time-weighted samples over a sliding window, for "average over the past minute".
+/// Time-weighted mean over a sliding window ("average over the past minute"), kept as a
+/// running sum that is recomputed exactly every few hundred samples so that rounding
+/// cannot drift.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct WindowAverage {
+pub struct SlidingMean {
+    window_s: f64,
     samples: std::collections::VecDeque<(f64, f64, f64)>,
+    sum: f64,
+    weight: f64,
+    since_exact: u32,
 }
 
-impl WindowAverage {
-    /// Adds `value` held for `dt_s` seconds ending at `t_s`.
+impl SlidingMean {
+    pub fn new(window_s: f64) -> Self {
+        Self {
+            window_s,
+            ..Self::default()
+        }
+    }
+
+    /// Adds `value` held for `dt_s` seconds ending at `t_s`, and forgets what ended more
+    /// than the window before.
     pub fn push(&mut self, t_s: f64, dt_s: f64, value: f64) {
         self.samples.push_back((t_s, dt_s, value));
-    }
-
-    /// Time-weighted mean of the samples ending within the last `window_s` seconds before
-    /// `t_s` (older ones are dropped when `keep_s` allows).
-    pub fn mean(&self, t_s: f64, window_s: f64) -> f64 {
-        let (mut sum, mut weight) = (0.0, 0.0);
-        for &(end, dt, v) in self.samples.iter().rev() {
-            if end <= t_s - window_s + 1e-9 {
-                break;
-            }
-            sum += v * dt;
-            weight += dt;
-        }
-        if weight > 0.0 {
-            sum / weight
-        } else {
-            0.0
-        }
-    }
-
-    /// Seconds of data the window holds back from `t_s`.
-    pub fn span(&self, t_s: f64) -> f64 {
-        self.samples
-            .front()
-            .map_or(0.0, |&(end, dt, _)| t_s - (end - dt))
-    }
-
-    /// Drops samples that ended more than `keep_s` before `t_s`.
-    pub fn trim(&mut self, t_s: f64, keep_s: f64) {
+        self.sum += value * dt_s;
+        self.weight += dt_s;
         while self
             .samples
             .front()
-            .is_some_and(|&(end, _, _)| end <= t_s - keep_s + 1e-9)
+            .is_some_and(|&(end, _, _)| end <= t_s - self.window_s + 1e-9)
         {
-            self.samples.pop_front();
+            if let Some((_, dt, v)) = self.samples.pop_front() {
+                self.sum -= v * dt;
+                self.weight -= dt;
+            }
+        }
+        self.since_exact += 1;
+        if self.since_exact >= 256 || self.samples.len() <= 1 {
+            self.since_exact = 0;
+            self.sum = self.samples.iter().map(|&(_, dt, v)| v * dt).sum();
+            self.weight = self.samples.iter().map(|&(_, dt, _)| dt).sum();
+        }
+    }
+
+    /// The time-weighted mean of the window (0 before any sample).
+    pub fn mean(&self) -> f64 {
+        if self.weight > 1e-12 {
+            self.sum / self.weight
+        } else {
+            0.0
         }
     }
 }

@@ -3,7 +3,8 @@
 //! Every argument is checked before anything is printed: bad input gives one line on stderr
 //! naming the argument and what is allowed, and exit status 2.
 
-use oncall_sim::{params::ModelParams, queueing, scenario, Action, Simulation};
+use oncall_sim::autoscale::{self, elastic, PolicySettings, POLICY_IDS};
+use oncall_sim::{compare, params::ModelParams, queueing, scenario, Action};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -11,8 +12,16 @@ const USAGE: &str = "\
 usage:
   oncall-sim scenarios
   oncall-sim run --scenario ID --seed N --minutes M [--action MINUTE:NAME[=VALUE]]...
-                 [--set NAME=VALUE]... [--format jsonl|csv] [--events FILE]
-  oncall-sim queue --servers N --arrival-rate L --service-time S [--within T]";
+                 [--set NAME=VALUE]... [--elastic-config FILE] [--format jsonl|csv] [--events FILE]
+  oncall-sim compare --scenario ID --seed N [--policies A,B,...] [--minutes M]
+                 [--action MINUTE:NAME[=VALUE]]... [--set NAME=VALUE]... [--elastic-config FILE]
+  oncall-sim config check FILE
+  oncall-sim config export FILE
+  oncall-sim queue --servers N --arrival-rate L --service-time S [--within T]
+
+  --set autoscaler=target-tracking|cloud-run|elastic|hpa|kpa picks the policy; model
+  parameters and the policies' parameters (cloud_run.*, elastic.*, hpa.*, kpa.*) are set
+  by name.";
 
 /// A usage error: the message names the argument and what is allowed.
 struct Usage(String);
@@ -46,13 +55,16 @@ fn dispatch(args: &[String]) -> Result<String, Usage> {
             Ok(scenarios())
         }
         Some("run") => run(&args[1..]),
+        Some("compare") => compare_policies(&args[1..]),
+        Some("config") => config(&args[1..]),
         Some("queue") => queue(&args[1..]),
         Some("help" | "--help" | "-h") => Ok(format!("{USAGE}\n")),
         Some(other) => Err(Usage(format!(
-            "unknown command {other:?}; allowed: scenarios, run, queue (see oncall-sim help)"
+            "unknown command {other:?}; allowed: scenarios, run, compare, config, queue (see oncall-sim help)"
         ))),
         None => Err(Usage(
-            "a command is needed: scenarios, run or queue (see oncall-sim help)".into(),
+            "a command is needed: scenarios, run, compare, config or queue (see oncall-sim help)"
+                .into(),
         )),
     }
 }
@@ -142,17 +154,12 @@ fn run(args: &[String]) -> Result<String, Usage> {
             "--minutes",
             "--action",
             "--set",
+            "--elastic-config",
             "--format",
             "--events",
         ],
     )?;
-    let id = required(&pairs, "--scenario")?;
-    let scenario = scenario::by_id(id).ok_or_else(|| {
-        Usage(format!(
-            "--scenario {id:?} is unknown; allowed: {}",
-            scenario::IDS.join(", ")
-        ))
-    })?;
+    let scenario = scenario_arg(&pairs)?;
     let seed = parse_u32("--seed", required(&pairs, "--seed")?, 0, u32::MAX)?;
     let minutes = parse_u32("--minutes", required(&pairs, "--minutes")?, 1, MAX_MINUTES)?;
     let csv = match single(&pairs, "--format")?.unwrap_or("jsonl") {
@@ -164,29 +171,18 @@ fn run(args: &[String]) -> Result<String, Usage> {
             )))
         }
     };
-    let mut params = ModelParams::default();
-    for (_, v) in pairs.iter().filter(|(n, _)| *n == "--set") {
-        let (name, value) = v
-            .split_once('=')
-            .ok_or_else(|| Usage(format!("--set {v:?} must be NAME=VALUE")))?;
-        let value: f64 = value.parse().map_err(|_| {
-            let allowed = ModelParams::spec(name)
-                .map(|s| s.allowed())
-                .unwrap_or_default();
-            Usage(format!("--set {name}: {value:?} is not a number {allowed}"))
-        })?;
-        params
-            .set(name, value)
-            .map_err(|e| Usage(format!("--set {e}")))?;
-    }
-    let mut actions = Vec::new();
-    for (_, v) in pairs.iter().filter(|(n, _)| *n == "--action") {
-        let action = Action::parse(v, minutes - 1).map_err(|e| Usage(format!("--action {e}")))?;
-        actions.push(action);
-    }
+    let setup = setup(&pairs)?;
+    let actions = actions_arg(&pairs, minutes)?;
     let events_file = single(&pairs, "--events")?;
 
-    let mut sim = Simulation::new(&scenario, seed, params);
+    let mut sim = compare::simulation(
+        &scenario,
+        seed,
+        &setup.params,
+        &setup.policies,
+        &setup.autoscaler,
+    )
+    .map_err(|e| Usage(format!("--set {e}")))?;
     sim.schedule(actions);
     let mut out = String::new();
     let mut events = String::new();
@@ -226,6 +222,185 @@ fn run(args: &[String]) -> Result<String, Usage> {
             .map_err(|e| Usage(format!("--events {path:?} cannot be written: {e}")))?;
     }
     Ok(out)
+}
+
+fn scenario_arg(pairs: &[(&str, &str)]) -> Result<scenario::Scenario, Usage> {
+    let id = required(pairs, "--scenario")?;
+    scenario::by_id(id).ok_or_else(|| {
+        Usage(format!(
+            "--scenario {id:?} is unknown; allowed: {}",
+            scenario::IDS.join(", ")
+        ))
+    })
+}
+
+fn actions_arg(pairs: &[(&str, &str)], minutes: u32) -> Result<Vec<Action>, Usage> {
+    let mut actions = Vec::new();
+    for (_, v) in pairs.iter().filter(|(n, _)| *n == "--action") {
+        let action = Action::parse(v, minutes - 1).map_err(|e| Usage(format!("--action {e}")))?;
+        actions.push(action);
+    }
+    Ok(actions)
+}
+
+/// Model parameters, the policy and the policies' parameters, from `--set` and
+/// `--elastic-config`.
+struct Setup {
+    params: ModelParams,
+    policies: PolicySettings,
+    autoscaler: String,
+}
+
+fn setup(pairs: &[(&str, &str)]) -> Result<Setup, Usage> {
+    let mut params = ModelParams::default();
+    let mut policies = PolicySettings::default();
+    let mut autoscaler = autoscale::DEFAULT_POLICY.to_string();
+    if let Some(path) = single(pairs, "--elastic-config")? {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Usage(format!("--elastic-config {path:?} cannot be read: {e}")))?;
+        let (config, _) =
+            elastic::parse(&text).map_err(|e| Usage(format!("--elastic-config {path:?}: {e}")))?;
+        policies.elastic = config;
+    }
+    for (_, v) in pairs.iter().filter(|(n, _)| *n == "--set") {
+        let (name, value) = v
+            .split_once('=')
+            .ok_or_else(|| Usage(format!("--set {v:?} must be NAME=VALUE")))?;
+        if name == "autoscaler" {
+            if !POLICY_IDS.contains(&value) {
+                return Err(Usage(format!(
+                    "--set autoscaler: {value:?} is not allowed; use one of {}",
+                    POLICY_IDS.join(", ")
+                )));
+            }
+            autoscaler = value.to_string();
+            continue;
+        }
+        let policy_param = PolicySettings::owns(name);
+        let value: f64 = value.parse().map_err(|_| {
+            let allowed = if policy_param {
+                PolicySettings::all_specs()
+                    .find(|s| s.name == name)
+                    .map(|s| s.allowed())
+            } else {
+                ModelParams::spec(name).ok().map(|s| s.allowed())
+            };
+            Usage(match allowed {
+                Some(allowed) => format!("--set {name}: {value:?} is not a number; it {allowed}"),
+                None => format!("--set {name}: {value:?} is not a number"),
+            })
+        })?;
+        let result = if policy_param {
+            policies.set(name, value)
+        } else {
+            params.set(name, value)
+        };
+        result.map_err(|e| {
+            if e.message.starts_with("unknown parameter") && !policy_param {
+                Usage(format!(
+                    "--set {name}: unknown parameter; use autoscaler, a model parameter ({}) or a policy parameter (cloud_run.*, elastic.*, hpa.*, kpa.*)",
+                    ModelParams::SPECS
+                        .iter()
+                        .map(|s| s.name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            } else {
+                Usage(format!("--set {e}"))
+            }
+        })?;
+    }
+    Ok(Setup {
+        params,
+        policies,
+        autoscaler,
+    })
+}
+
+fn compare_policies(args: &[String]) -> Result<String, Usage> {
+    let pairs = flags(
+        args,
+        &[
+            "--scenario",
+            "--seed",
+            "--minutes",
+            "--policies",
+            "--action",
+            "--set",
+            "--elastic-config",
+        ],
+    )?;
+    let scenario = scenario_arg(&pairs)?;
+    let seed = parse_u32("--seed", required(&pairs, "--seed")?, 0, u32::MAX)?;
+    let minutes = match single(&pairs, "--minutes")? {
+        Some(v) => parse_u32("--minutes", v, 1, MAX_MINUTES)?,
+        None => scenario.minutes.unwrap_or(240),
+    };
+    let policies: Vec<&str> = match single(&pairs, "--policies")? {
+        Some(list) => list.split(',').map(str::trim).collect(),
+        None => POLICY_IDS.to_vec(),
+    };
+    for id in &policies {
+        if !POLICY_IDS.contains(id) {
+            return Err(Usage(format!(
+                "--policies: {id:?} is not a policy; use a comma-separated list of {}",
+                POLICY_IDS.join(", ")
+            )));
+        }
+    }
+    let setup = setup(&pairs)?;
+    if setup.autoscaler != autoscale::DEFAULT_POLICY {
+        return Err(Usage(
+            "--set autoscaler is not allowed with compare; list the policies with --policies"
+                .into(),
+        ));
+    }
+    let actions = actions_arg(&pairs, minutes)?;
+    let runs = compare::compare(
+        &scenario,
+        seed,
+        &setup.params,
+        &setup.policies,
+        &policies,
+        &actions,
+        minutes,
+    )
+    .map_err(|e| Usage(format!("--set {e}")))?;
+    let mut out = String::new();
+    for run in runs {
+        out.push_str(&serde_json::to_string(&run).unwrap_or_default());
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+fn config(args: &[String]) -> Result<String, Usage> {
+    let (with_ignored, rest) = match args.first().map(String::as_str) {
+        Some("check") => (false, &args[1..]),
+        Some("export") => (true, &args[1..]),
+        Some(other) => {
+            return Err(Usage(format!(
+                "config {other:?} is unknown; allowed: config check FILE, config export FILE"
+            )))
+        }
+        None => {
+            return Err(Usage(
+                "config needs a subcommand: config check FILE or config export FILE".into(),
+            ))
+        }
+    };
+    let path = match rest {
+        [path] => path,
+        [] => return Err(Usage("config: a FILE is required".into())),
+        [_, extra, ..] => return Err(Usage(format!("unexpected argument {extra:?}"))),
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Usage(format!("config {path:?} cannot be read: {e}")))?;
+    let (cfg, notes) = elastic::parse(&text).map_err(|e| Usage(format!("config {path:?}: {e}")))?;
+    for note in notes {
+        eprintln!("note: {note}");
+    }
+    Ok(cfg.to_json_text(with_ignored))
 }
 
 fn csv_cell(v: &serde_json::Value) -> String {

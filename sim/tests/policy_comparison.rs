@@ -1,0 +1,129 @@
+//! The viral surge under all five autoscaling policies with the same seed: different
+//! outcomes, each explained by how the policy decides. New instances need 8 minutes to boot
+//! in this scenario, so what matters is how early and how much a policy orders.
+
+use oncall_sim::autoscale::{PolicySettings, POLICY_IDS};
+use oncall_sim::compare::{compare, PolicyRun};
+use oncall_sim::event::EventKind;
+use oncall_sim::{scenario, ModelParams};
+
+fn runs(seed: u32) -> Vec<PolicyRun> {
+    let s = scenario::by_id("viral-surge").unwrap();
+    compare(
+        &s,
+        seed,
+        &ModelParams::default(),
+        &PolicySettings::default(),
+        POLICY_IDS,
+        &[],
+        240,
+    )
+    .unwrap()
+}
+
+fn get<'a>(runs: &'a [PolicyRun], id: &str) -> &'a PolicyRun {
+    runs.iter().find(|r| r.policy == id).unwrap()
+}
+
+#[test]
+fn five_policies_five_explainable_outcomes() {
+    for seed in [42, 10] {
+        let runs = runs(seed);
+        let (tt, cr, el, hpa, kpa) = (
+            get(&runs, "target-tracking"),
+            get(&runs, "cloud-run"),
+            get(&runs, "elastic"),
+            get(&runs, "hpa"),
+            get(&runs, "kpa"),
+        );
+        // Same scenario, same seed, same traffic: five different runs.
+        for (i, a) in runs.iter().enumerate() {
+            for b in &runs[i + 1..] {
+                assert!(
+                    a.summary.budget_spent != b.summary.budget_spent
+                        && a.summary.cost != b.summary.cost,
+                    "seed {seed}: {} and {} came out the same",
+                    a.policy,
+                    b.policy
+                );
+            }
+        }
+        let spent = |r: &PolicyRun| r.summary.budget_spent;
+        let cost = |r: &PolicyRun| r.summary.cost;
+        let paging = |r: &PolicyRun| r.summary.minutes_paging;
+
+        // Target tracking measures utilization that saturates at 100 % and waits for booting
+        // instances before it scales again: with 8-minute boots it climbs in slow steps and
+        // spends the most budget.
+        for other in [cr, el, hpa, kpa] {
+            assert!(spent(tt) > spent(other), "seed {seed}: {}", other.policy);
+        }
+        // Cloud Run's on-demand and metrics scaling do not wait for booting instances, so
+        // it pages for fewer minutes; its 60 % targets, 10-minute concurrency average and
+        // ACT keep more instances afterwards, so it costs more.
+        assert!(paging(cr) < paging(tt), "seed {seed}");
+        assert!(cost(cr) > cost(tt), "seed {seed}");
+        // Knative counts waiting requests as concurrency; the surge sends it into panic
+        // mode, which asks for everything at once: the maximum of 40, and few pages.
+        assert_eq!(kpa.peak_instances, 40, "seed {seed}");
+        assert!(
+            paging(kpa) < paging(tt) && paging(kpa) < paging(hpa),
+            "seed {seed}"
+        );
+        // The elastic scaler expands every time a strategy's cooling (3 min) ends, without
+        // waiting for boots, but never past max_nodes = 20 and only while the p95 or the
+        // delay is bad: it runs hot. The cheapest run, with fewer instances at the peak
+        // than target tracking, and more minutes above the budget rate than the KPA.
+        assert!(
+            el.peak_instances <= 20 && tt.peak_instances > 20,
+            "seed {seed}"
+        );
+        for other in [tt, cr, hpa, kpa] {
+            assert!(cost(el) < cost(other), "seed {seed}: {}", other.policy);
+        }
+        assert!(
+            el.summary.minutes_over_budget_rate > kpa.summary.minutes_over_budget_rate,
+            "seed {seed}"
+        );
+        // The HPA counts booting pods at 0 % when it scales up, so like target tracking it
+        // waits for them; it scales down faster (300 s window, no 20 % cap), so it is
+        // cheaper than target tracking.
+        assert!(paging(hpa) >= paging(cr).min(paging(kpa)), "seed {seed}");
+        assert!(cost(hpa) < cost(tt), "seed {seed}");
+    }
+}
+
+#[test]
+fn panic_mode_reacts_within_two_minutes_of_the_surge() {
+    let s = scenario::by_id("viral-surge").unwrap();
+    let surge_start = s.surge.unwrap().draw(42).start_min as u32;
+    // (minute, driver) of each scale-out from the surge on.
+    let scale_outs = |id: &str| -> Vec<(u32, String)> {
+        let mut sim = oncall_sim::compare::simulation(
+            &s,
+            42,
+            &ModelParams::default(),
+            &PolicySettings::default(),
+            id,
+        )
+        .unwrap();
+        sim.run(240);
+        sim.events()
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::Scaling {
+                    driver, from, to, ..
+                } if e.minute >= surge_start && to > from => Some((e.minute, driver.clone())),
+                _ => None,
+            })
+            .collect()
+    };
+    let kpa = scale_outs("kpa");
+    let panic = kpa.iter().find(|(_, d)| d == "panic").unwrap();
+    assert!(panic.0 <= surge_start + 2, "{kpa:?}");
+    let tt = scale_outs("target-tracking");
+    assert!(tt.iter().all(|(_, d)| d == "utilization"));
+    // Target tracking's big step comes only once the first instances have booted.
+    let big = tt.iter().find(|(m, _)| *m > surge_start + 2).unwrap();
+    assert!(big.0 >= panic.0 + 8, "{tt:?}");
+}

@@ -127,3 +127,32 @@ fn panic_mode_reacts_within_two_minutes_of_the_surge() {
     let big = tt.iter().find(|(m, _)| *m > surge_start + 2).unwrap();
     assert!(big.0 >= panic.0 + 8, "{tt:?}");
 }
+
+#[test]
+fn envoy_rejects_beyond_the_node_limits_instead_of_queueing() {
+    // Three nodes of 16 requests each and 10 pending places for ~83 requests of demand:
+    // the balancer rejects the excess at once (503s), so nothing waits until the timeout.
+    let s = scenario::by_id("free-play").unwrap();
+    let mut settings = PolicySettings::default();
+    for (name, value) in [
+        ("elastic.max_requests", 16.0),
+        ("elastic.max_pending_requests", 10.0),
+        ("elastic.max_nodes", 3.0),
+        ("elastic.expansion_strategies.trend_expansion", 0.0),
+    ] {
+        settings.set(name, value).unwrap();
+    }
+    let mut sim =
+        oncall_sim::compare::simulation(&s, 42, &ModelParams::default(), &settings, "elastic")
+            .unwrap();
+    sim.run(5);
+    let last = sim.history().last().unwrap();
+    assert_eq!(last.serving, 3);
+    assert_eq!(last.timeout_share, 0.0);
+    // Served at most 48 of ~83 Erlangs: about 40 % rejected, all counted as errors.
+    assert!(last.error_rate > 0.3 && last.error_rate < 0.5, "{last:?}");
+    assert!(
+        last.p99_ms < 1000.0 * ModelParams::default().timeout_s,
+        "{last:?}"
+    );
+}

@@ -91,8 +91,7 @@ if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
 else
     say "installing chromium and chromium-driver with apt-get"
     setup_with_root env DEBIAN_FRONTEND=noninteractive apt-get update
-    setup_with_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        chromium chromium-driver
+    setup_with_root env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
 fi
 
 # --- npm packages (wasm-opt from binaryen, playwright-core) ---------------------------------------

@@ -127,24 +127,25 @@ pub const SATURATED_FAILURES: Relation = Relation {
 /// P(T > t) for the M/M/N sojourn time T = W + service: with probability 1 − C no wait, so
 /// T is Exp(μ); otherwise T is the sum of Exp(θ) and Exp(μ) (hypoexponential).
 pub fn sojourn_tail(c: f64, mu: f64, theta: f64, t: f64) -> f64 {
-    let service = libm::exp(-mu * t);
-    let waited = if (theta - mu).abs() <= 1e-9 * mu {
-        (1.0 + mu * t) * service
-    } else {
-        (theta * service - mu * libm::exp(-theta * t)) / (theta - mu)
-    };
-    (1.0 - c) * service + c * waited
+    sojourn_tail_and_density(c, mu, theta, t).0
 }
 
-/// Probability density of the sojourn time at `t` (the derivative of −P(T > t)).
-fn sojourn_density(c: f64, mu: f64, theta: f64, t: f64) -> f64 {
+/// P(T > t) and the density of T at t, sharing their exponentials.
+fn sojourn_tail_and_density(c: f64, mu: f64, theta: f64, t: f64) -> (f64, f64) {
     let service = libm::exp(-mu * t);
-    let waited = if (theta - mu).abs() <= 1e-9 * mu {
-        mu * mu * t * service
+    let (waited_tail, waited_density) = if (theta - mu).abs() <= 1e-9 * mu {
+        ((1.0 + mu * t) * service, mu * mu * t * service)
     } else {
-        theta * mu * (service - libm::exp(-theta * t)) / (theta - mu)
+        let drained = libm::exp(-theta * t);
+        (
+            (theta * service - mu * drained) / (theta - mu),
+            theta * mu * (service - drained) / (theta - mu),
+        )
     };
-    (1.0 - c) * mu * service + c * waited
+    (
+        (1.0 - c) * service + c * waited_tail,
+        (1.0 - c) * mu * service + c * waited_density,
+    )
 }
 
 /// Exact p99 of the M/M/N sojourn time in seconds: the t with P(T > t) = 0.01, found by
@@ -166,26 +167,23 @@ pub fn sojourn_quantile_at(c: f64, service_s: f64, theta: f64, tail: f64) -> Opt
         return None;
     }
     let mu = 1.0 / service_s;
-    let f = |t: f64| sojourn_tail(c, mu, theta, t) - tail;
-    let mut lo = 0.0;
-    // The quantile of the service time alone is a lower bound; grow until bracketed.
-    let mut hi = libm::log(1.0 / tail) / mu;
-    while f(hi) > 0.0 {
-        lo = hi;
-        hi *= 2.0;
-        if hi > 1e9 {
-            return None;
-        }
-    }
-    let mut t = 0.5 * (lo + hi);
-    for _ in 0..100 {
-        let value = f(t);
+    // T ≥ service time, so the service time's own quantile is a lower bound: start there.
+    // Beyond its mode the tail is convex and decreasing, so Newton steps from the left
+    // approach the root without passing it; the bracket guards the cases where they would.
+    let mut lo = libm::log(1.0 / tail) / mu;
+    let mut hi = f64::INFINITY;
+    let mut t = lo;
+    for _ in 0..200 {
+        let (p, density) = sojourn_tail_and_density(c, mu, theta, t);
+        let value = p - tail;
         if value > 0.0 {
             lo = t;
         } else {
             hi = t;
         }
-        let density = sojourn_density(c, mu, theta, t);
+        if value == 0.0 {
+            return Some(t);
+        }
         let newton = if density > 0.0 {
             t + value / density
         } else {
@@ -193,9 +191,14 @@ pub fn sojourn_quantile_at(c: f64, service_s: f64, theta: f64, tail: f64) -> Opt
         };
         let next = if newton > lo && newton < hi {
             newton
-        } else {
+        } else if hi.is_finite() {
             0.5 * (lo + hi)
+        } else {
+            2.0 * lo
         };
+        if next > 1e9 {
+            return None;
+        }
         if (next - t).abs() <= 1e-12 * t.max(1e-9) {
             return Some(next);
         }

@@ -5,8 +5,10 @@
 //! what is allowed, falls back to its default, and every valid parameter is kept.
 
 use crate::action::Action;
-use crate::params::ModelParams;
+use crate::autoscale::{self, PolicySettings};
+use crate::params::{ModelParams, ParamError};
 use crate::scenario;
+use crate::sim::Simulation;
 
 /// Longest run a link can ask for (30 days of minutes).
 pub const MAX_MINUTE: u32 = 43_200;
@@ -19,6 +21,10 @@ pub struct ShareState {
     pub seed: Option<u32>,
     /// Model parameters that differ from the defaults.
     pub params: ModelParams,
+    /// Autoscaling policy id.
+    pub autoscaler: String,
+    /// The policies' parameters.
+    pub policy: PolicySettings,
     pub actions: Vec<Action>,
     /// Minutes simulated when the link was made.
     pub minute: Option<u32>,
@@ -30,6 +36,8 @@ impl Default for ShareState {
             scenario: "free-play".into(),
             seed: None,
             params: ModelParams::default(),
+            autoscaler: autoscale::DEFAULT_POLICY.into(),
+            policy: PolicySettings::default(),
             actions: Vec::new(),
             minute: None,
         }
@@ -45,7 +53,7 @@ pub struct Notice {
 }
 
 /// Query parameters this module owns (besides the model parameters' names).
-pub const KEYS: &[&str] = &["scenario", "seed", "actions", "t"];
+pub const KEYS: &[&str] = &["scenario", "seed", "autoscaler", "actions", "t"];
 
 impl ShareState {
     /// Reads decoded query pairs. Returns the state, the notices, and the pairs it does not
@@ -71,6 +79,31 @@ impl ShareState {
                     Ok(seed) => state.seed = Some(seed),
                     Err(_) => notice(key, value, "a whole number from 0 to 4294967295".into()),
                 },
+                "autoscaler" => match autoscale::POLICY_IDS.iter().find(|id| *id == value) {
+                    Some(id) => state.autoscaler = (*id).into(),
+                    None => notice(
+                        key,
+                        value,
+                        format!("one of {}", autoscale::POLICY_IDS.join(", ")),
+                    ),
+                },
+                name if PolicySettings::owns(name) => {
+                    let parsed = value.parse::<f64>();
+                    let result = match parsed {
+                        Ok(x) => state.policy.set(name, x),
+                        Err(_) => Err(ParamError {
+                            field: name.into(),
+                            message: String::new(),
+                        }),
+                    };
+                    if let Err(e) = result {
+                        let allowed = PolicySettings::all_specs()
+                            .find(|s| s.name == name)
+                            .map(|s| s.allowed())
+                            .unwrap_or(e.message);
+                        notice(key, value, allowed);
+                    }
+                }
                 "t" => match value.parse::<u32>().ok().filter(|m| *m <= MAX_MINUTE) {
                     Some(m) => state.minute = Some(m),
                     None => notice(
@@ -121,6 +154,18 @@ impl ShareState {
                 }
             }
         }
+        if self.autoscaler != autoscale::DEFAULT_POLICY {
+            pairs.push(("autoscaler".into(), self.autoscaler.clone()));
+        }
+        let policy_defaults = PolicySettings::default();
+        for spec in PolicySettings::all_specs() {
+            let v = self.policy.get(spec.name);
+            if v != policy_defaults.get(spec.name) {
+                if let Some(v) = v {
+                    pairs.push((spec.name.into(), format!("{v}")));
+                }
+            }
+        }
         if !self.actions.is_empty() {
             let list: Vec<String> = self.actions.iter().map(Action::encode).collect();
             pairs.push(("actions".into(), list.join(",")));
@@ -129,6 +174,22 @@ impl ShareState {
             pairs.push(("t".into(), m.to_string()));
         }
         pairs
+    }
+}
+
+impl ShareState {
+    /// A simulation of this state with its actions scheduled, not yet stepped. Fails only
+    /// when the scenario or policy is unknown, which [`ShareState::from_pairs`] never yields.
+    pub fn simulation(&self, seed: u32) -> Result<Simulation, ParamError> {
+        let scenario = scenario::by_id(&self.scenario).ok_or_else(|| ParamError {
+            field: "scenario".into(),
+            message: format!("one of {}", scenario::IDS.join(", ")),
+        })?;
+        let policy = autoscale::build(&self.autoscaler, &self.policy, &self.params)?;
+        let mut sim = Simulation::new(&scenario, seed, self.params.clone());
+        sim.set_autoscaler(policy);
+        sim.schedule(self.actions.iter().cloned());
+        Ok(sim)
     }
 }
 
@@ -146,10 +207,14 @@ mod tests {
     fn round_trip() {
         let mut params = ModelParams::default();
         params.set("timeout_s", 3.0).unwrap();
+        let mut policy = PolicySettings::default();
+        policy.set("hpa.tolerance", 0.2).unwrap();
         let state = ShareState {
             scenario: "bad-deploy".into(),
             seed: Some(77),
             params,
+            autoscaler: "hpa".into(),
+            policy,
             actions: vec![
                 Action::parse("3:min_instances=12", 100).unwrap(),
                 Action::parse("14:rollback", 100).unwrap(),
@@ -188,5 +253,23 @@ mod tests {
             "{:?}",
             notices[2]
         );
+    }
+
+    #[test]
+    fn a_link_replays_the_same_run() {
+        let (state, notices, _) = ShareState::from_pairs(&pairs(&[
+            ("scenario", "viral-surge"),
+            ("seed", "5"),
+            ("autoscaler", "kpa"),
+            ("actions", "0:min_instances=12,30:shed_low_priority=0.5"),
+        ]));
+        assert!(notices.is_empty());
+        let mut original = state.simulation(5).unwrap();
+        original.run(90);
+        let (again, _, _) = ShareState::from_pairs(&state.to_pairs());
+        let mut replay = again.simulation(5).unwrap();
+        replay.run(90);
+        assert_eq!(original.history(), replay.history());
+        assert_eq!(original.events(), replay.events());
     }
 }

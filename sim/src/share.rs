@@ -75,9 +75,9 @@ impl ShareState {
                     Some(s) => state.scenario = s.id.into(),
                     None => notice(key, value, format!("one of {}", scenario::IDS.join(", "))),
                 },
-                "seed" => match value.parse::<u32>() {
-                    Ok(seed) => state.seed = Some(seed),
-                    Err(_) => notice(key, value, "a whole number from 0 to 4294967295".into()),
+                "seed" => match digits(value).and_then(|v| v.parse::<u32>().ok()) {
+                    Some(seed) => state.seed = Some(seed),
+                    None => notice(key, value, "a whole number from 0 to 4294967295".into()),
                 },
                 "autoscaler" => match autoscale::POLICY_IDS.iter().find(|id| *id == value) {
                     Some(id) => state.autoscaler = (*id).into(),
@@ -104,7 +104,10 @@ impl ShareState {
                         notice(key, value, allowed);
                     }
                 }
-                "t" => match value.parse::<u32>().ok().filter(|m| *m <= MAX_MINUTE) {
+                "t" => match digits(value)
+                    .and_then(|v| v.parse::<u32>().ok())
+                    .filter(|m| *m <= MAX_MINUTE)
+                {
                     Some(m) => state.minute = Some(m),
                     None => notice(
                         key,
@@ -177,6 +180,12 @@ impl ShareState {
     }
 }
 
+/// Only plain ASCII digits count as a number in a link (no sign, no spaces).
+fn digits(value: &str) -> Option<&str> {
+    (!value.is_empty() && value.len() <= 10 && value.bytes().all(|b| b.is_ascii_digit()))
+        .then_some(value)
+}
+
 impl ShareState {
     /// A simulation of this state with its actions scheduled, not yet stepped. Fails only
     /// when the scenario or policy is unknown, which [`ShareState::from_pairs`] never yields.
@@ -229,7 +238,7 @@ mod tests {
     #[test]
     fn bad_values_are_reported_and_the_rest_kept() {
         let (s, notices, rest) = ShareState::from_pairs(&pairs(&[
-            ("seed", "abc"),
+            ("seed", "+42"),
             ("scenario", "nope"),
             ("timeout_s", "999"),
             ("workers_per_instance", "8"),

@@ -1,18 +1,7 @@
 //! The command-line contract: output fields, formats and bad input.
 
-use std::process::Command;
-
-fn cli(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_oncall-sim"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+mod common;
+use common::cli;
 
 #[test]
 fn scenarios_lists_ids_and_titles() {
@@ -171,13 +160,25 @@ fn queue_prints_the_formulas() {
 
 #[test]
 fn bad_input_exits_2_with_one_line_and_no_output() {
-    let cases: &[(&[&str], &str)] = &[
+    const RUN: &[&str] = &[
+        "run",
+        "--scenario",
+        "free-play",
+        "--seed",
+        "1",
+        "--minutes",
+        "5",
+    ];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        RUN.iter().chain(extra).copied().collect()
+    };
+    let cases: Vec<(Vec<&str>, &str)> = vec![
         (
-            &["run", "--scenario", "nope", "--seed", "1", "--minutes", "5"],
+            vec!["run", "--scenario", "nope", "--seed", "1", "--minutes", "5"],
             "--scenario",
         ),
         (
-            &[
+            vec![
                 "run",
                 "--scenario",
                 "free-play",
@@ -189,7 +190,7 @@ fn bad_input_exits_2_with_one_line_and_no_output() {
             "--seed",
         ),
         (
-            &[
+            vec![
                 "run",
                 "--scenario",
                 "free-play",
@@ -200,92 +201,14 @@ fn bad_input_exits_2_with_one_line_and_no_output() {
             ],
             "--minutes",
         ),
+        (with(&["--action", "3:teleport"]), "unknown action"),
+        (with(&["--action", "3:min_instances=99"]), "min_instances"),
+        (with(&["--action", "x:rollback"]), "minute"),
+        (with(&["--format", "xml"]), "--format"),
+        (with(&["--set", "timeout_s=-1"]), "timeout_s"),
+        (with(&["--bogus", "1"]), "--bogus"),
         (
-            &[
-                "run",
-                "--scenario",
-                "free-play",
-                "--seed",
-                "1",
-                "--minutes",
-                "5",
-                "--action",
-                "3:teleport",
-            ],
-            "unknown action",
-        ),
-        (
-            &[
-                "run",
-                "--scenario",
-                "free-play",
-                "--seed",
-                "1",
-                "--minutes",
-                "5",
-                "--action",
-                "3:min_instances=99",
-            ],
-            "min_instances",
-        ),
-        (
-            &[
-                "run",
-                "--scenario",
-                "free-play",
-                "--seed",
-                "1",
-                "--minutes",
-                "5",
-                "--action",
-                "x:rollback",
-            ],
-            "minute",
-        ),
-        (
-            &[
-                "run",
-                "--scenario",
-                "free-play",
-                "--seed",
-                "1",
-                "--minutes",
-                "5",
-                "--format",
-                "xml",
-            ],
-            "--format",
-        ),
-        (
-            &[
-                "run",
-                "--scenario",
-                "free-play",
-                "--seed",
-                "1",
-                "--minutes",
-                "5",
-                "--set",
-                "timeout_s=-1",
-            ],
-            "timeout_s",
-        ),
-        (
-            &[
-                "run",
-                "--scenario",
-                "free-play",
-                "--seed",
-                "1",
-                "--minutes",
-                "5",
-                "--bogus",
-                "1",
-            ],
-            "--bogus",
-        ),
-        (
-            &[
+            vec![
                 "queue",
                 "--servers",
                 "0",
@@ -297,7 +220,7 @@ fn bad_input_exits_2_with_one_line_and_no_output() {
             "--servers",
         ),
         (
-            &[
+            vec![
                 "queue",
                 "--servers",
                 "2",
@@ -308,9 +231,9 @@ fn bad_input_exits_2_with_one_line_and_no_output() {
             ],
             "--arrival-rate",
         ),
-        (&["frobnicate"], "unknown command"),
+        (vec!["frobnicate"], "unknown command"),
     ];
-    for (args, needle) in cases {
+    for (args, needle) in &cases {
         let (code, out, err) = cli(args);
         assert_eq!(code, 2, "{args:?}");
         assert!(out.is_empty(), "{args:?} printed {out}");

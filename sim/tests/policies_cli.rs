@@ -1,19 +1,8 @@
 //! The command line for the autoscaling policies: `run --set autoscaler=…`, the policies'
 //! parameters, `compare`, `config check` and `config export`, and their bad input.
 
-use std::process::Command;
-
-fn cli(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_oncall-sim"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+mod common;
+use common::cli;
 
 const EXAMPLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

@@ -1,37 +1,52 @@
-//! Median time to simulate a day (1,440 minutes) of each scenario.
+//! Median time to simulate a day (1,440 minutes) of each scenario under the default policy,
+//! and of the viral surge under every autoscaling policy.
 //!
-//! `cargo bench -p oncall-sim --bench day` prints one line per scenario; the target is
-//! at most 5 ms per simulated day natively.
+//! `cargo bench -p oncall-sim --bench day` prints one line per run; the target is at most
+//! 5 ms per simulated day natively for the default policy.
 
+use oncall_sim::autoscale::{self, PolicySettings};
 use oncall_sim::{scenario, ModelParams, Simulation};
 use std::hint::black_box;
 use std::time::Instant;
 
 const RUNS: usize = 31;
 
+/// Median, minimum and maximum milliseconds of `RUNS` days made by `make`.
+fn time_days(make: impl Fn(u32) -> Simulation) -> (f64, f64, f64) {
+    let mut times: Vec<f64> = (0..RUNS)
+        .map(|run| {
+            let mut sim = make(run as u32);
+            let started = Instant::now();
+            sim.run(1440);
+            black_box(sim.history().last());
+            started.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    (times[RUNS / 2], times[0], times[RUNS - 1])
+}
+
 fn main() {
     println!(
-        "{:<14} {:>12} {:>12} {:>12}",
-        "scenario", "median_ms", "min_ms", "max_ms"
+        "{:<14} {:<16} {:>10} {:>10} {:>10}",
+        "scenario", "policy", "median_ms", "min_ms", "max_ms"
     );
+    let mut rows: Vec<(&str, &str)> = Vec::new();
     for id in scenario::IDS {
+        rows.push((id, autoscale::DEFAULT_POLICY));
+    }
+    for policy in &autoscale::POLICY_IDS[1..] {
+        rows.push(("viral-surge", policy));
+    }
+    for (id, policy) in rows {
         let s = scenario::by_id(id).expect("listed scenario exists");
-        let mut times: Vec<f64> = (0..RUNS)
-            .map(|run| {
-                let started = Instant::now();
-                let mut sim = Simulation::new(&s, run as u32, ModelParams::default());
-                sim.run(1440);
-                black_box(sim.history().last());
-                started.elapsed().as_secs_f64() * 1000.0
-            })
-            .collect();
-        times.sort_by(f64::total_cmp);
-        println!(
-            "{:<14} {:>12.3} {:>12.3} {:>12.3}",
-            id,
-            times[RUNS / 2],
-            times[0],
-            times[RUNS - 1]
-        );
+        let (median, min, max) = time_days(|seed| {
+            let params = ModelParams::default();
+            let mut sim = Simulation::new(&s, seed, params.clone());
+            let built = autoscale::build(policy, &PolicySettings::default(), &params);
+            sim.set_autoscaler(built.expect("listed policy builds with its defaults"));
+            sim
+        });
+        println!("{id:<14} {policy:<16} {median:>10.3} {min:>10.3} {max:>10.3}");
     }
 }

@@ -58,4 +58,7 @@ pub struct MinuteRecord {
     pub rollback_minutes_left: u32,
     /// Probability of waiting for a worker (Erlang C).
     pub erlang_c: f64,
+    /// Share of admitted requests the balancer rejected because every node was at its limit
+    /// and the overflow queue was full (503); they count as errors.
+    pub rejected_share: f64,
 }

@@ -59,7 +59,7 @@ pub struct Simulation {
     instance_seconds: f64,
 }
 
-/// Running means of one minute's ticks.
+/// Running sums over one minute's ticks.
 #[derive(Clone, Copy, Debug, Default)]
 struct TickSums {
     cost_per_hour: f64,
@@ -71,6 +71,27 @@ struct TickSums {
     erlang_c: f64,
     capacity_per_s: f64,
     p99_approx_s: f64,
+    rejected: f64,
+}
+
+impl TickSums {
+    /// Means over `ticks` ticks of equal length (p99_approx_s stays the maximum). Shares
+    /// are kept within 1 against rounding in the sums; with one tick every value is unchanged.
+    fn mean(self, ticks: f64) -> Self {
+        let share = |x: f64| (x / ticks).min(1.0);
+        Self {
+            cost_per_hour: self.cost_per_hour / ticks,
+            utilization: share(self.utilization),
+            error_rate: share(self.error_rate),
+            timeout_share: share(self.timeout_share),
+            bad_share: share(self.bad_share),
+            service_ms: self.service_ms / ticks,
+            erlang_c: share(self.erlang_c),
+            capacity_per_s: self.capacity_per_s / ticks,
+            p99_approx_s: self.p99_approx_s,
+            rejected: share(self.rejected),
+        }
+    }
 }
 
 /// The fleet and queue of one tick.
@@ -472,7 +493,6 @@ impl Simulation {
         };
         let ticks = 60 / tick_s;
         let dt = f64::from(tick_s);
-        let weight = dt / 60.0;
         let admission = self.autoscaler.admission();
         let mut sums = TickSums::default();
         let mut tails = Vec::with_capacity(ticks as usize);
@@ -549,19 +569,20 @@ impl Simulation {
 
             let billed = self.fleet.billed();
             self.instance_seconds += f64::from(billed) * dt;
-            sums.cost_per_hour += f64::from(billed) * p.price_per_instance_hour * weight;
-            sums.utilization += queue.utilization * weight;
-            sums.error_rate += error_rate * weight;
-            sums.timeout_share += queue.timeout_share * weight;
-            sums.bad_share += bad_share * weight;
-            sums.service_ms += service_ms * weight;
-            sums.erlang_c += queue.erlang_c * weight;
+            sums.cost_per_hour += f64::from(billed) * p.price_per_instance_hour;
+            sums.utilization += queue.utilization;
+            sums.error_rate += error_rate;
+            sums.timeout_share += queue.timeout_share;
+            sums.bad_share += bad_share;
+            sums.service_ms += service_ms;
+            sums.erlang_c += queue.erlang_c;
+            sums.rejected += rejected;
             let capacity_per_s = if service_s > 0.0 {
                 f64::from(workers) / service_s
             } else {
                 0.0
             };
-            sums.capacity_per_s += capacity_per_s * weight;
+            sums.capacity_per_s += capacity_per_s;
             sums.p99_approx_s = sums.p99_approx_s.max(queue.p99_approx_s);
             tails.push((dt, queue.tail));
             let tick = TickState {
@@ -591,6 +612,7 @@ impl Simulation {
         } else {
             queueing::mixture_quantile(&tails, 0.01)
         };
+        let sums = sums.mean(f64::from(ticks));
         let error_rate = sums.error_rate;
 
         self.window_1h.push(error_rate);
@@ -631,6 +653,7 @@ impl Simulation {
             warmup_minutes_left: self.warmup_left,
             rollback_minutes_left: self.rollback_ready_minute.map_or(0, |r| r - m),
             erlang_c: sums.erlang_c,
+            rejected_share: sums.rejected,
         };
 
         // 7. Balances, the page, the cache, the autoscaler: they shape the next minute.

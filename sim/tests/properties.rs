@@ -38,11 +38,16 @@ proptest! {
     #[test]
     fn runs_stay_finite_under_any_actions(
         which in 0usize..4,
+        policy in 0usize..5,
         seed in any::<u32>(),
         raw in proptest::collection::vec((0u32..90, 0usize..8, 0.0f64..1.0), 0..12),
     ) {
         let s = scenario::by_id(scenario::IDS[which]).unwrap();
-        let mut sim = Simulation::new(&s, seed, ModelParams::default());
+        let params = ModelParams::default();
+        let mut sim = Simulation::new(&s, seed, params.clone());
+        let id = oncall_sim::autoscale::POLICY_IDS[policy];
+        let settings = oncall_sim::autoscale::PolicySettings::default();
+        sim.set_autoscaler(oncall_sim::autoscale::build(id, &settings, &params).unwrap());
         let actions = raw.into_iter().map(|(minute, k, x)| {
             let kind = match k {
                 0 => ActionKind::MinInstances(1 + (x * 39.0) as u32),
@@ -60,7 +65,7 @@ proptest! {
         sim.run(100);
         for r in sim.history() {
             for share in [r.cache_hit, r.shed_share, r.bad_build_share, r.feature_available,
-                r.utilization, r.error_rate, r.timeout_share, r.cache_warm, r.erlang_c] {
+                r.utilization, r.error_rate, r.timeout_share, r.cache_warm, r.erlang_c, r.rejected_share] {
                 prop_assert!(share.is_finite() && (0.0..=1.0).contains(&share), "{r:?}");
             }
             for x in [r.requests_per_s, r.db_utilization, r.fleet_cost_per_hour, r.cost_so_far,

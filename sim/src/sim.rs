@@ -57,6 +57,8 @@ pub struct Simulation {
     /// Seconds into the minute of the tick being simulated, for events inside the minute.
     tick_second: Option<u32>,
     instance_seconds: f64,
+    /// Driver of the latest scaling decision.
+    active_driver: Option<&'static str>,
 }
 
 /// Running sums over one minute's ticks.
@@ -156,6 +158,7 @@ impl Simulation {
             events: Vec::new(),
             tick_second: None,
             instance_seconds: 0.0,
+            active_driver: None,
             params,
         }
     }
@@ -769,6 +772,7 @@ impl Simulation {
         let Some(decision) = self.autoscaler.decide(obs) else {
             return;
         };
+        self.active_driver = Some(decision.driver);
         let from = self.fleet.live();
         let to = decision.desired.min(self.params.max_fleet());
         if to == from {
@@ -820,6 +824,12 @@ impl Simulation {
     /// Id of the autoscaling policy in use.
     pub fn policy(&self) -> &'static str {
         self.autoscaler.id()
+    }
+
+    /// The driver or strategy behind the policy's latest decision (like Cloud Run's
+    /// `scaling_driver`); `None` before the first one.
+    pub fn active_driver(&self) -> Option<&'static str> {
+        self.active_driver
     }
 
     /// Simulates `minutes` more minutes.

@@ -214,3 +214,20 @@ fn debrief_adds_up() {
     // Instance-minutes match the bill: cost = instance-minutes × $0.40 / 60.
     assert!((d.instance_minutes as f64 * 0.4 / 60.0 - d.cost).abs() < 1e-6);
 }
+
+#[test]
+fn the_active_driver_is_the_latest_decisions() {
+    let s = scenario::by_id("viral-surge").unwrap();
+    let params = ModelParams::default();
+    let mut sim = Simulation::new(&s, 42, params.clone());
+    let settings = oncall_sim::autoscale::PolicySettings::default();
+    sim.set_autoscaler(oncall_sim::autoscale::build("kpa", &settings, &params).unwrap());
+    assert_eq!(sim.active_driver(), None);
+    sim.run(240);
+    let last = sim.events().iter().rev().find_map(|e| match &e.kind {
+        EventKind::Scaling { driver, .. } => Some(driver.clone()),
+        _ => None,
+    });
+    assert!(last.is_some());
+    assert!(sim.active_driver().is_some());
+}

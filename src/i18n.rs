@@ -1,8 +1,14 @@
 //! The message catalog: every piece of text the page shows a person comes from here.
 //!
 //! Components name a [`Msg`] and never spell text themselves, so adding a language means adding
-//! one table below (the product is to speak Spanish, Chinese, Italian and Malayalam as well).
-//! Messages with parameters use `{name}` placeholders, filled by [`fill`].
+//! one table below (the product is to speak Spanish, Chinese, Italian and Malayalam as well) and
+//! a variant of [`Locale`]. Messages with parameters use `{name}` placeholders, filled by
+//! [`fill`]; counted nouns go through [`plural`], whose rule is the locale's.
+//!
+//! Scenario titles and briefings are keyed by the core's scenario id ([`scenario_title`],
+//! [`scenario_briefing`]) and autoscaling policies by the core's policy id ([`policy_name`]).
+//! The formulas of the sources panel, the scaling decisions' driver and detail and the core's
+//! own validation messages are the core's English text for now.
 
 /// A language the page can speak.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -13,11 +19,38 @@ pub enum Locale {
 }
 
 impl Locale {
+    /// Every locale with a catalog.
+    pub const ALL: &'static [Locale] = &[Locale::En];
+
     /// The BCP 47 tag, for the document's `lang` attribute.
     pub fn tag(self) -> &'static str {
         match self {
             Locale::En => "en",
         }
+    }
+
+    /// The locale for a BCP 47 tag such as "en-GB", if the page speaks it.
+    pub fn from_tag(tag: &str) -> Option<Locale> {
+        let primary = tag.split(['-', '_']).next().unwrap_or_default();
+        Locale::ALL
+            .iter()
+            .copied()
+            .find(|l| l.tag().eq_ignore_ascii_case(primary))
+    }
+}
+
+/// Which form of a counted noun a number takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PluralCategory {
+    One,
+    Other,
+}
+
+/// The plural category of `n` in `locale` (CLDR rules; English: 1 is "one").
+pub fn plural_category(locale: Locale, n: u64) -> PluralCategory {
+    match locale {
+        Locale::En if n == 1 => PluralCategory::One,
+        Locale::En => PluralCategory::Other,
     }
 }
 
@@ -26,23 +59,112 @@ impl Locale {
 pub enum Msg {
     AppTitle,
     AppTagline,
-    ScenarioFreePlay,
-    SeedLabel,
+    AssumptionsNote,
+    SkipToControls,
+
+    // The run's set-up.
+    SetupHeading,
     ScenarioLabel,
+    AutoscalerLabel,
+    SeedLabel,
+    SeedApply,
+    SeedRandom,
+    /// Placeholder `{value}`: what was typed.
+    SeedInvalid,
+    BriefingHeading,
+    /// Placeholder `{minutes}`.
+    ExerciseLength,
+    ExerciseEndless,
+    ScenarioFreePlay,
+    ScenarioFreePlayBriefing,
+    ScenarioBadDeploy,
+    ScenarioBadDeployBriefing,
+    ScenarioViralSurge,
+    ScenarioViralSurgeBriefing,
+    ScenarioCacheFlush,
+    ScenarioCacheFlushBriefing,
+    PolicyTargetTracking,
+    PolicyCloudRun,
+    PolicyElastic,
+    PolicyHpa,
+    PolicyKpa,
+    PolicyChangeNote,
+
+    // The status strip.
+    StatusHeading,
     ClockLabel,
     MinuteLabel,
+    /// Placeholders `{minute}`, `{total}`.
+    MinuteOf,
+    PageLabel,
+    PageFiring,
+    PageQuiet,
+    BudgetLabel,
+    BurnLabel,
+    /// Placeholders `{minute}`, `{total}`.
+    Replaying,
+    StartHint,
+    ExerciseOver,
+
+    // Time.
+    TimeHeading,
+    Play,
+    Pause,
+    Step,
+    StepHint,
+    Reset,
+    ResetHint,
+    SpeedLabel,
+    /// Placeholder `{value}`: simulated minutes per second.
+    SpeedOption,
+    HelpButton,
+    Share,
+    ShareCopied,
+    ShareFallback,
+    ShareUrlLabel,
+
+    // Controls.
+    ControlsHeading,
+    /// Placeholders `{minute}`, `{clock}`.
+    ControlsPending,
+    ControlsOver,
+    CtlMinInstances,
+    CtlMinInstancesHelp,
+    CtlAutoscaling,
+    /// Placeholder `{policy}`.
+    CtlAutoscalingHelp,
+    CtlTargetUtilization,
+    CtlTargetUtilizationHelp,
+    CtlCacheTtl,
+    CtlCacheTtlHelp,
+    CtlWarmCache,
+    /// Placeholders `{minutes}`, `{gain}`, `{qps}`.
+    CtlWarmCacheHelp,
+    CtlShed,
+    /// Placeholder `{share}`.
+    CtlShedHelp,
+    CtlHeavyFeature,
+    CtlHeavyFeatureHelp,
+    CtlRollback,
+    /// Placeholder `{minutes}`.
+    CtlRollbackHelp,
+    On,
+    Off,
+    /// Placeholder `{minutes}`.
+    WarmupRunning,
+    /// Placeholder `{minutes}`.
+    RollbackRunning,
+    /// Placeholder `{clock}`.
+    Queued,
+    Idle,
+
+    // Metrics.
     MetricsHeading,
     MetricsCaption,
     MetricColumn,
     ValueColumn,
-    AssumptionsNote,
-    /// Placeholders: `{param}` (the URL parameter's name), `{allowed}` (what it may be),
-    /// `{fallback}` (what is used instead).
-    InvalidUrlParam,
-    SeedAllowed,
-    SeedFallbackRandom,
-    ScenarioMissing,
-
+    LevelWarning,
+    LevelCritical,
     MetricBurnRate1h,
     MetricRequests,
     MetricServing,
@@ -62,6 +184,176 @@ pub enum Msg {
     MetricFeatureAvailable,
     MetricPaging,
 
+    // Charts.
+    ChartsHeading,
+    ChartTraffic,
+    ChartLatency,
+    ChartBudget,
+    ChartCache,
+    ChartInstances,
+    ChartCost,
+    SeriesRequests,
+    SeriesCapacity,
+    SeriesP99,
+    SeriesErrorRate,
+    SeriesTimeouts,
+    /// Placeholder `{value}`: the timeout in seconds.
+    GuideTimeout,
+    SeriesBudgetLeft,
+    SeriesBurnRate1h,
+    /// Placeholder `{value}`: the page threshold.
+    GuidePage,
+    SeriesCacheHit,
+    SeriesDbUtilization,
+    SeriesServing,
+    SeriesBooting,
+    SeriesFleetCost,
+    SeriesCostSoFar,
+    RightAxis,
+    MarksLegend,
+    MarkDeploy,
+    MarkPage,
+    MarkAction,
+    /// Placeholders `{title}`, `{from}`, `{to}`, `{values}`, `{marks}`.
+    ChartAlt,
+    /// Placeholders `{name}`, `{value}`.
+    ChartAltValue,
+    /// Placeholders `{deploys}`, `{pages}`, `{actions}`.
+    ChartAltMarks,
+
+    // Event log.
+    LogHeading,
+    LogCaption,
+    LogEmpty,
+    /// Placeholders `{shown}`, `{total}`.
+    LogTruncated,
+    /// Placeholder `{action}`.
+    EvAction,
+    /// Placeholder `{value}`.
+    ActMinInstances,
+    ActAutoscalingOn,
+    ActAutoscalingOff,
+    /// Placeholder `{value}`.
+    ActTargetUtilization,
+    /// Placeholder `{value}`.
+    ActCacheTtl,
+    ActWarmCache,
+    /// Placeholder `{value}`.
+    ActShed,
+    ActHeavyOn,
+    ActHeavyOff,
+    ActRollback,
+    /// Placeholder `{build}`.
+    EvDeploy,
+    /// Placeholder `{build}`.
+    EvDeployBad,
+    /// Placeholders `{long}`, `{short}`, `{threshold}`.
+    EvPageFired,
+    /// Placeholders `{long}`, `{short}`.
+    EvPageResolved,
+    /// Placeholders `{instances}`, `{build}`, `{clock}`.
+    EvRollbackStarted,
+    /// Placeholders `{instances}`, `{build}`, `{clock}`.
+    EvRollbackRestarted,
+    /// Placeholder `{build}`.
+    EvRollbackFinished,
+    /// Placeholder `{build}`.
+    EvRollbackFinishedNotLive,
+    /// Placeholders `{instances}`, `{reason}`.
+    EvInstancesStarted,
+    /// Placeholder `{instances}`.
+    EvInstancesServing,
+    /// Placeholders `{instances}`, `{seconds}`.
+    EvInstancesDraining,
+    /// Placeholders `{instances}`, `{reason}`.
+    EvInstancesStopped,
+    EvCacheFlush,
+    /// Placeholder `{minutes}`.
+    EvWarmupStarted,
+    EvWarmupFinished,
+    EvSurgeStarted,
+    /// Placeholders `{policy}`, `{driver}`, `{from}`, `{to}`, `{detail}`.
+    EvScaling,
+    ReasonAutoscaler,
+    ReasonMinimum,
+    ReasonRollback,
+    ReasonDrained,
+    ReasonOpening,
+    KindAction,
+    KindDeploy,
+    KindPage,
+    KindRollback,
+    KindFleet,
+    KindCache,
+    KindTraffic,
+    KindScaling,
+
+    // Sources.
+    SourcesHeading,
+    SourcesIntro,
+    SourcesModelGroup,
+    /// Placeholder `{policy}`.
+    SourcesPolicyGroup,
+    SourcesInUse,
+    AssumptionBadge,
+    SymbolsLabel,
+    NoteLabel,
+    CitationsLabel,
+
+    // Debrief.
+    DebriefHeading,
+    /// Placeholders `{minutes}`, `{scenario}`.
+    DebriefIntro,
+    DebriefBudgetSpent,
+    DebriefBudgetLeft,
+    DebriefCost,
+    DebriefWorstP99,
+    DebriefPaging,
+    DebriefOverBudget,
+    DebriefStaleness,
+    DebriefInstanceMinutes,
+    DebriefActions,
+    DebriefNoActions,
+    DebriefTimeline,
+    DebriefAgain,
+    /// Placeholder `{value}`: percentage points of the month's budget.
+    UnitBudgetPoints,
+
+    // Keyboard help.
+    HelpHeading,
+    HelpClose,
+    HelpNote,
+    KeyPlayPause,
+    KeyStep,
+    KeyFaster,
+    KeySlower,
+    KeyReset,
+    KeyHelp,
+    KeyClose,
+
+    // Notices about the link.
+    /// Placeholders `{param}`, `{value}`, `{allowed}`, `{fallback}`.
+    NoticeInvalid,
+    /// Placeholders `{value}`, `{reason}`.
+    NoticeAction,
+    /// Placeholders `{value}`, `{max}`.
+    NoticeMinuteBeyond,
+    NoticeDismiss,
+    SeedAllowed,
+    /// Placeholder `{list}`.
+    OneOf,
+    /// Placeholder `{max}`.
+    MinuteAllowed,
+    SeedFallbackRandom,
+    ScenarioFallback,
+    AutoscalerFallback,
+    /// Placeholder `{default}`.
+    ParamFallback,
+    MinuteFallback,
+    /// Placeholder `{reason}`.
+    StartFailed,
+
+    // Units and values.
     /// Placeholder `{value}` in all unit formats.
     UnitBurn,
     UnitReqPerS,
@@ -70,7 +362,11 @@ pub enum Msg {
     UnitDollars,
     UnitSeconds,
     UnitMilliseconds,
+    UnitMinutes,
+    UnitQueriesPerS,
     Count,
+    InstancesOne,
+    InstancesOther,
     Yes,
     No,
     /// Shown in place of a value that cannot be computed.
@@ -79,70 +375,360 @@ pub enum Msg {
 
 /// The English text of a message.
 fn en(msg: Msg) -> &'static str {
+    use Msg::*;
     match msg {
-        Msg::AppTitle => "On-call simulator",
-        Msg::AppTagline => {
-            "You are on call for a web service. Each second is one simulated minute."
+        AppTitle => "On-call simulator",
+        AppTagline => {
+            "You are on call for a web service. Keep it inside its error budget without \
+             paying for idle machines."
         }
-        Msg::ScenarioFreePlay => "Free play",
-        Msg::SeedLabel => "Seed",
-        Msg::ScenarioLabel => "Scenario",
-        Msg::ClockLabel => "Time of day",
-        Msg::MinuteLabel => "Minute",
-        Msg::MetricsHeading => "Metrics",
-        Msg::MetricsCaption => "Values for the current simulated minute",
-        Msg::MetricColumn => "Metric",
-        Msg::ValueColumn => "Value",
-        Msg::AssumptionsNote => {
+        AssumptionsNote => {
             "An educational model: its constants are example calibrations for a mid-size web \
-             service, not measurements. Real sites calibrate every constant to their own data."
+             service, not measurements. Real sites calibrate every constant to their own tools \
+             and data."
         }
-        Msg::InvalidUrlParam => {
-            "The link's “{param}” parameter is not valid: it must be {allowed}. {fallback}"
+        SkipToControls => "Skip to the controls",
+
+        SetupHeading => "Run",
+        ScenarioLabel => "Scenario",
+        AutoscalerLabel => "Autoscaler",
+        SeedLabel => "Seed",
+        SeedApply => "Use seed",
+        SeedRandom => "New seed",
+        SeedInvalid => "“{value}” is not a seed: use a whole number from 0 to 4294967295.",
+        BriefingHeading => "Briefing",
+        ExerciseLength => "The exercise lasts {minutes} simulated minutes.",
+        ExerciseEndless => "No time limit.",
+        ScenarioFreePlay => "Free play",
+        ScenarioFreePlayBriefing => {
+            "A normal day at the midday peak: no incident is scripted. Try the controls and \
+             watch what each one costs."
         }
-        Msg::SeedAllowed => "an integer from 0 to 4294967295",
-        Msg::SeedFallbackRandom => "A random seed is used instead.",
-        Msg::ScenarioMissing => "The free-play scenario is not available in this build.",
+        ScenarioBadDeploy => "Bad deploy",
+        ScenarioBadDeployBriefing => {
+            "A new build goes out at 09:10. The month has been hard: only 20 % of the error \
+             budget is left. Minutes after the deploy the burn-rate page fires. Protect the \
+             budget."
+        }
+        ScenarioViralSurge => "Viral surge",
+        ScenarioViralSurgeBriefing => {
+            "A link to the service is spreading. A traffic surge is expected sometime this \
+             morning; nobody knows when or how big. New instances need 8 minutes to boot \
+             today. Keep errors and latency low without paying for idle capacity."
+        }
+        ScenarioCacheFlush => "Cache flush at peak",
+        ScenarioCacheFlushBriefing => {
+            "At the midday peak a maintenance script flushes the whole cache. Every request \
+             now goes to a database sized for the usual 85 % hit rate. Bring the service back \
+             without overloading the database."
+        }
+        PolicyTargetTracking => "Target tracking",
+        PolicyCloudRun => "Cloud Run",
+        PolicyElastic => "Elastic multi-strategy (Envoy)",
+        PolicyHpa => "Kubernetes HPA",
+        PolicyKpa => "Knative KPA",
+        PolicyChangeNote => "Changing the scenario, the autoscaler or the seed starts a new run.",
 
-        Msg::MetricBurnRate1h => "Burn rate (1 h)",
-        Msg::MetricRequests => "Requests",
-        Msg::MetricServing => "Serving instances",
-        Msg::MetricBooting => "Booting instances",
-        Msg::MetricUtilization => "Worker utilization",
-        Msg::MetricCacheHit => "Cache hit rate",
-        Msg::MetricDbUtilization => "Database utilization",
-        Msg::MetricShed => "Shed traffic",
-        Msg::MetricErrorRate => "Error rate",
-        Msg::MetricTimeouts => "Timeouts",
-        Msg::MetricP99 => "Latency p99",
-        Msg::MetricBudgetLeft => "Error budget left",
-        Msg::MetricFleetCost => "Fleet cost",
-        Msg::MetricCostSoFar => "Cost so far",
-        Msg::MetricCacheAge => "Mean age of cached answers",
-        Msg::MetricBadBuild => "Traffic on the bad build",
-        Msg::MetricFeatureAvailable => "Recommendations available",
-        Msg::MetricPaging => "Paging",
+        StatusHeading => "Status",
+        ClockLabel => "Time of day",
+        MinuteLabel => "Minute",
+        MinuteOf => "{minute} of {total}",
+        PageLabel => "Page",
+        PageFiring => "Paging",
+        PageQuiet => "No page",
+        BudgetLabel => "Budget left",
+        BurnLabel => "Burn (1 h)",
+        Replaying => "Replaying the link: minute {minute} of {total}…",
+        StartHint => "Paused. Press Play (or Space) to start the clock, or Step (→) for one minute.",
+        ExerciseOver => "The exercise is over: read the debrief below.",
 
-        Msg::UnitBurn => "{value}×",
-        Msg::UnitReqPerS => "{value} req/s",
-        Msg::UnitPercent => "{value} %",
-        Msg::UnitDollarsPerHour => "{value} $/h",
-        Msg::UnitDollars => "{value} $",
-        Msg::UnitSeconds => "{value} s",
-        Msg::UnitMilliseconds => "{value} ms",
-        Msg::Count => "{value}",
-        Msg::Yes => "yes",
-        Msg::No => "no",
-        Msg::NotAvailable => "—",
+        TimeHeading => "Time",
+        Play => "Play",
+        Pause => "Pause",
+        Step => "Step",
+        StepHint => "Simulate one minute",
+        Reset => "Reset",
+        ResetHint => "Start this scenario over with the same seed; your actions are cleared",
+        SpeedLabel => "Speed",
+        SpeedOption => "{value} min/s",
+        HelpButton => "Keyboard shortcuts",
+        Share => "Share link",
+        ShareCopied => "Link copied. Whoever opens it sees this run at this minute.",
+        ShareFallback => "Copying is not available here: select the link and copy it.",
+        ShareUrlLabel => "Link to this run",
+
+        ControlsHeading => "Controls",
+        ControlsPending => "Changes take effect at the start of minute {minute} ({clock}).",
+        ControlsOver => "The exercise is over; reset or pick another scenario to play again.",
+        CtlMinInstances => "Minimum instances",
+        CtlMinInstancesHelp => {
+            "Floor for the fleet. Raising it starts instances at once; they serve after the \
+             boot delay."
+        }
+        CtlAutoscaling => "Autoscaling",
+        CtlAutoscalingHelp => "{policy} sizes the fleet. Off: exactly the minimum.",
+        CtlTargetUtilization => "Target utilization",
+        CtlTargetUtilizationHelp => "Lower means more headroom, and more cost.",
+        CtlCacheTtl => "Cache TTL",
+        CtlCacheTtlHelp => "Longer means more hits, but staler answers (mean age ≈ TTL/2).",
+        CtlWarmCache => "Warm the cache",
+        CtlWarmCacheHelp => {
+            "Runs the warm-up job: {minutes} min, +{gain} of the cache per minute, +{qps} on \
+             the database while it runs."
+        }
+        CtlShed => "Shed low priority",
+        CtlShedHelp => {
+            "Share of the low-priority traffic ({share} of all requests) rejected at the load \
+             balancer with “try later”."
+        }
+        CtlHeavyFeature => "Heavy feature (recommendations)",
+        CtlHeavyFeatureHelp => "Off is graceful degradation: less CPU and fewer queries per request.",
+        CtlRollback => "Roll back",
+        CtlRollbackHelp => {
+            "Redeploys the last good build on a new fleet ({minutes} min, billed twice), then \
+             switches traffic. Pressing again restarts the preparation."
+        }
+        On => "on",
+        Off => "off",
+        WarmupRunning => "Running: {minutes} left",
+        RollbackRunning => "Preparing: {minutes} left",
+        Queued => "Queued for {clock}",
+        Idle => "Ready",
+
+        MetricsHeading => "Metrics",
+        MetricsCaption => "Values of the last simulated minute",
+        MetricColumn => "Metric",
+        ValueColumn => "Value",
+        LevelWarning => "watch",
+        LevelCritical => "critical",
+        MetricBurnRate1h => "Burn rate (1 h)",
+        MetricRequests => "Requests",
+        MetricServing => "Serving instances",
+        MetricBooting => "Booting instances",
+        MetricUtilization => "Worker utilization",
+        MetricCacheHit => "Cache hit rate",
+        MetricDbUtilization => "Database utilization",
+        MetricShed => "Shed traffic",
+        MetricErrorRate => "Error rate",
+        MetricTimeouts => "Timeouts",
+        MetricP99 => "Latency p99",
+        MetricBudgetLeft => "Error budget left",
+        MetricFleetCost => "Fleet cost",
+        MetricCostSoFar => "Cost so far",
+        MetricCacheAge => "Mean age of cached answers",
+        MetricBadBuild => "Traffic on the bad build",
+        MetricFeatureAvailable => "Recommendations available",
+        MetricPaging => "Paging",
+
+        ChartsHeading => "Charts",
+        ChartTraffic => "Traffic and capacity",
+        ChartLatency => "Latency and timeouts",
+        ChartBudget => "Error budget and burn rate",
+        ChartCache => "Cache and database",
+        ChartInstances => "Instances",
+        ChartCost => "Cost",
+        SeriesRequests => "Requests/s",
+        SeriesCapacity => "Capacity/s",
+        SeriesP99 => "Latency p99",
+        SeriesErrorRate => "Error rate",
+        SeriesTimeouts => "Timeouts",
+        GuideTimeout => "timeout {value} s",
+        SeriesBudgetLeft => "Budget left",
+        SeriesBurnRate1h => "Burn rate (1 h)",
+        GuidePage => "page at {value}×",
+        SeriesCacheHit => "Cache hit rate",
+        SeriesDbUtilization => "Database utilization",
+        SeriesServing => "Serving",
+        SeriesBooting => "Booting",
+        SeriesFleetCost => "Fleet cost ($/h)",
+        SeriesCostSoFar => "Cost so far ($)",
+        RightAxis => "right axis",
+        MarksLegend => "Marks on the time axis:",
+        MarkDeploy => "deploy",
+        MarkPage => "page fired",
+        MarkAction => "your action",
+        ChartAlt => "{title}, {from} to {to}. At {to}: {values}. {marks}",
+        ChartAltValue => "{name} {value}",
+        ChartAltMarks => "Marked: {deploys} deploys, {pages} pages, {actions} of your actions.",
+
+        LogHeading => "Event log",
+        LogCaption => "Newest first",
+        LogEmpty => "Nothing has happened yet.",
+        LogTruncated => "Showing the latest {shown} of {total} events.",
+        EvAction => "You: {action}.",
+        ActMinInstances => "minimum instances → {value}",
+        ActAutoscalingOn => "autoscaling on",
+        ActAutoscalingOff => "autoscaling off",
+        ActTargetUtilization => "target utilization → {value}",
+        ActCacheTtl => "cache TTL → {value}",
+        ActWarmCache => "warm the cache",
+        ActShed => "shed low priority → {value}",
+        ActHeavyOn => "heavy feature on",
+        ActHeavyOff => "heavy feature off",
+        ActRollback => "roll back",
+        EvDeploy => "Deploy: build {build} is rolling out.",
+        EvDeployBad => "Deploy: build {build} is rolling out (a bad build).",
+        EvPageFired => {
+            "Page fired: burn rate {long} over 1 h and {short} over 5 min (threshold {threshold})."
+        }
+        EvPageResolved => "Page resolved: burn rate {long} over 1 h, {short} over 5 min.",
+        EvRollbackStarted => {
+            "Rollback started: {instances} of build {build} preparing, traffic switches at {clock}."
+        }
+        EvRollbackRestarted => {
+            "Rollback restarted: {instances} of build {build} preparing, traffic switches at {clock}."
+        }
+        EvRollbackFinished => "Rollback finished: traffic is on build {build}.",
+        EvRollbackFinishedNotLive => {
+            "Rollback finished: traffic is on build {build}. The bad build was not live, so it \
+             only cost money."
+        }
+        EvInstancesStarted => "{instances} started ({reason}).",
+        EvInstancesServing => "{instances} now serving.",
+        EvInstancesDraining => "{instances} draining (about {seconds}).",
+        EvInstancesStopped => "{instances} stopped ({reason}).",
+        EvCacheFlush => "The whole cache was flushed.",
+        EvWarmupStarted => "Warm-up job started ({minutes}).",
+        EvWarmupFinished => "Warm-up job finished.",
+        EvSurgeStarted => "A traffic surge is starting.",
+        EvScaling => "{policy}, {driver}: {from} → {to}. {detail}",
+        ReasonAutoscaler => "autoscaler",
+        ReasonMinimum => "minimum instances",
+        ReasonRollback => "rollback",
+        ReasonDrained => "drained",
+        ReasonOpening => "opening fleet",
+        KindAction => "action",
+        KindDeploy => "deploy",
+        KindPage => "page",
+        KindRollback => "rollback",
+        KindFleet => "fleet",
+        KindCache => "cache",
+        KindTraffic => "traffic",
+        KindScaling => "scaling",
+
+        SourcesHeading => "Sources",
+        SourcesIntro => {
+            "Every relation the simulation computes, as the code states it, with what each \
+             symbol means and where it comes from. Relations marked “assumption” are this \
+             model's choices or example calibrations, not laws."
+        }
+        SourcesModelGroup => "The minute model",
+        SourcesPolicyGroup => "Autoscaler: {policy}",
+        SourcesInUse => "in use",
+        AssumptionBadge => "assumption",
+        SymbolsLabel => "Symbols",
+        NoteLabel => "Note",
+        CitationsLabel => "Sources",
+
+        DebriefHeading => "Debrief",
+        DebriefIntro => "{scenario} is over after {minutes} simulated minutes. How it went:",
+        DebriefBudgetSpent => "Error budget spent",
+        DebriefBudgetLeft => "Error budget left",
+        DebriefCost => "Fleet cost",
+        DebriefWorstP99 => "Worst p99 latency",
+        DebriefPaging => "Minutes paging",
+        DebriefOverBudget => "Minutes burning faster than 1×",
+        DebriefStaleness => "Mean age of cached answers",
+        DebriefInstanceMinutes => "Instance-minutes billed",
+        DebriefActions => "Your actions",
+        DebriefNoActions => "You took no action.",
+        DebriefTimeline => "Timeline: minutes paging and your actions",
+        DebriefAgain => "Run it again",
+        UnitBudgetPoints => "{value} % of the month's budget",
+
+        HelpHeading => "Keyboard shortcuts",
+        HelpClose => "Close",
+        HelpNote => {
+            "Shortcuts do nothing while a text field, slider or list has the keyboard focus."
+        }
+        KeyPlayPause => "Play or pause",
+        KeyStep => "Step one minute (paused)",
+        KeyFaster => "Faster",
+        KeySlower => "Slower",
+        KeyReset => "Reset the run",
+        KeyHelp => "Show or hide this help",
+        KeyClose => "Close this help",
+
+        NoticeInvalid => "Link parameter “{param}”: “{value}” is not valid. Allowed: {allowed}. {fallback}",
+        NoticeAction => {
+            "Link parameter “actions”: the entry “{value}” was left out ({reason}). The other \
+             actions are kept."
+        }
+        NoticeMinuteBeyond => {
+            "Link parameter “t”: “{value}” is past the end of this exercise; the run stops at \
+             its last minute ({max})."
+        }
+        NoticeDismiss => "Dismiss",
+        SeedAllowed => "a whole number from 0 to 4294967295",
+        OneOf => "one of {list}",
+        MinuteAllowed => "a whole number of minutes from 0 to {max}",
+        SeedFallbackRandom => "A random seed is used instead.",
+        ScenarioFallback => "Free play is used instead.",
+        AutoscalerFallback => "Target tracking is used instead.",
+        ParamFallback => "The default, {default}, is used instead.",
+        MinuteFallback => "The run starts at its first minute.",
+        StartFailed => "The run could not start: {reason}",
+
+        UnitBurn => "{value}×",
+        UnitReqPerS => "{value} req/s",
+        UnitPercent => "{value} %",
+        UnitDollarsPerHour => "{value} $/h",
+        UnitDollars => "{value} $",
+        UnitSeconds => "{value} s",
+        UnitMilliseconds => "{value} ms",
+        UnitMinutes => "{value} min",
+        UnitQueriesPerS => "{value} queries/s",
+        Count => "{value}",
+        InstancesOne => "{value} instance",
+        InstancesOther => "{value} instances",
+        Yes => "yes",
+        No => "no",
+        NotAvailable => "—",
     }
 }
 
 /// The catalog key of a scenario's title, by the core's scenario id.
 pub fn scenario_title(id: &str) -> Option<Msg> {
-    match id {
-        "free-play" => Some(Msg::ScenarioFreePlay),
-        _ => None,
-    }
+    Some(match id {
+        "free-play" => Msg::ScenarioFreePlay,
+        "bad-deploy" => Msg::ScenarioBadDeploy,
+        "viral-surge" => Msg::ScenarioViralSurge,
+        "cache-flush" => Msg::ScenarioCacheFlush,
+        _ => return None,
+    })
+}
+
+/// The catalog key of a scenario's briefing, by the core's scenario id.
+pub fn scenario_briefing(id: &str) -> Option<Msg> {
+    Some(match id {
+        "free-play" => Msg::ScenarioFreePlayBriefing,
+        "bad-deploy" => Msg::ScenarioBadDeployBriefing,
+        "viral-surge" => Msg::ScenarioViralSurgeBriefing,
+        "cache-flush" => Msg::ScenarioCacheFlushBriefing,
+        _ => return None,
+    })
+}
+
+/// The catalog key of an autoscaling policy's name, by the core's policy id.
+pub fn policy_name(id: &str) -> Option<Msg> {
+    Some(match id {
+        "target-tracking" => Msg::PolicyTargetTracking,
+        "cloud-run" => Msg::PolicyCloudRun,
+        "elastic" => Msg::PolicyElastic,
+        "hpa" => Msg::PolicyHpa,
+        "kpa" => Msg::PolicyKpa,
+        _ => return None,
+    })
+}
+
+/// A scenario's title in the page's language (its id if the catalog lacks it).
+pub fn scenario_title_text(id: &str) -> String {
+    scenario_title(id).map_or_else(|| id.to_owned(), |m| t(m).to_owned())
+}
+
+/// A policy's name in the page's language (its id if the catalog lacks it).
+pub fn policy_name_text(id: &str) -> String {
+    policy_name(id).map_or_else(|| id.to_owned(), |m| t(m).to_owned())
 }
 
 /// The text of a message in a language.
@@ -159,17 +745,54 @@ pub fn t(msg: Msg) -> &'static str {
 
 /// Replaces each `{name}` placeholder in `template` with its value. Unknown placeholders stay as
 /// they are, so a missing argument shows up on screen instead of silently vanishing.
+///
+/// One pass from left to right: a value that itself contains `{…}` is not expanded again.
 pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
-    let mut out = template.to_owned();
-    for (name, value) in args {
-        out = out.replace(&format!("{{{name}}}"), value);
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                let name = &after[..close];
+                match args.iter().find(|(n, _)| *n == name) {
+                    Some((_, value)) => out.push_str(value),
+                    None => {
+                        out.push('{');
+                        out.push_str(name);
+                        out.push('}');
+                    }
+                }
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push_str(&rest[open..]);
+                rest = "";
+            }
+        }
     }
+    out.push_str(rest);
     out
 }
 
 /// A message with its placeholders filled, in the page's language.
 pub fn tf(msg: Msg, args: &[(&str, &str)]) -> String {
     fill(t(msg), args)
+}
+
+/// A counted noun ("1 instance", "3 instances") in the page's language.
+pub fn plural(n: u64, one: Msg, other: Msg) -> String {
+    let msg = match plural_category(Locale::default(), n) {
+        PluralCategory::One => one,
+        PluralCategory::Other => other,
+    };
+    tf(msg, &[("value", &n.to_string())])
+}
+
+/// "3 instances".
+pub fn instances(n: u32) -> String {
+    plural(u64::from(n), Msg::InstancesOne, Msg::InstancesOther)
 }
 
 #[cfg(test)]
@@ -187,19 +810,34 @@ mod tests {
     #[test]
     fn fill_keeps_unknown_placeholders_visible() {
         assert_eq!(fill("{value} s", &[]), "{value} s");
+        assert_eq!(fill("open { brace", &[]), "open { brace");
+    }
+
+    #[test]
+    fn fill_does_not_expand_placeholders_inside_values() {
+        // A link's value may contain "{allowed}"; it must be shown as typed.
+        assert_eq!(
+            fill(
+                "{value}: {allowed}",
+                &[("value", "{allowed}"), ("allowed", "x")]
+            ),
+            "{allowed}: x"
+        );
     }
 
     #[test]
     fn invalid_seed_notice_names_the_parameter_and_the_range() {
         let notice = tf(
-            Msg::InvalidUrlParam,
+            Msg::NoticeInvalid,
             &[
                 ("param", "seed"),
+                ("value", "abc"),
                 ("allowed", t(Msg::SeedAllowed)),
                 ("fallback", t(Msg::SeedFallbackRandom)),
             ],
         );
         assert!(notice.contains("“seed”"));
+        assert!(notice.contains("“abc”"));
         assert!(notice.contains("0 to 4294967295"));
         assert!(!notice.contains('{'));
     }
@@ -214,9 +852,41 @@ mod tests {
             Msg::UnitDollars,
             Msg::UnitSeconds,
             Msg::UnitMilliseconds,
+            Msg::UnitMinutes,
+            Msg::UnitQueriesPerS,
             Msg::Count,
+            Msg::InstancesOne,
+            Msg::InstancesOther,
         ] {
             assert!(t(msg).contains("{value}"), "{msg:?}");
         }
+    }
+
+    #[test]
+    fn every_scenario_and_policy_of_the_core_has_catalog_text() {
+        for id in oncall_sim::scenario::IDS {
+            let title = scenario_title(id).unwrap_or_else(|| panic!("no title for {id}"));
+            let briefing = scenario_briefing(id).unwrap_or_else(|| panic!("no briefing for {id}"));
+            assert!(!t(title).is_empty() && !t(briefing).is_empty());
+        }
+        for id in oncall_sim::autoscale::POLICY_IDS {
+            assert!(policy_name(id).is_some(), "no name for {id}");
+        }
+        assert_eq!(scenario_title("nope"), None);
+        assert_eq!(scenario_title_text("nope"), "nope");
+    }
+
+    #[test]
+    fn counted_nouns_agree_with_the_number() {
+        assert_eq!(instances(1), "1 instance");
+        assert_eq!(instances(0), "0 instances");
+        assert_eq!(instances(12), "12 instances");
+    }
+
+    #[test]
+    fn locales_are_found_by_their_tag() {
+        assert_eq!(Locale::from_tag("en-GB"), Some(Locale::En));
+        assert_eq!(Locale::from_tag("EN"), Some(Locale::En));
+        assert_eq!(Locale::from_tag("xx"), None);
     }
 }

@@ -1,22 +1,37 @@
-//! Browser console of the on-call simulator: a thin Leptos (client-side rendering) page around
-//! the simulation core (`oncall_sim`).
+//! Browser console of the on-call simulator: a Leptos (client-side rendering) app around the
+//! simulation core (`oncall_sim`).
 //!
-//! Data flows one way: seed (from the link) → core step → metrics record → view. The page
-//! never computes model numbers. Components live here, not in `main.rs`, so tests can mount
-//! them.
+//! Data flows one way: link (scenario, seed, settings, actions, minute) → core steps → history
+//! and events → view. The page never computes model numbers: controls send the core actions
+//! stamped with the minute, and everything shown is read from the core's records, events,
+//! relations and summary. Components live here, not in `main.rs`, so tests can mount them.
+//!
+//! - [`console`]: the run (simulation + action log), pure and tested natively;
+//! - [`link`]: the run as a link (query string ↔ the core's `ShareState`, notices);
+//! - [`components`]: the page; [`charts`]: plotters figures on canvases;
+//! - [`i18n`]: the message catalog; [`metrics`], [`event_text`]: values and events in words.
 
 pub mod charts;
 pub mod components;
+pub mod console;
+pub mod event_text;
 pub mod hooks;
 pub mod i18n;
+pub mod link;
 pub mod metrics;
 pub mod seed;
 pub mod url_state;
 
 pub use components::App;
 
-/// Mounts the console into the document's body.
+/// Mounts the console into the document's body, replacing the loading message.
 pub fn mount() {
     console_error_panic_hook::set_once();
+    if let Some(loading) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("loading"))
+    {
+        loading.remove();
+    }
     leptos::mount::mount_to_body(App);
 }

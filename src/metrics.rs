@@ -1,8 +1,9 @@
 //! Which metrics the table shows, in which order, and how each value is written.
 //!
-//! The numbers come from the core's [`MinuteRecord`]; this module only chooses a unit and a
-//! precision. Each row is keyed by the record's field name, which the page exposes as
-//! `data-metric` so tests (and trainers' scripts) can find a row whatever its label says.
+//! The numbers come from the core's [`MinuteRecord`]; this module only chooses a unit, a
+//! precision and a [`Level`] (normal, watch, critical) from display thresholds. Each row is
+//! keyed by the record's field name, which the page exposes as `data-metric` so tests (and
+//! trainers' scripts) can find a row whatever its label says.
 
 use oncall_sim::MinuteRecord;
 
@@ -25,6 +26,7 @@ pub enum Format {
     },
     Milliseconds,
     Seconds,
+    Minutes,
     DollarsPerHour,
     Dollars,
     YesNo,
@@ -37,6 +39,83 @@ pub enum Value {
     Flag(bool),
 }
 
+/// How alarming a value is. Shown by colour and by a word, never by colour alone.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    #[default]
+    Normal,
+    /// Worth watching: the service is off its normal state.
+    Warning,
+    /// Acting is urgent: the page fires, the budget is gone, requests time out.
+    Critical,
+}
+
+impl Level {
+    /// The CSS class and `data-level` value.
+    pub fn class(self) -> &'static str {
+        match self {
+            Level::Normal => "normal",
+            Level::Warning => "warning",
+            Level::Critical => "critical",
+        }
+    }
+
+    /// The word shown next to the value (empty when normal).
+    pub fn cue(self) -> &'static str {
+        match self {
+            Level::Normal => "",
+            Level::Warning => t(Msg::LevelWarning),
+            Level::Critical => t(Msg::LevelCritical),
+        }
+    }
+}
+
+/// The limits the thresholds derive from: the run's model parameters, not numbers of the page.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// Availability objective, e.g. 0.999.
+    pub slo: f64,
+    /// Request timeout, ms.
+    pub timeout_ms: f64,
+    /// Burn rate at which the page fires.
+    pub page_burn: f64,
+}
+
+impl Limits {
+    /// The limits of a run with these model parameters.
+    pub fn of(params: &oncall_sim::ModelParams) -> Self {
+        Self {
+            slo: params.slo,
+            timeout_ms: params.timeout_s * 1000.0,
+            page_burn: oncall_sim::budget::PAGE_BURN,
+        }
+    }
+
+    /// Error rate the month's budget sustains (burn 1×).
+    fn budget_rate(&self) -> f64 {
+        1.0 - self.slo
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self::of(&oncall_sim::ModelParams::default())
+    }
+}
+
+/// Which way a metric gets worse, and where.
+#[derive(Clone, Copy, Debug)]
+pub enum Threshold {
+    /// Never alarming (counts, costs).
+    None,
+    /// Worse when higher: watch at `.0`, critical at `.1`.
+    Above(fn(&Limits) -> (f64, f64)),
+    /// Worse when lower: watch below `.0`, critical below `.1`.
+    Below(fn(&Limits) -> (f64, f64)),
+    /// A raised flag is critical.
+    Flag,
+}
+
 /// One row of the metrics table.
 #[derive(Clone, Copy, Debug)]
 pub struct MetricSpec {
@@ -45,6 +124,7 @@ pub struct MetricSpec {
     pub label: Msg,
     pub format: Format,
     pub read: fn(&MinuteRecord) -> Value,
+    pub threshold: Threshold,
 }
 
 impl MetricSpec {
@@ -52,15 +132,45 @@ impl MetricSpec {
     pub fn display(&self, record: &MinuteRecord) -> String {
         format_value(self.format, (self.read)(record))
     }
+
+    /// How alarming the row's value is.
+    pub fn level(&self, record: &MinuteRecord, limits: &Limits) -> Level {
+        let value = (self.read)(record);
+        match (self.threshold, value) {
+            (Threshold::Flag, Value::Flag(true)) => Level::Critical,
+            (Threshold::Above(f), Value::Number(x)) => {
+                let (watch, critical) = f(limits);
+                if x >= critical {
+                    Level::Critical
+                } else if x > watch {
+                    Level::Warning
+                } else {
+                    Level::Normal
+                }
+            }
+            (Threshold::Below(f), Value::Number(x)) => {
+                let (watch, critical) = f(limits);
+                if x < critical {
+                    Level::Critical
+                } else if x < watch {
+                    Level::Warning
+                } else {
+                    Level::Normal
+                }
+            }
+            _ => Level::Normal,
+        }
+    }
 }
 
 macro_rules! metric {
-    ($field:ident, $label:ident, $format:expr, number) => {
+    ($field:ident, $label:ident, $format:expr, number, $threshold:expr) => {
         MetricSpec {
             field: stringify!($field),
             label: Msg::$label,
             format: $format,
             read: |r| Value::Number(f64::from(r.$field)),
+            threshold: $threshold,
         }
     };
     ($field:ident, $label:ident, $format:expr, flag) => {
@@ -69,9 +179,12 @@ macro_rules! metric {
             label: Msg::$label,
             format: $format,
             read: |r| Value::Flag(r.$field),
+            threshold: Threshold::Flag,
         }
     };
 }
+
+use Threshold::{Above, Below};
 
 /// The rows of the metrics table: the source's opening table, with what an on-call engineer
 /// also watches (error budget, errors, timeouts, p99) next to the burn rate.
@@ -80,74 +193,121 @@ pub const METRICS: &[MetricSpec] = &[
         burn_rate_1h,
         MetricBurnRate1h,
         Format::Burn { decimals: 1 },
-        number
+        number,
+        Above(|l| (1.0, l.page_burn))
     ),
     metric!(paging, MetricPaging, Format::YesNo, flag),
     metric!(
         budget_left,
         MetricBudgetLeft,
         Format::Percent { decimals: 1 },
-        number
+        number,
+        Below(|_| (0.25, 0.0))
     ),
     metric!(
         error_rate,
         MetricErrorRate,
         Format::Percent { decimals: 3 },
-        number
+        number,
+        Above(|l| (l.budget_rate(), l.budget_rate() * l.page_burn))
     ),
     metric!(
         timeout_share,
         MetricTimeouts,
         Format::Percent { decimals: 3 },
-        number
+        number,
+        Above(|l| (l.budget_rate(), l.budget_rate() * l.page_burn))
     ),
-    metric!(p99_ms, MetricP99, Format::Milliseconds, number),
-    metric!(requests_per_s, MetricRequests, Format::ReqPerS, number),
-    metric!(serving, MetricServing, Format::Count, number),
-    metric!(booting, MetricBooting, Format::Count, number),
+    metric!(
+        p99_ms,
+        MetricP99,
+        Format::Milliseconds,
+        number,
+        Above(|l| (l.timeout_ms * 0.25, l.timeout_ms))
+    ),
+    metric!(
+        requests_per_s,
+        MetricRequests,
+        Format::ReqPerS,
+        number,
+        Threshold::None
+    ),
+    metric!(
+        serving,
+        MetricServing,
+        Format::Count,
+        number,
+        Threshold::None
+    ),
+    metric!(
+        booting,
+        MetricBooting,
+        Format::Count,
+        number,
+        Threshold::None
+    ),
     metric!(
         utilization,
         MetricUtilization,
         Format::Percent { decimals: 0 },
-        number
+        number,
+        Above(|_| (0.8, 0.95))
     ),
     metric!(
         cache_hit,
         MetricCacheHit,
         Format::Percent { decimals: 0 },
-        number
+        number,
+        Below(|_| (0.6, 0.3))
     ),
     metric!(
         db_utilization,
         MetricDbUtilization,
         Format::Percent { decimals: 0 },
-        number
+        number,
+        Above(|_| (0.8, 1.0))
     ),
     metric!(
         shed_share,
         MetricShed,
         Format::Percent { decimals: 0 },
-        number
+        number,
+        Above(|_| (0.0, f64::INFINITY))
     ),
     metric!(
         fleet_cost_per_hour,
         MetricFleetCost,
         Format::DollarsPerHour,
-        number
+        number,
+        Threshold::None
     ),
-    metric!(cost_so_far, MetricCostSoFar, Format::Dollars, number),
-    metric!(cache_age_s, MetricCacheAge, Format::Seconds, number),
+    metric!(
+        cost_so_far,
+        MetricCostSoFar,
+        Format::Dollars,
+        number,
+        Threshold::None
+    ),
+    metric!(
+        cache_age_s,
+        MetricCacheAge,
+        Format::Seconds,
+        number,
+        Threshold::None
+    ),
     metric!(
         bad_build_share,
         MetricBadBuild,
         Format::Percent { decimals: 0 },
-        number
+        number,
+        Above(|_| (0.0, 0.5))
     ),
     metric!(
         feature_available,
         MetricFeatureAvailable,
         Format::Percent { decimals: 0 },
-        number
+        number,
+        Below(|_| (1.0, f64::NEG_INFINITY))
     ),
 ];
 
@@ -177,6 +337,7 @@ pub fn format_value(format: Format, value: Value) -> String {
         Format::Percent { decimals } => (Msg::UnitPercent, number * 100.0, decimals),
         Format::Milliseconds => (Msg::UnitMilliseconds, number, 0),
         Format::Seconds => (Msg::UnitSeconds, number, 0),
+        Format::Minutes => (Msg::UnitMinutes, number, 0),
         Format::DollarsPerHour => (Msg::UnitDollarsPerHour, number, 2),
         Format::Dollars => (Msg::UnitDollars, number, 2),
         Format::YesNo => return t(if number != 0.0 { Msg::Yes } else { Msg::No }).to_owned(),
@@ -282,5 +443,59 @@ mod tests {
             format_value(Format::Count, Value::Number(f64::INFINITY)),
             "—"
         );
+    }
+
+    fn spec(field: &str) -> &'static MetricSpec {
+        METRICS.iter().find(|m| m.field == field).expect("a row")
+    }
+
+    #[test]
+    fn levels_follow_the_slo_the_timeout_and_the_page_threshold() {
+        let limits = Limits::default();
+        let mut r = opening_record();
+        for m in METRICS {
+            assert_eq!(
+                m.level(&r, &limits),
+                Level::Normal,
+                "{} at the opening",
+                m.field
+            );
+        }
+        r.burn_rate_1h = 2.0;
+        assert_eq!(spec("burn_rate_1h").level(&r, &limits), Level::Warning);
+        r.burn_rate_1h = 14.4;
+        assert_eq!(spec("burn_rate_1h").level(&r, &limits), Level::Critical);
+        r.paging = true;
+        assert_eq!(spec("paging").level(&r, &limits), Level::Critical);
+        r.error_rate = 0.002;
+        assert_eq!(spec("error_rate").level(&r, &limits), Level::Warning);
+        r.error_rate = 0.05;
+        assert_eq!(spec("error_rate").level(&r, &limits), Level::Critical);
+        r.p99_ms = 2000.0;
+        assert_eq!(spec("p99_ms").level(&r, &limits), Level::Critical);
+        r.budget_left = 0.2;
+        assert_eq!(spec("budget_left").level(&r, &limits), Level::Warning);
+        r.budget_left = -0.01;
+        assert_eq!(spec("budget_left").level(&r, &limits), Level::Critical);
+        r.cache_hit = 0.1;
+        assert_eq!(spec("cache_hit").level(&r, &limits), Level::Critical);
+        r.shed_share = 0.09;
+        assert_eq!(spec("shed_share").level(&r, &limits), Level::Warning);
+        r.feature_available = 0.0;
+        assert_eq!(spec("feature_available").level(&r, &limits), Level::Warning);
+        assert_eq!(Level::Critical.cue(), "critical");
+        assert_eq!(Level::Normal.cue(), "");
+    }
+
+    #[test]
+    fn a_longer_timeout_moves_the_latency_thresholds() {
+        let params = oncall_sim::ModelParams {
+            timeout_s: 4.0,
+            ..Default::default()
+        };
+        let limits = Limits::of(&params);
+        let mut r = opening_record();
+        r.p99_ms = 2000.0;
+        assert_eq!(spec("p99_ms").level(&r, &limits), Level::Warning);
     }
 }

@@ -1,25 +1,53 @@
 //! Reading and writing the run's state in the page's URL.
 //!
 //! Writes go through `history.replaceState`: sharing state must neither add a history entry per
-//! change nor move the page (a navigation would scroll to the top).
+//! change nor move the page (a navigation would scroll to the top). The path and the fragment
+//! are kept as they are.
 
 use wasm_bindgen::JsValue;
-use web_sys::{Url, UrlSearchParams};
 
-/// The value of one query parameter of the current page, if present.
-pub fn query_param(name: &str) -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
-    UrlSearchParams::new_with_str(&search).ok()?.get(name)
+use crate::link::parse_query;
+
+/// The current query string ("?…", or empty).
+pub fn current_search() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
 }
 
-/// Sets one query parameter of the current page's URL in place, keeping the others, the path
-/// and the fragment.
-pub fn replace_query_param(name: &str, value: &str) -> Result<(), JsValue> {
+/// The value of one query parameter of the current page, if present (the last one wins, as in
+/// the core's reading of a link).
+pub fn query_param(name: &str) -> Option<String> {
+    parse_query(&current_search())
+        .into_iter()
+        .rev()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v)
+}
+
+/// The page's address with `query` (from `link::encode_query`) in place of its query string.
+pub fn href_with_query(query: &str) -> Result<String, JsValue> {
     let window = web_sys::window().ok_or_else(|| JsValue::from_str("no window"))?;
-    let url = Url::new(&window.location().href()?)?;
-    url.search_params().set(name, value);
-    let href = url.href();
+    let location = window.location();
+    Ok(format!(
+        "{}{}{}{}",
+        location.origin()?,
+        location.pathname()?,
+        query,
+        location.hash()?
+    ))
+}
+
+/// Replaces the page's query string in place (no navigation, no scrolling, no new history
+/// entry). Does nothing when it is already the same.
+pub fn replace_query(query: &str) -> Result<(), JsValue> {
+    let window = web_sys::window().ok_or_else(|| JsValue::from_str("no window"))?;
+    if window.location().search()? == query {
+        return Ok(());
+    }
+    let location = window.location();
+    let relative = format!("{}{}{}", location.pathname()?, query, location.hash()?);
     window
         .history()?
-        .replace_state_with_url(&JsValue::NULL, "", Some(&href))
+        .replace_state_with_url(&JsValue::NULL, "", Some(&relative))
 }

@@ -4,14 +4,16 @@
 //! - The core gives the same bytes in WebAssembly as natively: a day of free play with seed 42
 //!   must equal the golden file that the core's native tests check.
 //! - The page's components mount and show what the tests and trainers rely on.
+//! - Charts draw on a real canvas, sized for the device pixel ratio.
 
 #![cfg(target_arch = "wasm32")]
 
-use oncall_sim::{run_jsonl, scenario, ModelParams};
+use oncall_sim::{run_jsonl, scenario, Action, ModelParams, Simulation};
+use oncall_sim_web::charts::{draw, figures::figures, Theme};
+use oncall_sim_web::components::charts_panel::chart_text;
 use oncall_sim_web::components::App;
 use oncall_sim_web::metrics::METRICS;
-use oncall_sim_web::seed::SEED_PARAM;
-use oncall_sim_web::url_state::{query_param, replace_query_param};
+use oncall_sim_web::url_state::{query_param, replace_query};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -51,70 +53,112 @@ fn document() -> web_sys::Document {
         .expect("a document")
 }
 
-#[wasm_bindgen_test]
-fn the_app_shows_the_seed_from_the_link_and_every_metric_row() {
-    replace_query_param(SEED_PARAM, "42").expect("history.replaceState works");
+/// Mounts the app into a fresh element, as the page would with `query` as its link.
+type Mounted = leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>;
 
+fn mount_with(query: &str) -> (web_sys::Element, Mounted) {
+    replace_query(query).expect("history.replaceState works");
     let host = document().create_element("div").expect("create a div");
     document()
         .body()
         .expect("a body")
         .append_child(&host)
         .expect("attach the div");
-    let handle = leptos::mount::mount_to(host.clone().unchecked_into(), App);
+    let handle = leptos::mount::mount_to(host.clone().unchecked_into(), || {
+        leptos::prelude::IntoAny::into_any(App())
+    });
+    (host, handle)
+}
 
-    let seed = host
-        .query_selector("[data-field=\"seed\"]")
+fn text_of(host: &web_sys::Element, selector: &str) -> String {
+    host.query_selector(selector)
         .expect("valid selector")
-        .expect("the seed is shown");
-    assert_eq!(seed.text_content().as_deref(), Some("42"));
-    assert_eq!(query_param(SEED_PARAM).as_deref(), Some("42"));
+        .unwrap_or_else(|| panic!("nothing matches {selector}"))
+        .text_content()
+        .unwrap_or_default()
+}
+
+fn seed_shown(host: &web_sys::Element) -> String {
+    host.query_selector("[data-field=\"seed\"]")
+        .expect("valid selector")
+        .expect("the seed is shown")
+        .unchecked_into::<web_sys::HtmlInputElement>()
+        .value()
+}
+
+/// Lets the page's scheduled work (reactive effects, a frame) run.
+async fn settle() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 50);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+#[wasm_bindgen_test]
+async fn the_app_shows_the_run_of_the_link_and_every_metric_row() {
+    let (host, handle) = mount_with("?scenario=free-play&seed=42");
+    settle().await;
+    assert_eq!(seed_shown(&host), "42");
+    assert_eq!(query_param("seed").as_deref(), Some("42"));
+    assert_eq!(query_param("t").as_deref(), Some("1"));
 
     for metric in METRICS {
-        let cell = host
-            .query_selector(&format!("tr[data-metric=\"{}\"] td", metric.field))
-            .expect("valid selector")
-            .unwrap_or_else(|| panic!("no row for {}", metric.field));
-        let text = cell.text_content().unwrap_or_default();
+        let text = text_of(
+            &host,
+            &format!("tr[data-metric=\"{}\"] .value", metric.field),
+        );
         assert!(!text.trim().is_empty(), "{} is empty", metric.field);
     }
-
-    let serving = host
-        .query_selector("tr[data-metric=\"serving\"] td")
+    assert_eq!(text_of(&host, "tr[data-metric=\"serving\"] .value"), "10");
+    assert_eq!(text_of(&host, "[data-field=\"minute\"]"), "0");
+    assert!(host
+        .query_selector(".notice")
         .expect("valid selector")
-        .expect("a serving row");
-    assert_eq!(serving.text_content().as_deref(), Some("10"));
-
+        .is_none());
     drop(handle);
 }
 
 #[wasm_bindgen_test]
-fn a_malformed_seed_is_named_in_a_notice_and_replaced() {
-    replace_query_param(SEED_PARAM, "-1").expect("history.replaceState works");
+async fn a_malformed_seed_is_named_in_a_notice_and_replaced() {
+    let (host, handle) = mount_with("?seed=-1&scenario=bad-deploy");
+    settle().await;
+    let notice = text_of(&host, ".notice");
+    assert!(notice.contains("“seed”"), "{notice}");
+    assert!(notice.contains("0 to 4294967295"), "{notice}");
 
-    let host = document().create_element("div").expect("create a div");
+    let shown = seed_shown(&host);
+    assert!(shown.parse::<u32>().is_ok(), "{shown}");
+    assert_eq!(query_param("seed"), Some(shown));
+    // The valid parameter is kept.
+    assert_eq!(query_param("scenario").as_deref(), Some("bad-deploy"));
+    drop(handle);
+}
+
+#[wasm_bindgen_test]
+fn a_chart_draws_on_a_canvas_at_the_device_pixel_ratio() {
+    let s = scenario::by_id("bad-deploy").expect("bad deploy exists");
+    let mut sim = Simulation::new(&s, 7, ModelParams::default());
+    sim.schedule([Action::parse("30:rollback", 200).expect("a valid action")]);
+    sim.run(60);
+    let figs = figures(sim.history(), sim.events(), s.clock_min, 2.0, &chart_text);
+
+    let canvas: web_sys::HtmlCanvasElement = document()
+        .create_element("canvas")
+        .expect("create a canvas")
+        .unchecked_into();
+    canvas
+        .set_attribute("style", "width: 320px; height: 160px; display: block")
+        .expect("style the canvas");
     document()
         .body()
         .expect("a body")
-        .append_child(&host)
-        .expect("attach the div");
-    let handle = leptos::mount::mount_to(host.clone().unchecked_into(), App);
-
-    let notice = host
-        .query_selector(".notice")
-        .expect("valid selector")
-        .expect("a notice");
-    let notice = notice.text_content().unwrap_or_default();
-    assert!(notice.contains("seed"), "{notice}");
-    assert!(notice.contains("0 to 4294967295"), "{notice}");
-
-    let shown = host
-        .query_selector("[data-field=\"seed\"]")
-        .expect("valid selector")
-        .and_then(|e| e.text_content())
-        .expect("the seed is shown");
-    assert!(shown.parse::<u32>().is_ok(), "{shown}");
-    assert_eq!(query_param(SEED_PARAM), Some(shown));
-
-    drop(handle);
+        .append_child(&canvas)
+        .expect("attach the canvas");
+    for fig in &figs {
+        draw(&canvas, fig, &Theme::DARK, 2.0).expect("the chart draws");
+    }
+    assert_eq!((canvas.width(), canvas.height()), (640, 320));
+    canvas.remove();
 }

@@ -37,6 +37,10 @@ impl Unit {
         match self {
             Unit::Percent => format!("{:.0} %", v * 100.0),
             Unit::Times => format!("{v:.0}×"),
+            // Small sums need cents, or the axis reads "$1 $1 $2".
+            Unit::DollarsPerHour | Unit::Dollars if v.abs() < 10.0 && v.fract() != 0.0 => {
+                format!("${v:.2}")
+            }
             Unit::DollarsPerHour | Unit::Dollars => format!("${v:.0}"),
             Unit::Milliseconds if v >= 1000.0 => format!("{:.1} s", v / 1000.0),
             Unit::Milliseconds => format!("{v:.0} ms"),
@@ -180,6 +184,42 @@ impl Figure {
             .filter(|v| v.is_finite())
             .fold(0.0, f64::max);
         (data * 1.15).max(unit.floor_max())
+    }
+
+    /// Minutes of the x axis that get a clock label (bold) and a grid line only (light): on
+    /// whole clock steps (every 5, 10, 15, 30 minutes, hours…), at most `max_labels` labels.
+    pub fn time_ticks(&self, max_labels: usize) -> (Vec<f64>, Vec<f64>) {
+        const STEPS: [u32; 12] = [5, 10, 15, 30, 60, 120, 180, 360, 720, 1440, 2880, 10080];
+        let (x0, x1) = self.x_range();
+        let span = x1 - x0;
+        let max_labels = max_labels.max(2) as f64;
+        let step = STEPS
+            .iter()
+            .copied()
+            .find(|s| (span / f64::from(*s)).floor() + 1.0 <= max_labels)
+            .unwrap_or(STEPS[STEPS.len() - 1]);
+        let light_step = match step {
+            5 => 1,
+            10 | 15 | 30 => 5,
+            60 => 15,
+            120 | 180 => 30,
+            360 | 720 => 60,
+            _ => step / 4,
+        };
+        let on = |every: u32| -> Vec<f64> {
+            // The first minute whose time of day is a multiple of `every`.
+            let offset = (every - self.clock_min % every) % every;
+            let mut out = Vec::new();
+            let mut m = f64::from(offset);
+            while m <= x1 {
+                if m >= x0 {
+                    out.push(m);
+                }
+                m += f64::from(every);
+            }
+            out
+        };
+        (on(step), on(light_step))
     }
 
     /// "HH:MM" of minute `m`.
@@ -414,6 +454,32 @@ mod tests {
         assert!(figs
             .iter()
             .all(|f| f.series.iter().all(|s| s.points.len() == 60)));
+    }
+
+    #[test]
+    fn time_ticks_fall_on_whole_clock_steps() {
+        let s = scenario::by_id("bad-deploy").unwrap();
+        let mut sim = Simulation::new(&s, 7, ModelParams::default());
+        sim.run(10);
+        let mut figs = figures(sim.history(), sim.events(), 9 * 60 + 7, 2.0, &label);
+        figs[0].span = 119.0;
+        let (bold, light) = figs[0].time_ticks(5);
+        let labels: Vec<String> = bold.iter().map(|m| figs[0].clock_label(*m)).collect();
+        assert_eq!(labels, ["09:30", "10:00", "10:30", "11:00"]);
+        assert!(light.len() > bold.len());
+        assert!(light
+            .iter()
+            .all(|m| (9 * 60 + 7 + *m as u32).is_multiple_of(5)));
+        figs[0].span = 1439.0;
+        let (bold, _) = figs[0].time_ticks(5);
+        assert!(bold.len() <= 5 && bold.len() >= 3, "{bold:?}");
+    }
+
+    #[test]
+    fn small_sums_keep_their_cents() {
+        assert_eq!(Unit::Dollars.format(1.5), "$1.50");
+        assert_eq!(Unit::Dollars.format(2.0), "$2");
+        assert_eq!(Unit::DollarsPerHour.format(40.0), "$40");
     }
 
     #[test]

@@ -6,8 +6,10 @@
 
 pub mod figures;
 
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 pub use figures::{Axis, Figure, Guide, Mark, MarkKind, Series, SeriesStyle};
 
@@ -42,6 +44,43 @@ impl Theme {
             RGBColor(160, 168, 180),
         ],
     };
+}
+
+/// The time axis: minutes, with tick marks on whole clock steps ([`Figure::time_ticks`])
+/// rather than on plotters' decimal steps (which would label 09:00, 09:50, 10:40).
+#[derive(Clone, Debug)]
+struct ClockAxis {
+    range: std::ops::Range<f64>,
+    bold: Vec<f64>,
+    light: Vec<f64>,
+}
+
+impl Ranged for ClockAxis {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        let width = self.range.end - self.range.start;
+        let share = if width > 0.0 {
+            (value - self.range.start) / width
+        } else {
+            0.0
+        };
+        let pixels = f64::from(limit.1 - limit.0);
+        limit.0 + (pixels * share + 1e-3).floor() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            self.light.clone()
+        } else {
+            self.bold.clone()
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.range.clone()
+    }
 }
 
 /// Why a chart could not be drawn.
@@ -84,9 +123,17 @@ where
     if has_right {
         builder.right_y_label_area_size(px(46.0));
     }
+    // Clock-friendly ticks: about one label per 60 CSS pixels of plot.
+    let width_css = f64::from(root.dim_in_pixel().0) / scale;
+    let (bold, light) = figure.time_ticks(((width_css - 60.0) / 60.0).clamp(2.0, 10.0) as usize);
+    let x_axis = || ClockAxis {
+        range: x0..x1,
+        bold: bold.clone(),
+        light: light.clone(),
+    };
     let mut chart = builder
-        .build_cartesian_2d(x0..x1, 0.0..left_max)?
-        .set_secondary_coord(x0..x1, 0.0..right_max);
+        .build_cartesian_2d(x_axis(), 0.0..left_max)?
+        .set_secondary_coord(x_axis(), 0.0..right_max);
 
     let clock = |m: &f64| figure.clock_label(*m);
     let left_fmt = |v: &f64| figure.left.format(*v);
@@ -132,10 +179,14 @@ where
             px(4.0),
             style,
         );
+        // The label sits above the line at the right end, clear of the y-axis labels and of
+        // the data, which starts at the left.
         let label = Text::new(
             guide.label.clone(),
-            (x0, guide.value),
-            font(10.0).color(&color),
+            (x1, guide.value),
+            font(10.0)
+                .color(&color)
+                .pos(Pos::new(HPos::Right, VPos::Bottom)),
         );
         if guide.axis == Axis::Left {
             chart.draw_series(line)?;
@@ -193,7 +244,6 @@ where
 }
 
 /// Sizes `canvas`'s backing store to its CSS size × `dpr` and draws `figure` on it.
-#[cfg(target_arch = "wasm32")]
 pub fn draw(
     canvas: &web_sys::HtmlCanvasElement,
     figure: &Figure,

@@ -1,50 +1,293 @@
+use leptos::html::Canvas;
 use leptos::prelude::*;
 use oncall_sim::scenario;
+use wasm_bindgen::JsCast;
 
-use crate::components::{FreePlay, Notice};
+use crate::components::charts_panel::{draw_charts, CHART_COUNT};
+use crate::components::icons::{Icon, IconView};
+use crate::components::run::RunHandle;
+use crate::components::{
+    ChartsPanel, Controls, DebriefPanel, EventLog, HelpDialog, MetricsTable, Notices, SetupPanel,
+    ShareButton, SourcesPanel, StatusStrip,
+};
+use crate::console::Console;
+use crate::hooks::{use_frame_loop, use_media_query};
 use crate::i18n::{t, tf, Msg};
-use crate::seed::{choose_seed, parse_seed, random_seed, SEED_PARAM};
-use crate::url_state::{query_param, replace_query_param};
+use crate::link::{minute_beyond_text, read_link};
+use crate::seed::random_seed;
+use crate::url_state::current_search;
 
-/// The id of the scenario the page runs for now.
-const SCENARIO_ID: &str = "free-play";
+/// Longest gap between two frames the clock catches up on (a hidden tab, a slow frame):
+/// beyond it the simulation just resumes.
+const MAX_FRAME_GAP_MS: f64 = 250.0;
+/// Time a frame spends replaying a link before it lets the page paint.
+const REPLAY_BUDGET_MS: f64 = 12.0;
+/// Minutes replayed between two looks at the clock.
+const REPLAY_SLICE: u32 = 16;
+/// While playing, the link is rewritten at most this often (browsers throttle the history
+/// API, and nobody reads a link that changes 60 times a second).
+const LINK_INTERVAL_MS: f64 = 1000.0;
+/// "frame" measures kept for measuring tools before they are cleared.
+const MAX_FRAME_MEASURES: u32 = 5000;
 
-/// The whole page: reads the link, reports what was wrong with it, runs free play.
+/// The whole page: reads the link, reports what was wrong with it, and runs the console.
 #[component]
 pub fn App() -> impl IntoView {
-    let choice = choose_seed(parse_seed(query_param(SEED_PARAM).as_deref()), random_seed);
-    // The link always names the seed in use, so copying it reproduces this run. Failing to
-    // rewrite it (no history API) changes nothing else, so the error is not fatal.
-    let _ = replace_query_param(SEED_PARAM, &choice.seed.to_string());
-
-    let mut notices = Vec::new();
-    if choice.rejected.is_some() {
-        notices.push(tf(
-            Msg::InvalidUrlParam,
-            &[
-                ("param", SEED_PARAM),
-                ("allowed", t(Msg::SeedAllowed)),
-                ("fallback", t(Msg::SeedFallbackRandom)),
-            ],
-        ));
+    let link = read_link(&current_search());
+    let mut notices = link.notices;
+    let seed = link.state.seed.unwrap_or_else(random_seed);
+    let length = scenario::by_id(&link.state.scenario).and_then(|s| s.minutes);
+    if let (Some(minute), Some(length)) = (link.state.minute, length) {
+        if minute > length {
+            notices.push(minute_beyond_text(minute, length));
+        }
     }
+    match Console::start(link.state, seed) {
+        Ok(console) => {
+            let run = RunHandle::new(console, link.rest);
+            provide_context(run);
+            view! { <ConsolePage notices=notices /> }.into_any()
+        }
+        Err(e) => {
+            notices.push(tf(Msg::StartFailed, &[("reason", &e.to_string())]));
+            view! {
+                <main class="console">
+                    <h1>{t(Msg::AppTitle)}</h1>
+                    <Notices notices=notices />
+                </main>
+            }
+            .into_any()
+        }
+    }
+}
 
-    let run = match scenario::by_id(SCENARIO_ID) {
-        Some(free_play) => view! { <FreePlay scenario=free_play seed=choice.seed /> }.into_any(),
-        None => view! { <Notice text=t(Msg::ScenarioMissing).to_owned() /> }.into_any(),
-    };
+/// The console around a run (from context).
+#[component]
+fn ConsolePage(notices: Vec<String>) -> impl IntoView {
+    let run = crate::components::use_run();
+    let dark = use_media_query("(prefers-color-scheme: dark)");
+    let canvases: [NodeRef<Canvas>; CHART_COUNT] = std::array::from_fn(|_| NodeRef::new());
+    let frame = use_frame_loop(frame_tick(run, canvases, dark));
+    run.attach(frame);
+    use_shortcuts(run);
+    // The link names the seed in use (and the minute) from the start, so copying the address
+    // bar reproduces the run too.
+    run.write_link();
 
     view! {
+        <a class="skip-link" href="#controls">
+            {t(Msg::SkipToControls)}
+        </a>
+        <header class="app-header">
+            <div class="brand">
+                <h1>{t(Msg::AppTitle)}</h1>
+                <p class="tagline">{t(Msg::AppTagline)}</p>
+            </div>
+            <div class="header-actions">
+                <ShareButton />
+                <button
+                    type="button"
+                    data-action="help"
+                    aria-keyshortcuts="?"
+                    on:click=move |_| run.help_open.set(true)
+                >
+                    <IconView icon=Icon::Keyboard />
+                    <span>{t(Msg::HelpButton)}</span>
+                </button>
+            </div>
+        </header>
+        <StatusStrip />
         <main class="console">
-            <header class="console-header">
-                <div>
-                    <h1>{t(Msg::AppTitle)}</h1>
-                    <p class="tagline">{t(Msg::AppTagline)}</p>
+            <Notices notices=notices />
+            <DebriefPanel />
+            <div class="layout">
+                <div class="area-setup">
+                    <SetupPanel />
                 </div>
-            </header>
-            {notices.into_iter().map(|text| view! { <Notice text=text /> }).collect_view()}
-            {run}
-            <p class="assumptions">{t(Msg::AssumptionsNote)}</p>
+                <div class="area-side">
+                    <Controls />
+                </div>
+                <div class="area-charts">
+                    <ChartsPanel canvases=canvases dark=dark />
+                </div>
+                <div class="area-metrics">
+                    <MetricsTable />
+                </div>
+                <div class="area-log">
+                    <EventLog />
+                </div>
+            </div>
+            <SourcesPanel />
         </main>
+        <footer class="app-footer">
+            <p>{t(Msg::AssumptionsNote)}</p>
+        </footer>
+        <HelpDialog />
     }
+}
+
+/// The frame loop's work, once per animation frame: replay a link (a slice at a time),
+/// or run as many minutes as the speed owes (fixed steps, independent of the frame rate);
+/// then publish once, redraw the charts once if the history changed, and rewrite the link.
+/// The work is measured as "frame" in the page's performance timeline.
+fn frame_tick(
+    run: RunHandle,
+    canvases: [NodeRef<Canvas>; CHART_COUNT],
+    dark: ReadSignal<bool>,
+) -> impl FnMut(f64) -> bool {
+    let performance = web_sys::window().and_then(|w| w.performance());
+    let mut measures = 0u32;
+    move |now: f64| {
+        let clock = |p: &web_sys::Performance| p.now();
+        let started = performance.as_ref().map(clock).unwrap_or(now);
+        if let Some(p) = &performance {
+            p.clear_marks_with_mark_name("frame-start");
+            let _ = p.mark("frame-start");
+        }
+        let mut simulated = false;
+        if run.with(Console::replay_left).unwrap_or(0) > 0 {
+            loop {
+                let done = run.update(|c| c.replay(REPLAY_SLICE)).unwrap_or(0);
+                simulated |= done > 0;
+                let elapsed = performance.as_ref().map_or(0.0, |p| p.now() - started);
+                if done == 0 || elapsed >= REPLAY_BUDGET_MS {
+                    break;
+                }
+            }
+        } else if run.playing.get_untracked() {
+            let speed = f64::from(run.minutes_per_second());
+            let owed = run
+                .book
+                .try_update_value(|b| {
+                    let dt = b
+                        .last_frame_ms
+                        .map_or(0.0, |last| (now - last).clamp(0.0, MAX_FRAME_GAP_MS));
+                    b.last_frame_ms = Some(now);
+                    let cap = (speed * MAX_FRAME_GAP_MS / 1000.0).ceil().max(1.0);
+                    b.owed_minutes = (b.owed_minutes + dt / 1000.0 * speed).min(cap);
+                    let steps = b.owed_minutes.floor();
+                    b.owed_minutes -= steps;
+                    steps as u32
+                })
+                .unwrap_or(0);
+            for _ in 0..owed {
+                if !run.update(Console::step).unwrap_or(false) {
+                    break;
+                }
+                simulated = true;
+            }
+            if run.with(Console::finished).unwrap_or(true) {
+                run.pause();
+            }
+        }
+        if simulated {
+            run.publish();
+        }
+        let redraw = run
+            .book
+            .try_update_value(|b| std::mem::take(&mut b.charts_dirty))
+            .unwrap_or(false);
+        if redraw {
+            draw_charts(&run, &canvases, dark.get_untracked());
+        }
+        let playing = run.playing.get_untracked();
+        let replaying = run.with(Console::replay_left).unwrap_or(0) > 0;
+        let link_due = run
+            .book
+            .try_with_value(|b| {
+                b.link_dirty && (!playing || now - b.link_written_ms >= LINK_INTERVAL_MS)
+            })
+            .unwrap_or(false);
+        if link_due && !replaying {
+            run.write_link();
+            run.book.try_update_value(|b| b.link_written_ms = now);
+        }
+        if simulated || redraw {
+            if let Some(p) = performance.clone() {
+                measures += 1;
+                if measures > MAX_FRAME_MEASURES {
+                    p.clear_measures_with_measure_name("frame");
+                    measures = 1;
+                }
+                // After the reactive updates of this frame (queued before this task) ran.
+                leptos::task::spawn_local(async move {
+                    let _ = p.measure_with_start_mark("frame", "frame-start");
+                });
+            }
+        }
+        let link_pending = run.book.try_with_value(|b| b.link_dirty).unwrap_or(false);
+        playing || replaying || link_pending
+    }
+}
+
+/// Keyboard shortcuts: Space play/pause, → or S step, + and − speed, R reset, ? help.
+/// They do nothing while a text field, slider, list or editable element has the focus (keys
+/// belong to it then), with a modifier held, or while the help dialog is open (except ?).
+fn use_shortcuts(run: RunHandle) {
+    let handle = window_event_listener(leptos::ev::keydown, move |ev: web_sys::KeyboardEvent| {
+        if ev.default_prevented()
+            || ev.ctrl_key()
+            || ev.meta_key()
+            || ev.alt_key()
+            || ev.is_composing()
+        {
+            return;
+        }
+        let target = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        let tag = target
+            .as_ref()
+            .map(|e| e.tag_name().to_ascii_lowercase())
+            .unwrap_or_default();
+        let editable = target
+            .as_ref()
+            .and_then(|e| e.dyn_ref::<web_sys::HtmlElement>())
+            .is_some_and(|e| e.is_content_editable());
+        if editable || matches!(tag.as_str(), "input" | "textarea" | "select") {
+            return;
+        }
+        let key = ev.key();
+        if run.help_open.get_untracked() {
+            // The dialog handles Escape itself.
+            if key == "?" {
+                ev.prevent_default();
+                run.help_open.set(false);
+            }
+            return;
+        }
+        // Space on a button, link or summary activates it; it is not play/pause there.
+        let activates = matches!(tag.as_str(), "button" | "a" | "summary");
+        let handled = match key.as_str() {
+            " " | "Spacebar" if !activates => {
+                run.toggle_play();
+                true
+            }
+            "ArrowRight" | "s" | "S" => {
+                run.step();
+                true
+            }
+            "+" | "=" | "Add" => {
+                run.faster();
+                true
+            }
+            "-" | "_" | "Subtract" | "−" => {
+                run.slower();
+                true
+            }
+            "r" | "R" => {
+                run.reset();
+                true
+            }
+            "?" => {
+                run.help_open.set(true);
+                true
+            }
+            _ => false,
+        };
+        if handled {
+            ev.prevent_default();
+        }
+    });
+    on_cleanup(move || handle.remove());
 }

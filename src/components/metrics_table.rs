@@ -1,23 +1,39 @@
 use leptos::prelude::*;
-use oncall_sim::MinuteRecord;
 
+use crate::components::run::use_run;
 use crate::i18n::{t, Msg};
-use crate::metrics::{Value, METRICS};
+use crate::metrics::{Level, Limits, METRICS};
 
-/// The current minute's metrics. The rows are built once; only the value cells follow the
-/// record, so a tick rewrites a few text nodes and nothing else.
+/// The last minute's metrics. The rows are built once; only the value cells follow the
+/// snapshot, so a frame rewrites a few text nodes and nothing else.
+///
+/// A value past a threshold changes colour and gets a word ("watch", "critical") next to it,
+/// so the state does not rest on colour alone; the row carries `data-level` for tests.
 #[component]
-pub fn MetricsTable(record: ReadSignal<MinuteRecord>) -> impl IntoView {
+pub fn MetricsTable() -> impl IntoView {
+    let run = use_run();
+    let limits = Memo::new(move |_| {
+        run.generation.track();
+        run.with(|c| Limits::of(c.sim().params()))
+            .unwrap_or_default()
+    });
     let rows = METRICS
         .iter()
         .map(|spec| {
-            let value = move || record.with(|r| spec.display(r));
-            // A raised flag (the page firing) stands out.
-            let raised = move || record.with(|r| (spec.read)(r) == Value::Flag(true));
+            let value = move || run.snapshot.with(|s| spec.display(&s.record));
+            let level = Memo::new(move |_| {
+                let limits = limits.get();
+                run.snapshot.with(|s| spec.level(&s.record, &limits))
+            });
             view! {
-                <tr data-metric=spec.field class:raised=raised>
+                <tr data-metric=spec.field data-level=move || level.get().class()>
                     <th scope="row">{t(spec.label)}</th>
-                    <td>{value}</td>
+                    <td>
+                        <span class="value">{value}</span>
+                        <span class="cue" class:hidden=move || level.get() == Level::Normal>
+                            {move || level.get().cue()}
+                        </span>
+                    </td>
                 </tr>
             }
         })
@@ -26,7 +42,10 @@ pub fn MetricsTable(record: ReadSignal<MinuteRecord>) -> impl IntoView {
         <section class="panel metrics-panel" aria-labelledby="metrics-heading">
             <h2 id="metrics-heading">{t(Msg::MetricsHeading)}</h2>
             <table class="metrics">
-                <caption>{t(Msg::MetricsCaption)}</caption>
+                <caption>
+                    {t(Msg::MetricsCaption)} " ("
+                    {move || run.snapshot.with(|s| s.record.clock.clone())} ")"
+                </caption>
                 <thead>
                     <tr>
                         <th scope="col">{t(Msg::MetricColumn)}</th>

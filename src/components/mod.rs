@@ -2,13 +2,30 @@
 //! they never compute model numbers themselves.
 
 mod app;
-mod free_play;
+pub mod charts_panel;
+mod controls;
+mod debrief;
+mod event_log;
+mod help;
+mod icons;
 mod metrics_table;
-mod notice;
-mod run_facts;
+mod notices;
+pub mod run;
+mod setup_panel;
+mod share;
+mod sources;
+mod status_strip;
 
 pub use app::App;
-pub use free_play::FreePlay;
+pub use charts_panel::ChartsPanel;
+pub use controls::{ttl_position, Controls, TTL_STOPS};
+pub use debrief::DebriefPanel;
+pub use event_log::{EventLog, LOG_LIMIT};
+pub use help::HelpDialog;
 pub use metrics_table::MetricsTable;
-pub use notice::Notice;
-pub use run_facts::RunFacts;
+pub use notices::Notices;
+pub use run::{use_run, RunHandle, SPEEDS};
+pub use setup_panel::{parse_seed_input, SetupPanel};
+pub use share::ShareButton;
+pub use sources::SourcesPanel;
+pub use status_strip::{StatusStrip, TimeControls};

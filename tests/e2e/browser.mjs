@@ -22,10 +22,12 @@ const ARGS = [
 ];
 
 /**
- * Opens a browser context with its own temporary profile.
- * Every request not addressed to 127.0.0.1 is aborted and recorded in `offHost`.
+ * Opens a browser context with its own temporary profile (a fresh browser: nothing shared
+ * with any other context). Every request not addressed to 127.0.0.1 is aborted and recorded
+ * in `offHost`. `options` go to Playwright's context (deviceScaleFactor, colorScheme,
+ * reducedMotion, permissions…).
  */
-export async function openBrowser({ width = 1280, height = 800 } = {}) {
+export async function openBrowser({ width = 1280, height = 800, ...options } = {}) {
   const profile = await mkdtemp(join(tmpdir(), 'oncall-e2e-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -33,6 +35,7 @@ export async function openBrowser({ width = 1280, height = 800 } = {}) {
     args: ARGS,
     viewport: { width, height },
     serviceWorkers: 'block',
+    ...options,
   });
   const offHost = [];
   await context.route('**/*', (route) => {

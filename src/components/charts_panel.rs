@@ -1,0 +1,353 @@
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use oncall_sim::EventKind;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+use crate::charts::figures::{figures, ChartText, SeriesStyle};
+use crate::charts::{Axis, Figure, MarkKind, Theme};
+use crate::components::run::{use_run, RunHandle};
+use crate::console::Console;
+use crate::i18n::{t, tf, Msg};
+use crate::metrics::{format_value, Format, Value};
+
+/// Number of charts, in display order (the order `figures` returns them in).
+pub const CHART_COUNT: usize = 6;
+
+/// The catalog's text for the charts' keys.
+pub fn chart_text(key: ChartText) -> String {
+    t(match key {
+        ChartText::Requests => Msg::SeriesRequests,
+        ChartText::Capacity => Msg::SeriesCapacity,
+        ChartText::P99 => Msg::SeriesP99,
+        ChartText::ErrorRate => Msg::SeriesErrorRate,
+        ChartText::Timeouts => Msg::SeriesTimeouts,
+        ChartText::TimeoutGuide => Msg::GuideTimeout,
+        ChartText::BudgetLeft => Msg::SeriesBudgetLeft,
+        ChartText::BurnRate1h => Msg::SeriesBurnRate1h,
+        ChartText::PageGuide => Msg::GuidePage,
+        ChartText::CacheHit => Msg::SeriesCacheHit,
+        ChartText::DbUtilization => Msg::SeriesDbUtilization,
+        ChartText::Serving => Msg::SeriesServing,
+        ChartText::Booting => Msg::SeriesBooting,
+        ChartText::FleetCost => Msg::SeriesFleetCost,
+        ChartText::CostSoFar => Msg::SeriesCostSoFar,
+    })
+    .to_owned()
+}
+
+fn chart_title(id: &str) -> Msg {
+    match id {
+        "traffic" => Msg::ChartTraffic,
+        "latency" => Msg::ChartLatency,
+        "budget" => Msg::ChartBudget,
+        "cache" => Msg::ChartCache,
+        "instances" => Msg::ChartInstances,
+        _ => Msg::ChartCost,
+    }
+}
+
+/// The run's figures: the whole history, on an axis as long as the exercise (so the charts do
+/// not rescale every minute) or the run so far when the scenario is endless.
+fn run_figures(console: &Console) -> Vec<Figure> {
+    let sim = console.sim();
+    let mut figs = figures(
+        sim.history(),
+        sim.events(),
+        sim.scenario().clock_min,
+        sim.params().timeout_s,
+        &chart_text,
+    );
+    if let Some(length) = sim.scenario().minutes {
+        for fig in &mut figs {
+            fig.span = f64::from(length.saturating_sub(1)).max(fig.span);
+        }
+    }
+    figs
+}
+
+/// Draws every chart of the run on its canvas. Called by the frame loop, at most once a frame.
+pub fn draw_charts(run: &RunHandle, canvases: &[NodeRef<Canvas>; CHART_COUNT], dark: bool) {
+    let theme = if dark { &Theme::DARK } else { &Theme::LIGHT };
+    let dpr = web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .clamp(1.0, 4.0);
+    let drawn = run.with(|console| {
+        let minutes = console.minutes().to_string();
+        for (figure, node) in run_figures(console).iter().zip(canvases) {
+            let Some(canvas) = node.get_untracked() else {
+                continue;
+            };
+            match crate::charts::draw(&canvas, figure, theme, dpr) {
+                Ok(()) => {
+                    let _ = canvas.set_attribute("data-minutes", &minutes);
+                    let _ = canvas.remove_attribute("data-error");
+                }
+                // A chart that cannot be drawn says so on its element; the page goes on.
+                Err(e) => {
+                    let _ = canvas.set_attribute("data-error", &e.0);
+                }
+            }
+        }
+    });
+    if drawn.is_none() {
+        leptos::logging::warn!("charts: the run is gone");
+    }
+}
+
+/// One legend entry.
+#[derive(Clone, Debug, PartialEq)]
+struct LegendItem {
+    label: String,
+    css_color: String,
+    shape: &'static str,
+    right_axis: bool,
+}
+
+fn legend(figure: &Figure) -> Vec<LegendItem> {
+    let color = |c: plotters::style::RGBColor| format!("rgb({}, {}, {})", c.0, c.1, c.2);
+    let has_right = figure.series.iter().any(|s| s.axis == Axis::Right)
+        && figure.left.unit != figure.right.unit;
+    let mut items: Vec<LegendItem> = figure
+        .series
+        .iter()
+        .map(|s| LegendItem {
+            label: s.label.clone(),
+            css_color: color(s.color),
+            shape: if s.style == SeriesStyle::Area {
+                "area"
+            } else {
+                "line"
+            },
+            right_axis: has_right && s.axis == Axis::Right,
+        })
+        .collect();
+    items.extend(figure.guides.iter().map(|g| LegendItem {
+        label: g.label.clone(),
+        css_color: color(g.color),
+        shape: "guide",
+        right_axis: has_right && g.axis == Axis::Right,
+    }));
+    items
+}
+
+/// What a chart shows now, in words (its text alternative).
+fn alt_values(id: &str, r: &oncall_sim::MinuteRecord) -> Vec<(ChartText, String)> {
+    let v = |format: Format, x: f64| format_value(format, Value::Number(x));
+    let pct = |x: f64| v(Format::Percent { decimals: 1 }, x);
+    match id {
+        "traffic" => vec![
+            (ChartText::Requests, v(Format::ReqPerS, r.requests_per_s)),
+            (ChartText::Capacity, v(Format::ReqPerS, r.capacity_per_s)),
+        ],
+        "latency" => vec![
+            (ChartText::P99, v(Format::Milliseconds, r.p99_ms)),
+            (
+                ChartText::ErrorRate,
+                v(Format::Percent { decimals: 3 }, r.error_rate),
+            ),
+            (
+                ChartText::Timeouts,
+                v(Format::Percent { decimals: 3 }, r.timeout_share),
+            ),
+        ],
+        "budget" => vec![
+            (ChartText::BudgetLeft, pct(r.budget_left)),
+            (
+                ChartText::BurnRate1h,
+                v(Format::Burn { decimals: 1 }, r.burn_rate_1h),
+            ),
+        ],
+        "cache" => vec![
+            (ChartText::CacheHit, pct(r.cache_hit)),
+            (ChartText::DbUtilization, pct(r.db_utilization)),
+        ],
+        "instances" => vec![
+            (ChartText::Serving, v(Format::Count, f64::from(r.serving))),
+            (ChartText::Booting, v(Format::Count, f64::from(r.booting))),
+        ],
+        _ => vec![
+            (
+                ChartText::FleetCost,
+                v(Format::DollarsPerHour, r.fleet_cost_per_hour),
+            ),
+            (ChartText::CostSoFar, v(Format::Dollars, r.cost_so_far)),
+        ],
+    }
+}
+
+/// Counts of the marks on the time axis: deploys, pages, the user's actions.
+fn mark_counts(console: &Console) -> (usize, usize, usize) {
+    console
+        .sim()
+        .events()
+        .iter()
+        .fold((0, 0, 0), |(d, p, a), e| match e.kind {
+            EventKind::Deploy { .. } => (d + 1, p, a),
+            EventKind::PageFired { .. } => (d, p + 1, a),
+            EventKind::Action { .. } => (d, p, a + 1),
+            _ => (d, p, a),
+        })
+}
+
+/// The six live charts, with HTML legends and a text alternative each. The canvases are drawn
+/// by the frame loop ([`draw_charts`]); this component lays them out and watches their size.
+#[component]
+pub fn ChartsPanel(
+    canvases: [NodeRef<Canvas>; CHART_COUNT],
+    dark: ReadSignal<bool>,
+) -> impl IntoView {
+    let run = use_run();
+    // Legends do not depend on the data: build them from an empty run.
+    let timeout_s = run.with(|c| c.sim().params().timeout_s).unwrap_or(2.0);
+    let empty = figures(&[], &[], 0, timeout_s, &chart_text);
+    let first_clock = Memo::new(move |_| {
+        run.generation.track();
+        run.with(|c| c.sim().clock_at(0)).unwrap_or_default()
+    });
+    let events = Memo::new(move |_| run.snapshot.with(|s| s.events));
+    let marks = Memo::new(move |_| {
+        run.generation.track();
+        events.track();
+        run.with(mark_counts).unwrap_or_default()
+    });
+
+    // Redraw when a canvas changes size (window resize, layout change, scrollbar).
+    observe_sizes(run, canvases);
+    Effect::new(move |_| {
+        dark.track();
+        run.charts_changed();
+    });
+
+    let mark_color = move |kind: MarkKind| {
+        let theme = if dark.get() {
+            Theme::DARK
+        } else {
+            Theme::LIGHT
+        };
+        let c = theme.marks[kind as usize];
+        format!("color: rgb({}, {}, {})", c.0, c.1, c.2)
+    };
+
+    let charts = empty
+        .iter()
+        .zip(canvases)
+        .map(|(figure, node)| {
+            let id = figure.id;
+            let title = t(chart_title(id));
+            let heading_id = format!("chart-{id}-title");
+            let labelled_by = heading_id.clone();
+            let items = legend(figure)
+                .into_iter()
+                .map(|item| {
+                    let right = item.right_axis.then(|| format!(" ({})", t(Msg::RightAxis)));
+                    view! {
+                        <li>
+                            <span
+                                class=format!("swatch {}", item.shape)
+                                style=format!("--swatch: {}", item.css_color)
+                                aria-hidden="true"
+                            ></span>
+                            {item.label}
+                            {right}
+                        </li>
+                    }
+                })
+                .collect_view();
+            let alt = move || {
+                let values = run.snapshot.with(|s| {
+                    alt_values(id, &s.record)
+                        .into_iter()
+                        .map(|(key, value)| {
+                            tf(
+                                Msg::ChartAltValue,
+                                &[("name", &chart_text(key)), ("value", &value)],
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                });
+                let (deploys, pages, actions) = marks.get();
+                let marks = tf(
+                    Msg::ChartAltMarks,
+                    &[
+                        ("deploys", &deploys.to_string()),
+                        ("pages", &pages.to_string()),
+                        ("actions", &actions.to_string()),
+                    ],
+                );
+                tf(
+                    Msg::ChartAlt,
+                    &[
+                        ("title", title),
+                        ("from", &first_clock.get()),
+                        ("to", &run.snapshot.with(|s| s.record.clock.clone())),
+                        ("values", &values),
+                        ("marks", &marks),
+                    ],
+                )
+            };
+            view! {
+                <figure class="chart" data-chart=id aria-labelledby=labelled_by>
+                    <figcaption>
+                        <h3 id=heading_id>{title}</h3>
+                        <ul class="legend">{items}</ul>
+                    </figcaption>
+                    <canvas node_ref=node data-chart=id role="img" aria-label=alt></canvas>
+                </figure>
+            }
+        })
+        .collect_view();
+
+    view! {
+        <section class="panel charts-panel" aria-labelledby="charts-heading">
+            <div class="panel-head">
+                <h2 id="charts-heading">{t(Msg::ChartsHeading)}</h2>
+                <p class="marks-legend">
+                    {t(Msg::MarksLegend)} " "
+                    <span style=move || mark_color(MarkKind::Deploy)>
+                        <b aria-hidden="true">{MarkKind::Deploy.glyph()}</b> " " {t(Msg::MarkDeploy)}
+                    </span>
+                    " · "
+                    <span style=move || mark_color(MarkKind::Page)>
+                        <b aria-hidden="true">{MarkKind::Page.glyph()}</b> " " {t(Msg::MarkPage)}
+                    </span>
+                    " · "
+                    <span style=move || mark_color(MarkKind::Action)>
+                        <b aria-hidden="true">{MarkKind::Action.glyph()}</b> " " {t(Msg::MarkAction)}
+                    </span>
+                </p>
+            </div>
+            <div class="chart-grid">{charts}</div>
+        </section>
+    }
+}
+
+/// Marks the charts dirty whenever one of the canvases changes size. The observer is
+/// disconnected when the panel goes away.
+fn observe_sizes(run: RunHandle, canvases: [NodeRef<Canvas>; CHART_COUNT]) {
+    let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |_entries: js_sys::Array| {
+        run.charts_changed();
+    });
+    let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) else {
+        return;
+    };
+    let kept = StoredValue::new_local(Some((observer.clone(), callback)));
+    for node in canvases {
+        let observer = observer.clone();
+        // Observing the same element again is harmless, so a re-created canvas is covered too.
+        Effect::new(move |_| {
+            if let Some(canvas) = node.get() {
+                observer.observe(&canvas);
+            }
+        });
+    }
+    on_cleanup(move || {
+        kept.try_update_value(|kept| {
+            if let Some((observer, callback)) = kept.take() {
+                observer.disconnect();
+                drop(callback);
+            }
+        });
+    });
+}

@@ -1,0 +1,409 @@
+use leptos::prelude::*;
+use oncall_sim::action::{
+    CACHE_TTL_RANGE, MIN_INSTANCES_RANGE, SHED_RANGE, TARGET_UTILIZATION_RANGE,
+};
+use oncall_sim::ActionKind;
+
+use crate::components::run::use_run;
+use crate::i18n::{instances, policy_name_text, t, tf, Msg};
+use crate::metrics::{format_value, Format, Value};
+
+/// Positions of the cache-TTL slider: the range 1 s – 1 h is too wide for a linear slider.
+pub const TTL_STOPS: [u32; 17] = [
+    1, 5, 10, 15, 30, 45, 60, 90, 120, 180, 300, 600, 900, 1200, 1800, 2700, 3600,
+];
+
+/// The slider position nearest to a TTL (a link may set any TTL in the range).
+pub fn ttl_position(ttl_s: u32) -> usize {
+    TTL_STOPS
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, stop)| stop.abs_diff(ttl_s))
+        .map_or(0, |(i, _)| i)
+}
+
+/// A fraction from a slider, rounded to the slider's step (0.05) and kept in `range`.
+fn fraction(position: f64, range: (f64, f64)) -> f64 {
+    ((position * 100.0).round() / 100.0).clamp(range.0, range.1)
+}
+
+fn percent(x: f64) -> String {
+    format_value(Format::Percent { decimals: 0 }, Value::Number(x))
+}
+
+/// A slider that shows its value and unit, and emits its action when released (or at each
+/// key press), not at every pixel of a drag.
+#[component]
+fn Slider(
+    control: &'static str,
+    label: Msg,
+    #[prop(into)] help: Signal<String>,
+    min: f64,
+    max: f64,
+    step: f64,
+    #[prop(into)] position: Signal<f64>,
+    show: fn(f64) -> String,
+    on_commit: Callback<f64>,
+    #[prop(into)] disabled: Signal<bool>,
+) -> impl IntoView {
+    let dragging = RwSignal::new(None::<f64>);
+    let shown = move || dragging.get().unwrap_or_else(|| position.get());
+    let text = move || show(shown());
+    let input_id = format!("ctl-{control}");
+    let help_id = format!("ctl-{control}-help");
+    let read = |ev: &leptos::ev::Event| event_target_value(ev).parse::<f64>().ok();
+    view! {
+        <div class="control slider" data-control=control>
+            <div class="control-head">
+                <label for=input_id.clone()>{t(label)}</label>
+                <output for=input_id.clone() aria-hidden="true">{text}</output>
+            </div>
+            <input
+                type="range"
+                id=input_id
+                min=min
+                max=max
+                step=step
+                prop:value=move || shown().to_string()
+                aria-valuetext=text
+                aria-describedby=help_id.clone()
+                disabled=move || disabled.get()
+                on:input=move |ev| dragging.set(read(&ev))
+                on:change=move |ev| {
+                    dragging.set(None);
+                    if let Some(v) = read(&ev) {
+                        on_commit.run(v);
+                    }
+                }
+            />
+            <p class="help" id=help_id>
+                {help}
+            </p>
+        </div>
+    }
+}
+
+/// An on/off switch.
+#[component]
+fn Toggle(
+    control: &'static str,
+    label: Msg,
+    #[prop(into)] help: Signal<String>,
+    #[prop(into)] checked: Signal<bool>,
+    on_toggle: Callback<bool>,
+    #[prop(into)] disabled: Signal<bool>,
+) -> impl IntoView {
+    let input_id = format!("ctl-{control}");
+    let help_id = format!("ctl-{control}-help");
+    view! {
+        <div class="control toggle" data-control=control>
+            <div class="control-head">
+                <label for=input_id.clone()>{t(label)}</label>
+                <span class="switch">
+                    <input
+                        type="checkbox"
+                        role="switch"
+                        id=input_id
+                        prop:checked=move || checked.get()
+                        aria-describedby=help_id.clone()
+                        disabled=move || disabled.get()
+                        on:change=move |ev| on_toggle.run(event_target_checked(&ev))
+                    />
+                    <span class="track" aria-hidden="true"></span>
+                    <span class="state" aria-hidden="true">
+                        {move || t(if checked.get() { Msg::On } else { Msg::Off })}
+                    </span>
+                </span>
+            </div>
+            <p class="help" id=help_id>
+                {help}
+            </p>
+        </div>
+    }
+}
+
+/// A button that starts something that takes minutes, and shows how far it got.
+#[component]
+fn ActionButton(
+    control: &'static str,
+    label: Msg,
+    #[prop(into)] help: Signal<String>,
+    /// "Ready", "Queued for 09:14", "Running: 4 min left".
+    #[prop(into)]
+    status: Signal<String>,
+    /// Share done, while running.
+    #[prop(into)]
+    progress: Signal<Option<f64>>,
+    on_press: Callback<()>,
+    #[prop(into)] disabled: Signal<bool>,
+) -> impl IntoView {
+    let help_id = format!("ctl-{control}-help");
+    let status_id = format!("ctl-{control}-status");
+    let described_by = format!("{status_id} {help_id}");
+    view! {
+        <div class="control action" data-control=control>
+            <button
+                type="button"
+                class="action-button"
+                class:busy=move || progress.get().is_some()
+                aria-describedby=described_by
+                disabled=move || disabled.get()
+                on:click=move |_| on_press.run(())
+            >
+                <span class="action-label">{t(label)}</span>
+                <span class="action-status" id=status_id data-status=control>
+                    {status}
+                </span>
+                <span
+                    class="action-progress"
+                    aria-hidden="true"
+                    style=move || {
+                        format!("--done: {:.3}", progress.get().unwrap_or(0.0))
+                    }
+                ></span>
+            </button>
+            <p class="help" id=help_id>
+                {help}
+            </p>
+        </div>
+    }
+}
+
+/// Every control of the service, each with its value, unit and one-line explanation. They send
+/// the core actions for the next minute; progress comes back in the core's records.
+#[component]
+pub fn Controls() -> impl IntoView {
+    let run = use_run();
+    let settings = move || run.snapshot.with(|s| s.settings.clone());
+    let disabled = Signal::derive(move || run.snapshot.with(|s| s.finished || s.replay_left > 0));
+    // Model constants the explanations quote, from the run's own parameters.
+    let params = Memo::new(move |_| {
+        run.generation.track();
+        run.with(|c| c.sim().params().clone()).unwrap_or_default()
+    });
+    let pending = move |name: &str| {
+        run.snapshot
+            .with(|s| s.pending.iter().any(|k| k.name() == name))
+    };
+    let queued = move || {
+        tf(
+            Msg::Queued,
+            &[("clock", &run.snapshot.with(|s| s.next_clock.clone()))],
+        )
+    };
+    let minutes_left = |n: u32| format_value(Format::Minutes, Value::Number(f64::from(n)));
+
+    let warm_status = Signal::derive(move || {
+        let left = run.snapshot.with(|s| s.record.warmup_minutes_left);
+        if pending("warm_cache") {
+            queued()
+        } else if left > 0 {
+            tf(Msg::WarmupRunning, &[("minutes", &minutes_left(left))])
+        } else {
+            t(Msg::Idle).to_owned()
+        }
+    });
+    let warm_progress = Signal::derive(move || {
+        let left = run.snapshot.with(|s| s.record.warmup_minutes_left);
+        let total = params.with(|p| p.warmup_minutes).max(1.0);
+        (left > 0).then(|| 1.0 - f64::from(left) / total)
+    });
+    let rollback_status = Signal::derive(move || {
+        let left = run.snapshot.with(|s| s.record.rollback_minutes_left);
+        if pending("rollback") {
+            queued()
+        } else if left > 0 {
+            tf(Msg::RollbackRunning, &[("minutes", &minutes_left(left))])
+        } else {
+            t(Msg::Idle).to_owned()
+        }
+    });
+    let rollback_progress = Signal::derive(move || {
+        let left = run.snapshot.with(|s| s.record.rollback_minutes_left);
+        let total = params.with(|p| p.rollback_minutes).max(1.0);
+        (left > 0).then(|| (1.0 - f64::from(left) / total).max(0.0))
+    });
+
+    let warm_help = Signal::derive(move || {
+        params.with(|p| {
+            tf(
+                Msg::CtlWarmCacheHelp,
+                &[
+                    ("minutes", &format!("{}", p.warmup_minutes)),
+                    ("gain", &percent(p.warmup_gain_per_min)),
+                    (
+                        "qps",
+                        &tf(
+                            Msg::UnitQueriesPerS,
+                            &[("value", &format!("{}", p.warmup_db_qps))],
+                        ),
+                    ),
+                ],
+            )
+        })
+    });
+    let shed_help = Signal::derive(move || {
+        tf(
+            Msg::CtlShedHelp,
+            &[("share", &percent(params.with(|p| p.low_priority_share)))],
+        )
+    });
+    let rollback_help = Signal::derive(move || {
+        tf(
+            Msg::CtlRollbackHelp,
+            &[(
+                "minutes",
+                &format!("{}", params.with(|p| p.rollback_minutes)),
+            )],
+        )
+    });
+    let autoscaling_help = Signal::derive(move || {
+        tf(
+            Msg::CtlAutoscalingHelp,
+            &[("policy", &policy_name_text(run.snapshot.with(|s| s.policy)))],
+        )
+    });
+    let pending_note = move || {
+        run.snapshot.with(|s| {
+            if s.finished {
+                Some(t(Msg::ControlsOver).to_owned())
+            } else if s.pending.is_empty() {
+                None
+            } else {
+                Some(tf(
+                    Msg::ControlsPending,
+                    &[("minute", &s.minutes.to_string()), ("clock", &s.next_clock)],
+                ))
+            }
+        })
+    };
+
+    let act = move |kind: ActionKind| run.act(kind);
+    let (min_lo, min_hi) = MIN_INSTANCES_RANGE;
+
+    view! {
+        <section class="panel controls-panel" id="controls" aria-labelledby="controls-heading">
+            <h2 id="controls-heading">{t(Msg::ControlsHeading)}</h2>
+            <p class="pending-note" role="status" class:hidden=move || pending_note().is_none()>
+                {pending_note}
+            </p>
+            <Slider
+                control="min_instances"
+                label=Msg::CtlMinInstances
+                help=Signal::derive(|| t(Msg::CtlMinInstancesHelp).to_owned())
+                min=f64::from(min_lo)
+                max=f64::from(min_hi)
+                step=1.0
+                position=Signal::derive(move || f64::from(settings().min_instances))
+                show=|x| instances(x.round() as u32)
+                on_commit=Callback::new(move |x: f64| {
+                    let n = (x.round() as u32).clamp(min_lo, min_hi);
+                    act(ActionKind::MinInstances(n));
+                })
+                disabled=disabled
+            />
+            <Toggle
+                control="autoscaling"
+                label=Msg::CtlAutoscaling
+                help=autoscaling_help
+                checked=Signal::derive(move || settings().autoscaling)
+                on_toggle=Callback::new(move |on: bool| act(ActionKind::Autoscaling(on)))
+                disabled=disabled
+            />
+            <Slider
+                control="target_utilization"
+                label=Msg::CtlTargetUtilization
+                help=Signal::derive(|| t(Msg::CtlTargetUtilizationHelp).to_owned())
+                min=TARGET_UTILIZATION_RANGE.0
+                max=TARGET_UTILIZATION_RANGE.1
+                step=0.05
+                position=Signal::derive(move || settings().target_utilization)
+                show=percent
+                on_commit=Callback::new(move |x: f64| {
+                    act(ActionKind::TargetUtilization(fraction(x, TARGET_UTILIZATION_RANGE)));
+                })
+                disabled=disabled
+            />
+            <Slider
+                control="cache_ttl_s"
+                label=Msg::CtlCacheTtl
+                help=Signal::derive(|| t(Msg::CtlCacheTtlHelp).to_owned())
+                min=0.0
+                max=(TTL_STOPS.len() - 1) as f64
+                step=1.0
+                position=Signal::derive(move || ttl_position(settings().cache_ttl_s) as f64)
+                show=|x| {
+                    let stop = TTL_STOPS[(x.round().max(0.0) as usize).min(TTL_STOPS.len() - 1)];
+                    format_value(Format::Seconds, Value::Number(f64::from(stop)))
+                }
+                on_commit=Callback::new(move |x: f64| {
+                    let stop = TTL_STOPS[(x.round().max(0.0) as usize).min(TTL_STOPS.len() - 1)];
+                    act(ActionKind::CacheTtlS(stop.clamp(CACHE_TTL_RANGE.0, CACHE_TTL_RANGE.1)));
+                })
+                disabled=disabled
+            />
+            <ActionButton
+                control="warm_cache"
+                label=Msg::CtlWarmCache
+                help=warm_help
+                status=warm_status
+                progress=warm_progress
+                on_press=Callback::new(move |()| act(ActionKind::WarmCache))
+                disabled=disabled
+            />
+            <Slider
+                control="shed_low_priority"
+                label=Msg::CtlShed
+                help=shed_help
+                min=SHED_RANGE.0
+                max=SHED_RANGE.1
+                step=0.05
+                position=Signal::derive(move || settings().shed_low_priority)
+                show=percent
+                on_commit=Callback::new(move |x: f64| {
+                    act(ActionKind::ShedLowPriority(fraction(x, SHED_RANGE)));
+                })
+                disabled=disabled
+            />
+            <Toggle
+                control="heavy_feature"
+                label=Msg::CtlHeavyFeature
+                help=Signal::derive(|| t(Msg::CtlHeavyFeatureHelp).to_owned())
+                checked=Signal::derive(move || settings().heavy_feature)
+                on_toggle=Callback::new(move |on: bool| act(ActionKind::HeavyFeature(on)))
+                disabled=disabled
+            />
+            <ActionButton
+                control="rollback"
+                label=Msg::CtlRollback
+                help=rollback_help
+                status=rollback_status
+                progress=rollback_progress
+                on_press=Callback::new(move |()| act(ActionKind::Rollback))
+                disabled=disabled
+            />
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ttl_stops_cover_the_allowed_range_in_order() {
+        assert_eq!(TTL_STOPS[0], CACHE_TTL_RANGE.0);
+        assert_eq!(TTL_STOPS[TTL_STOPS.len() - 1], CACHE_TTL_RANGE.1);
+        assert!(TTL_STOPS.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(TTL_STOPS[ttl_position(60)], 60);
+        assert_eq!(TTL_STOPS[ttl_position(70)], 60);
+        assert_eq!(TTL_STOPS[ttl_position(80)], 90);
+    }
+
+    #[test]
+    fn fractions_snap_to_the_step_and_the_range() {
+        assert_eq!(fraction(0.30000000000000004, TARGET_UTILIZATION_RANGE), 0.3);
+        assert_eq!(fraction(0.05, TARGET_UTILIZATION_RANGE), 0.1);
+        assert_eq!(fraction(2.0, SHED_RANGE), 1.0);
+    }
+}

@@ -1,0 +1,155 @@
+use leptos::prelude::*;
+use oncall_sim::{autoscale, scenario};
+
+use crate::components::run::use_run;
+use crate::i18n::{policy_name_text, scenario_briefing, scenario_title_text, t, tf, Msg};
+use crate::seed::random_seed;
+
+/// Reads a seed typed by the user: plain digits, 0–4294967295 (as in a link).
+pub fn parse_seed_input(text: &str) -> Option<u32> {
+    let text = text.trim();
+    if text.is_empty() || text.len() > 10 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// The run's set-up: scenario (with its briefing), autoscaler and seed. Changing any of them
+/// starts a new run.
+#[component]
+pub fn SetupPanel() -> impl IntoView {
+    let run = use_run();
+    let scenario_id = move || run.snapshot.with(|s| s.scenario);
+    let briefing = move || scenario_briefing(scenario_id()).map(t).unwrap_or_default();
+    let length = move || {
+        run.snapshot.with(|s| match s.length {
+            Some(minutes) => tf(Msg::ExerciseLength, &[("minutes", &minutes.to_string())]),
+            None => t(Msg::ExerciseEndless).to_owned(),
+        })
+    };
+    let scenario_options = scenario::IDS
+        .iter()
+        .map(|id| {
+            view! {
+                <option value=*id selected=move || scenario_id() == *id>
+                    {scenario_title_text(id)}
+                </option>
+            }
+        })
+        .collect_view();
+    let policy_options = autoscale::POLICY_IDS
+        .iter()
+        .map(|id| {
+            view! {
+                <option value=*id selected=move || run.snapshot.with(|s| s.policy == *id)>
+                    {policy_name_text(id)}
+                </option>
+            }
+        })
+        .collect_view();
+
+    let seed_text = RwSignal::new(run.snapshot.with_untracked(|s| s.seed.to_string()));
+    // A new run (reset, new seed, a link) shows its seed.
+    Effect::new(move |_| {
+        let seed = run.snapshot.with(|s| s.seed);
+        seed_text.set(seed.to_string());
+    });
+    let seed_error = RwSignal::new(None::<String>);
+    let apply_seed = move || {
+        let typed = seed_text.get_untracked();
+        match parse_seed_input(&typed) {
+            Some(seed) => {
+                seed_error.set(None);
+                run.restart_with(None, None, Some(seed));
+            }
+            None => seed_error.set(Some(tf(Msg::SeedInvalid, &[("value", typed.trim())]))),
+        }
+    };
+
+    view! {
+        <section class="panel setup-panel" aria-labelledby="setup-heading">
+            <h2 id="setup-heading" class="visually-hidden">
+                {t(Msg::SetupHeading)}
+            </h2>
+            <div class="field scenario-field">
+                <label for="scenario-select">{t(Msg::ScenarioLabel)}</label>
+                <select
+                    id="scenario-select"
+                    data-field="scenario"
+                    prop:value=move || scenario_id().to_owned()
+                    on:change=move |ev| run.restart_with(Some(&event_target_value(&ev)), None, None)
+                >
+                    {scenario_options}
+                </select>
+                <p class="muted small">{length}</p>
+            </div>
+            <div class="briefing" aria-live="polite">
+                <h3 class="briefing-heading">{t(Msg::BriefingHeading)}</h3>
+                <p data-field="briefing">{briefing}</p>
+            </div>
+            <div class="field">
+                <label for="policy-select">{t(Msg::AutoscalerLabel)}</label>
+                <select
+                    id="policy-select"
+                    data-field="autoscaler"
+                    prop:value=move || run.snapshot.with(|s| s.policy.to_owned())
+                    on:change=move |ev| run.restart_with(None, Some(&event_target_value(&ev)), None)
+                >
+                    {policy_options}
+                </select>
+                <p class="muted small">{t(Msg::PolicyChangeNote)}</p>
+            </div>
+            <form
+                class="field seed-form"
+                on:submit=move |ev| {
+                    ev.prevent_default();
+                    apply_seed();
+                }
+            >
+                <label for="seed-input">{t(Msg::SeedLabel)}</label>
+                <div class="seed-row">
+                    <input
+                        id="seed-input"
+                        data-field="seed"
+                        type="text"
+                        inputmode="numeric"
+                        autocomplete="off"
+                        spellcheck="false"
+                        maxlength="10"
+                        aria-invalid=move || seed_error.get().is_some().to_string()
+                        aria-describedby="seed-error"
+                        prop:value=move || seed_text.get()
+                        on:input=move |ev| seed_text.set(event_target_value(&ev))
+                    />
+                    <button type="submit">{t(Msg::SeedApply)}</button>
+                    <button
+                        type="button"
+                        on:click=move |_| {
+                            seed_error.set(None);
+                            run.restart_with(None, None, Some(random_seed()));
+                        }
+                    >
+                        {t(Msg::SeedRandom)}
+                    </button>
+                </div>
+                <p id="seed-error" class="field-error" role="alert">
+                    {move || seed_error.get()}
+                </p>
+            </form>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_seeds_are_digits_in_range() {
+        assert_eq!(parse_seed_input(" 42 "), Some(42));
+        assert_eq!(parse_seed_input("4294967295"), Some(u32::MAX));
+        for bad in ["", "-1", "4294967296", "1e3", "abc", "12345678901", "４２"] {
+            assert_eq!(parse_seed_input(bad), None, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,103 @@
+use std::time::Duration;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::components::icons::{Icon, IconView};
+use crate::components::run::use_run;
+use crate::i18n::{t, Msg};
+
+/// How long the "copied" confirmation stays.
+const CONFIRMATION: Duration = Duration::from_secs(5);
+
+#[derive(Clone, Debug, PartialEq)]
+enum ShareState {
+    Idle,
+    Copied,
+    /// No clipboard access: the link is shown for copying by hand.
+    Manual(String),
+}
+
+/// Copies `text` with the asynchronous clipboard API, if the page has it.
+async fn copy(text: &str) -> Result<(), JsValue> {
+    let window = web_sys::window().ok_or_else(|| JsValue::from_str("no window"))?;
+    let navigator = window.navigator();
+    // `navigator.clipboard` is missing outside secure contexts; calling it would throw.
+    let clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))?;
+    if clipboard.is_undefined() || clipboard.is_null() {
+        return Err(JsValue::from_str("no clipboard"));
+    }
+    JsFuture::from(navigator.clipboard().write_text(text)).await?;
+    Ok(())
+}
+
+/// Copies the link to this run (at this minute) and says so; where copying is not possible,
+/// shows the link selected for copying by hand.
+#[component]
+pub fn ShareButton() -> impl IntoView {
+    let run = use_run();
+    let state = RwSignal::new(ShareState::Idle);
+    let generation = RwSignal::new(0u64);
+    let on_click = move |_| {
+        let Some(href) = run.share_href() else {
+            return;
+        };
+        run.write_link();
+        generation.update(|g| *g += 1);
+        let mine = generation.get_untracked();
+        leptos::task::spawn_local(async move {
+            match copy(&href).await {
+                Ok(()) => {
+                    state.set(ShareState::Copied);
+                    set_timeout(
+                        move || {
+                            if generation.get_untracked() == mine {
+                                state.set(ShareState::Idle);
+                            }
+                        },
+                        CONFIRMATION,
+                    );
+                }
+                Err(_) => state.set(ShareState::Manual(href)),
+            }
+        });
+    };
+    view! {
+        <div class="share">
+            <button type="button" data-action="share" on:click=on_click>
+                <IconView icon=Icon::Share />
+                <span>{t(Msg::Share)}</span>
+            </button>
+            <div class="share-status" role="status">
+                {move || match state.get() {
+                    ShareState::Idle => ().into_any(),
+                    ShareState::Copied => {
+                        view! { <p class="share-copied">{t(Msg::ShareCopied)}</p> }.into_any()
+                    }
+                    ShareState::Manual(href) => {
+                        view! {
+                            <div class="share-manual">
+                                <p>{t(Msg::ShareFallback)}</p>
+                                <input
+                                    type="text"
+                                    readonly
+                                    aria-label=t(Msg::ShareUrlLabel)
+                                    prop:value=href
+                                    on:focus=move |ev| {
+                                        let input: web_sys::HtmlInputElement = event_target(&ev);
+                                        input.select();
+                                    }
+                                />
+                                <button type="button" on:click=move |_| state.set(ShareState::Idle)>
+                                    {t(Msg::HelpClose)}
+                                </button>
+                            </div>
+                        }
+                            .into_any()
+                    }
+                }}
+            </div>
+        </div>
+    }
+}

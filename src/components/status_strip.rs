@@ -1,0 +1,205 @@
+use leptos::prelude::*;
+
+use crate::components::icons::{Icon, IconView};
+use crate::components::run::{use_run, SPEEDS};
+use crate::i18n::{t, tf, Msg};
+use crate::metrics::{format_value, Format, Level, Limits, Value, METRICS};
+
+/// Play/pause, step, speed and reset.
+#[component]
+pub fn TimeControls() -> impl IntoView {
+    let run = use_run();
+    let blocked = move || run.snapshot.with(|s| s.finished || s.replay_left > 0);
+    let playing = run.playing;
+    let options = SPEEDS
+        .iter()
+        .enumerate()
+        .map(|(i, speed)| {
+            view! {
+                <option value=i.to_string() selected=move || run.speed.get() == i>
+                    {tf(Msg::SpeedOption, &[("value", &speed.to_string())])}
+                </option>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="time-controls" role="group" aria-label=t(Msg::TimeHeading)>
+            <button
+                type="button"
+                class="primary"
+                data-time="play"
+                aria-keyshortcuts="Space"
+                disabled=blocked
+                on:click=move |_| run.toggle_play()
+            >
+                {move || {
+                    if playing.get() {
+                        view! { <IconView icon=Icon::Pause /> }
+                    } else {
+                        view! { <IconView icon=Icon::Play /> }
+                    }
+                }}
+                <span>{move || t(if playing.get() { Msg::Pause } else { Msg::Play })}</span>
+            </button>
+            <button
+                type="button"
+                data-time="step"
+                title=t(Msg::StepHint)
+                aria-keyshortcuts="ArrowRight S"
+                disabled=blocked
+                on:click=move |_| run.step()
+            >
+                <IconView icon=Icon::Step />
+                <span>{t(Msg::Step)}</span>
+            </button>
+            <label class="speed">
+                <span>{t(Msg::SpeedLabel)}</span>
+                <select
+                    data-time="speed"
+                    aria-keyshortcuts="+ -"
+                    prop:value=move || run.speed.get().to_string()
+                    on:change=move |ev| {
+                        if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+                            run.set_speed(i);
+                        }
+                    }
+                >
+                    {options}
+                </select>
+            </label>
+            <button
+                type="button"
+                data-time="reset"
+                title=t(Msg::ResetHint)
+                aria-keyshortcuts="R"
+                on:click=move |_| run.reset()
+            >
+                <IconView icon=Icon::Reset />
+                <span>{t(Msg::Reset)}</span>
+            </button>
+        </div>
+    }
+}
+
+/// What an on-call engineer reads at a glance: time, the page, the budget and how fast it
+/// burns; with the time controls beside it.
+#[component]
+pub fn StatusStrip() -> impl IntoView {
+    let run = use_run();
+    let record = move |f: fn(&oncall_sim::MinuteRecord) -> String| {
+        move || run.snapshot.with(|s| f(&s.record))
+    };
+    let limits = Memo::new(move |_| {
+        run.generation.track();
+        run.with(|c| Limits::of(c.sim().params()))
+            .unwrap_or_default()
+    });
+    let level_of = move |field: &'static str| {
+        Memo::new(move |_| {
+            let limits = limits.get();
+            METRICS
+                .iter()
+                .find(|m| m.field == field)
+                .map_or(Level::Normal, |m| {
+                    run.snapshot.with(|s| m.level(&s.record, &limits))
+                })
+        })
+    };
+    let budget_level = level_of("budget_left");
+    let burn_level = level_of("burn_rate_1h");
+    let paging = Memo::new(move |_| run.snapshot.with(|s| s.record.paging));
+    let budget_fill = move || {
+        run.snapshot
+            .with(|s| format!("--fill: {:.4}", s.record.budget_left.clamp(0.0, 1.0)))
+    };
+    let progress = move || {
+        run.snapshot.with(|s| {
+            s.length.map(|len| {
+                let done = f64::from(s.minutes) / f64::from(len.max(1));
+                (
+                    format!("--fill: {:.4}", done.clamp(0.0, 1.0)),
+                    format!("{} / {len}", s.minutes),
+                )
+            })
+        })
+    };
+    let hint = move || {
+        run.snapshot.with(|s| {
+            if s.replay_left > 0 {
+                Some(tf(
+                    Msg::Replaying,
+                    &[
+                        ("minute", &s.minutes.to_string()),
+                        ("total", &(s.minutes + s.replay_left).to_string()),
+                    ],
+                ))
+            } else if s.finished {
+                Some(t(Msg::ExerciseOver).to_owned())
+            } else if s.minutes <= 1 && !run.playing.get() {
+                Some(t(Msg::StartHint).to_owned())
+            } else {
+                None
+            }
+        })
+    };
+
+    view! {
+        <section class="status-strip" aria-label=t(Msg::StatusHeading)>
+            <div class="status-inner">
+                <dl class="status-facts">
+                    <div class="fact clock">
+                        <dt>{t(Msg::ClockLabel)}</dt>
+                        <dd data-field="clock">{record(|r| r.clock.clone())}</dd>
+                    </div>
+                    <div class="fact minute">
+                        <dt>{t(Msg::MinuteLabel)}</dt>
+                        <dd data-field="minute">{record(|r| r.minute.to_string())}</dd>
+                    </div>
+                    <div
+                        class="fact page"
+                        data-level=move || if paging.get() { "critical" } else { "normal" }
+                    >
+                        <dt>{t(Msg::PageLabel)}</dt>
+                        <dd data-field="paging" aria-live="polite">
+                            <span class="dot" aria-hidden="true"></span>
+                            {move || t(if paging.get() { Msg::PageFiring } else { Msg::PageQuiet })}
+                        </dd>
+                    </div>
+                    <div class="fact budget" data-level=move || budget_level.get().class()>
+                        <dt>{t(Msg::BudgetLabel)}</dt>
+                        <dd data-field="budget_left">
+                            {record(|r| {
+                                format_value(Format::Percent { decimals: 1 }, Value::Number(r.budget_left))
+                            })}
+                            <span class="meter" aria-hidden="true">
+                                <span style=budget_fill></span>
+                            </span>
+                        </dd>
+                    </div>
+                    <div class="fact burn" data-level=move || burn_level.get().class()>
+                        <dt>{t(Msg::BurnLabel)}</dt>
+                        <dd data-field="burn_rate_1h">
+                            {record(|r| {
+                                format_value(Format::Burn { decimals: 1 }, Value::Number(r.burn_rate_1h))
+                            })}
+                        </dd>
+                    </div>
+                </dl>
+                <TimeControls />
+            </div>
+            {move || {
+                progress()
+                    .map(|(fill, label)| {
+                        view! {
+                            <div class="exercise-progress" title=label.clone() aria-hidden="true">
+                                <span style=fill></span>
+                            </div>
+                        }
+                    })
+            }}
+            <p class="status-hint" role="status" class:hidden=move || hint().is_none()>
+                {hint}
+            </p>
+        </section>
+    }
+}

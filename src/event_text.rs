@@ -1,0 +1,350 @@
+//! The core's events and the user's actions, written for a person through the catalog.
+
+use oncall_sim::event::FleetReason;
+use oncall_sim::{ActionKind, Event, EventKind};
+
+use crate::i18n::{instances, policy_name_text, t, tf, Msg};
+use crate::metrics::{format_value, Format, Value};
+
+/// The family of an event: its icon, colour and the word that says it without colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventFamily {
+    Action,
+    Deploy,
+    Page,
+    Rollback,
+    Fleet,
+    Cache,
+    Traffic,
+    Scaling,
+}
+
+impl EventFamily {
+    /// The CSS class and `data-kind` value.
+    pub fn class(self) -> &'static str {
+        match self {
+            Self::Action => "action",
+            Self::Deploy => "deploy",
+            Self::Page => "page",
+            Self::Rollback => "rollback",
+            Self::Fleet => "fleet",
+            Self::Cache => "cache",
+            Self::Traffic => "traffic",
+            Self::Scaling => "scaling",
+        }
+    }
+
+    /// The family's name in the page's language.
+    pub fn label(self) -> &'static str {
+        t(match self {
+            Self::Action => Msg::KindAction,
+            Self::Deploy => Msg::KindDeploy,
+            Self::Page => Msg::KindPage,
+            Self::Rollback => Msg::KindRollback,
+            Self::Fleet => Msg::KindFleet,
+            Self::Cache => Msg::KindCache,
+            Self::Traffic => Msg::KindTraffic,
+            Self::Scaling => Msg::KindScaling,
+        })
+    }
+}
+
+/// An action in words ("minimum instances → 12").
+pub fn action_text(kind: &ActionKind) -> String {
+    let value = |format: Format, x: f64| format_value(format, Value::Number(x));
+    match *kind {
+        ActionKind::MinInstances(n) => tf(Msg::ActMinInstances, &[("value", &n.to_string())]),
+        ActionKind::Autoscaling(true) => t(Msg::ActAutoscalingOn).to_owned(),
+        ActionKind::Autoscaling(false) => t(Msg::ActAutoscalingOff).to_owned(),
+        ActionKind::TargetUtilization(x) => tf(
+            Msg::ActTargetUtilization,
+            &[("value", &value(Format::Percent { decimals: 0 }, x))],
+        ),
+        ActionKind::CacheTtlS(n) => tf(
+            Msg::ActCacheTtl,
+            &[("value", &value(Format::Seconds, f64::from(n)))],
+        ),
+        ActionKind::WarmCache => t(Msg::ActWarmCache).to_owned(),
+        ActionKind::ShedLowPriority(x) => tf(
+            Msg::ActShed,
+            &[("value", &value(Format::Percent { decimals: 0 }, x))],
+        ),
+        ActionKind::HeavyFeature(true) => t(Msg::ActHeavyOn).to_owned(),
+        ActionKind::HeavyFeature(false) => t(Msg::ActHeavyOff).to_owned(),
+        ActionKind::Rollback => t(Msg::ActRollback).to_owned(),
+    }
+}
+
+fn reason_text(reason: FleetReason) -> &'static str {
+    t(match reason {
+        FleetReason::Autoscaler => Msg::ReasonAutoscaler,
+        FleetReason::MinimumInstances => Msg::ReasonMinimum,
+        FleetReason::Rollback => Msg::ReasonRollback,
+        FleetReason::Drained => Msg::ReasonDrained,
+        FleetReason::Opening => Msg::ReasonOpening,
+    })
+}
+
+fn burn(x: f64) -> String {
+    format_value(Format::Burn { decimals: 1 }, Value::Number(x))
+}
+
+/// "HH:MM", or "HH:MM:SS" for an event inside a minute.
+pub fn event_time(event: &Event) -> String {
+    match event.second {
+        Some(s) if s < 60 => format!("{}:{s:02}", event.clock),
+        _ => event.clock.clone(),
+    }
+}
+
+/// An event's family and its text. `clock_at` gives the time of day of a minute (for the
+/// rollback's switch-over time).
+pub fn describe(event: &Event, clock_at: &dyn Fn(u32) -> String) -> (EventFamily, String) {
+    use EventFamily as F;
+    match &event.kind {
+        EventKind::Action { action } => {
+            // The core writes actions in the form it parses; an unknown form is shown as is.
+            let words = ActionKind::parse(action)
+                .map(|k| action_text(&k))
+                .unwrap_or_else(|_| action.clone());
+            (F::Action, tf(Msg::EvAction, &[("action", &words)]))
+        }
+        EventKind::Deploy { build, bad } => (
+            F::Deploy,
+            tf(
+                if *bad {
+                    Msg::EvDeployBad
+                } else {
+                    Msg::EvDeploy
+                },
+                &[("build", &build.to_string())],
+            ),
+        ),
+        EventKind::PageFired {
+            burn_rate_1h,
+            burn_rate_5m,
+        } => (
+            F::Page,
+            tf(
+                Msg::EvPageFired,
+                &[
+                    ("long", &burn(*burn_rate_1h)),
+                    ("short", &burn(*burn_rate_5m)),
+                    ("threshold", &burn(oncall_sim::budget::PAGE_BURN)),
+                ],
+            ),
+        ),
+        EventKind::PageResolved {
+            burn_rate_1h,
+            burn_rate_5m,
+        } => (
+            F::Page,
+            tf(
+                Msg::EvPageResolved,
+                &[
+                    ("long", &burn(*burn_rate_1h)),
+                    ("short", &burn(*burn_rate_5m)),
+                ],
+            ),
+        ),
+        EventKind::RollbackStarted {
+            build,
+            instances: n,
+            ready_minute,
+            restarted,
+        } => (
+            F::Rollback,
+            tf(
+                if *restarted {
+                    Msg::EvRollbackRestarted
+                } else {
+                    Msg::EvRollbackStarted
+                },
+                &[
+                    ("instances", &instances(*n)),
+                    ("build", &build.to_string()),
+                    ("clock", &clock_at(*ready_minute)),
+                ],
+            ),
+        ),
+        EventKind::RollbackFinished {
+            build,
+            bad_build_was_live,
+        } => (
+            F::Rollback,
+            tf(
+                if *bad_build_was_live {
+                    Msg::EvRollbackFinished
+                } else {
+                    Msg::EvRollbackFinishedNotLive
+                },
+                &[("build", &build.to_string())],
+            ),
+        ),
+        EventKind::InstancesStarted { count, reason } => (
+            F::Fleet,
+            tf(
+                Msg::EvInstancesStarted,
+                &[
+                    ("instances", &instances(*count)),
+                    ("reason", reason_text(*reason)),
+                ],
+            ),
+        ),
+        EventKind::InstancesServing { count } => (
+            F::Fleet,
+            tf(
+                Msg::EvInstancesServing,
+                &[("instances", &instances(*count))],
+            ),
+        ),
+        EventKind::InstancesDraining { count, seconds } => (
+            F::Fleet,
+            tf(
+                Msg::EvInstancesDraining,
+                &[
+                    ("instances", &instances(*count)),
+                    (
+                        "seconds",
+                        &format_value(Format::Seconds, Value::Number(*seconds)),
+                    ),
+                ],
+            ),
+        ),
+        EventKind::InstancesStopped { count, reason } => (
+            F::Fleet,
+            tf(
+                Msg::EvInstancesStopped,
+                &[
+                    ("instances", &instances(*count)),
+                    ("reason", reason_text(*reason)),
+                ],
+            ),
+        ),
+        EventKind::CacheFlush => (F::Cache, t(Msg::EvCacheFlush).to_owned()),
+        EventKind::WarmupStarted { minutes } => (
+            F::Cache,
+            tf(
+                Msg::EvWarmupStarted,
+                &[(
+                    "minutes",
+                    &format_value(Format::Minutes, Value::Number(f64::from(*minutes))),
+                )],
+            ),
+        ),
+        EventKind::WarmupFinished => (F::Cache, t(Msg::EvWarmupFinished).to_owned()),
+        EventKind::SurgeStarted { .. } => (F::Traffic, t(Msg::EvSurgeStarted).to_owned()),
+        EventKind::Scaling {
+            policy,
+            driver,
+            from,
+            to,
+            detail,
+        } => (
+            F::Scaling,
+            tf(
+                Msg::EvScaling,
+                &[
+                    ("policy", &policy_name_text(policy)),
+                    ("driver", driver),
+                    ("from", &from.to_string()),
+                    ("to", &instances(*to)),
+                    ("detail", detail),
+                ],
+            ),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oncall_sim::{scenario, Action, ModelParams, Simulation};
+
+    fn texts(sim: &Simulation) -> Vec<(EventFamily, String)> {
+        let clock = |m: u32| sim.clock_at(m);
+        sim.events().iter().map(|e| describe(e, &clock)).collect()
+    }
+
+    #[test]
+    fn a_bad_deploy_with_a_rollback_reads_well() {
+        let s = scenario::by_id("bad-deploy").unwrap();
+        let mut sim = Simulation::new(&s, 7, ModelParams::default());
+        sim.schedule([
+            Action::parse("30:rollback", 200).unwrap(),
+            Action::parse("30:min_instances=12", 200).unwrap(),
+        ]);
+        sim.run(45);
+        let all = texts(&sim);
+        let has = |family: EventFamily, needle: &str| {
+            all.iter()
+                .any(|(f, text)| *f == family && text.contains(needle))
+        };
+        assert!(
+            has(EventFamily::Deploy, "build 2 is rolling out (a bad build)"),
+            "{all:#?}"
+        );
+        assert!(has(EventFamily::Page, "Page fired: burn rate"), "{all:#?}");
+        assert!(has(EventFamily::Action, "You: roll back."), "{all:#?}");
+        assert!(
+            has(EventFamily::Action, "You: minimum instances → 12."),
+            "{all:#?}"
+        );
+        assert!(
+            has(EventFamily::Rollback, "traffic switches at 09:35"),
+            "{all:#?}"
+        );
+        assert!(has(
+            EventFamily::Rollback,
+            "Rollback finished: traffic is on build 1."
+        ));
+        assert!(all.iter().all(|(_, text)| !text.contains('{')), "{all:#?}");
+    }
+
+    #[test]
+    fn scaling_decisions_name_the_policy_the_driver_and_the_detail() {
+        let e = Event {
+            minute: 3,
+            clock: "12:03".into(),
+            second: Some(15),
+            kind: EventKind::Scaling {
+                policy: "hpa".into(),
+                driver: "cpu".into(),
+                from: 10,
+                to: 12,
+                detail: "ratio 1.2".into(),
+            },
+        };
+        let (family, text) = describe(&e, &|_| String::new());
+        assert_eq!(family, EventFamily::Scaling);
+        assert_eq!(text, "Kubernetes HPA, cpu: 10 → 12 instances. ratio 1.2");
+        assert_eq!(event_time(&e), "12:03:15");
+    }
+
+    #[test]
+    fn every_action_has_words() {
+        for text in [
+            "min_instances=3",
+            "autoscaling=off",
+            "autoscaling=on",
+            "target_utilization=0.45",
+            "cache_ttl_s=300",
+            "warm_cache",
+            "shed_low_priority=0.25",
+            "heavy_feature=off",
+            "heavy_feature=on",
+            "rollback",
+        ] {
+            let words = action_text(&ActionKind::parse(text).unwrap());
+            assert!(!words.is_empty() && !words.contains('{'), "{text}: {words}");
+        }
+        assert_eq!(
+            action_text(&ActionKind::TargetUtilization(0.45)),
+            "target utilization → 45 %"
+        );
+        assert_eq!(
+            action_text(&ActionKind::CacheTtlS(300)),
+            "cache TTL → 300 s"
+        );
+    }
+}

@@ -1,0 +1,295 @@
+//! The run as a link: the query string read into the core's [`ShareState`], the notices about
+//! what was wrong with it written through the catalog, and the query string written back.
+//!
+//! Pure functions, tested natively; `url_state` reads and writes the browser's location.
+//!
+//! The core owns the meaning of the parameters (`scenario`, `seed`, `autoscaler`, `actions`,
+//! `t` and every model and policy parameter); parameters it does not own are kept in the link
+//! untouched, so a host page's own parameters survive.
+
+use oncall_sim::autoscale::{self, PolicySettings};
+use oncall_sim::share::{Notice, ShareState, MAX_MINUTE};
+use oncall_sim::{scenario, ModelParams};
+
+use crate::i18n::{t, tf, Msg};
+
+/// Longest part of a rejected value a notice quotes.
+const QUOTE_CHARS: usize = 60;
+
+/// What a link says: the run's state, the seed if it had a valid one, what was wrong (as text
+/// for the page), and the parameters the core does not own.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Link {
+    pub state: ShareState,
+    pub notices: Vec<String>,
+    pub rest: Vec<(String, String)>,
+}
+
+/// Reads a query string ("?a=b&c=d", with or without the "?") into decoded pairs, in order.
+/// `+` means a space; malformed percent escapes are kept as typed.
+pub fn parse_query(search: &str) -> Vec<(String, String)> {
+    search
+        .strip_prefix('?')
+        .unwrap_or(search)
+        .split('&')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let (key, value) = part.split_once('=').unwrap_or((part, ""));
+            (decode_component(key), decode_component(value))
+        })
+        .collect()
+}
+
+fn decode_component(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(hi), Some(lo)) => {
+                    out.push(hi * 16 + lo);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Writes pairs as a query string starting with "?" (empty when there are none). Letters,
+/// digits and `-._~:,=` stay readable (an action log reads "12:rollback,14:cache_ttl_s=120");
+/// everything else is percent-encoded.
+pub fn encode_query(pairs: &[(String, String)]) -> String {
+    if pairs.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("?");
+    for (i, (key, value)) in pairs.iter().enumerate() {
+        if i > 0 {
+            out.push('&');
+        }
+        encode_component(key, &mut out, false);
+        out.push('=');
+        encode_component(value, &mut out, true);
+    }
+    out
+}
+
+fn encode_component(text: &str, out: &mut String, is_value: bool) {
+    for b in text.bytes() {
+        let keep = b.is_ascii_alphanumeric()
+            || matches!(b, b'-' | b'.' | b'_' | b'~' | b':' | b',')
+            || (is_value && b == b'=');
+        if keep {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+}
+
+/// Shortens a rejected value for quoting in a notice.
+fn quote(value: &str) -> String {
+    if value.chars().count() <= QUOTE_CHARS {
+        value.to_owned()
+    } else {
+        let mut short: String = value.chars().take(QUOTE_CHARS).collect();
+        short.push('…');
+        short
+    }
+}
+
+/// The default of a model or policy parameter, written with its unit ("2 s").
+fn default_text(param: &str) -> Option<String> {
+    let spec = ModelParams::spec(param)
+        .ok()
+        .or_else(|| PolicySettings::all_specs().find(|s| s.name == param))?;
+    let value = format!("{}", spec.default);
+    Some(if spec.unit.is_empty() {
+        value
+    } else {
+        format!("{value} {}", spec.unit)
+    })
+}
+
+/// The page's text for one of the core's notices. The parameters the page knows get the
+/// catalog's wording; model and policy parameters and actions quote the core's English rule.
+pub fn notice_text(notice: &Notice) -> String {
+    let value = quote(&notice.value);
+    let invalid = |allowed: &str, fallback: &str| {
+        tf(
+            Msg::NoticeInvalid,
+            &[
+                ("param", &notice.param),
+                ("value", &value),
+                ("allowed", allowed),
+                ("fallback", fallback),
+            ],
+        )
+    };
+    match notice.param.as_str() {
+        "seed" => invalid(t(Msg::SeedAllowed), t(Msg::SeedFallbackRandom)),
+        "scenario" => invalid(
+            &tf(Msg::OneOf, &[("list", &scenario::IDS.join(", "))]),
+            t(Msg::ScenarioFallback),
+        ),
+        "autoscaler" => invalid(
+            &tf(Msg::OneOf, &[("list", &autoscale::POLICY_IDS.join(", "))]),
+            t(Msg::AutoscalerFallback),
+        ),
+        "t" => invalid(
+            &tf(Msg::MinuteAllowed, &[("max", &MAX_MINUTE.to_string())]),
+            t(Msg::MinuteFallback),
+        ),
+        "actions" => tf(
+            Msg::NoticeAction,
+            &[("value", &value), ("reason", &notice.allowed)],
+        ),
+        param => {
+            let allowed = notice
+                .allowed
+                .strip_prefix("must be ")
+                .unwrap_or(&notice.allowed);
+            let fallback = default_text(param)
+                .map(|d| tf(Msg::ParamFallback, &[("default", &d)]))
+                .unwrap_or_default();
+            invalid(allowed, &fallback)
+        }
+    }
+}
+
+/// Reads a link's query string.
+pub fn read_link(search: &str) -> Link {
+    let (state, notices, rest) = ShareState::from_pairs(&parse_query(search));
+    Link {
+        state,
+        notices: notices.iter().map(notice_text).collect(),
+        rest,
+    }
+}
+
+/// The notice for a `t` past the end of the scenario's exercise.
+pub fn minute_beyond_text(value: u32, max: u32) -> String {
+    tf(
+        Msg::NoticeMinuteBeyond,
+        &[("value", &value.to_string()), ("max", &max.to_string())],
+    )
+}
+
+/// The query string for a run: the core's pairs, then the parameters it does not own.
+pub fn link_query(state: &ShareState, rest: &[(String, String)]) -> String {
+    let mut pairs = state.to_pairs();
+    pairs.extend(rest.iter().cloned());
+    encode_query(&pairs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(q: &[(&str, &str)]) -> Vec<(String, String)> {
+        q.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn queries_decode_like_a_browser() {
+        assert_eq!(
+            parse_query("?seed=42&actions=3%3Arollback%2C5:warm_cache&x=a+b&empty&=v"),
+            pairs(&[
+                ("seed", "42"),
+                ("actions", "3:rollback,5:warm_cache"),
+                ("x", "a b"),
+                ("empty", ""),
+                ("", "v"),
+            ])
+        );
+        assert_eq!(parse_query(""), pairs(&[]));
+        assert_eq!(parse_query("?"), pairs(&[]));
+        // Broken escapes and invalid UTF-8 neither panic nor vanish.
+        assert_eq!(parse_query("a=%&b=%4&c=%zz&d=%ff"), {
+            pairs(&[("a", "%"), ("b", "%4"), ("c", "%zz"), ("d", "\u{fffd}")])
+        });
+    }
+
+    #[test]
+    fn encoding_round_trips_and_stays_readable() {
+        let p = pairs(&[
+            ("scenario", "bad-deploy"),
+            ("actions", "12:rollback,14:cache_ttl_s=120"),
+            ("odd key", "<b>&x=1#y</b> ü"),
+        ]);
+        let q = encode_query(&p);
+        assert!(q.starts_with("?scenario=bad-deploy&actions=12:rollback,14:cache_ttl_s=120&"));
+        assert!(!q.contains('<') && !q.contains('#') && !q.contains(' '));
+        assert_eq!(parse_query(&q), p);
+        assert_eq!(encode_query(&[]), "");
+    }
+
+    #[test]
+    fn a_valid_link_gives_no_notice_and_keeps_foreign_parameters() {
+        let link = read_link("?scenario=bad-deploy&seed=7&t=30&actions=14:rollback&embed=1");
+        assert!(link.notices.is_empty(), "{:?}", link.notices);
+        assert_eq!(link.state.scenario, "bad-deploy");
+        assert_eq!(link.state.seed, Some(7));
+        assert_eq!(link.state.minute, Some(30));
+        assert_eq!(link.rest, pairs(&[("embed", "1")]));
+        let again = read_link(&link_query(&link.state, &link.rest));
+        assert_eq!(again, link);
+    }
+
+    #[test]
+    fn every_bad_parameter_is_named_with_what_is_allowed_and_the_rest_kept() {
+        let link = read_link(
+            "?seed=abc&scenario=nope&timeout_s=999&autoscaler=magic&t=-3\
+             &actions=3:rollback,zz,5:min_instances=500&hpa.tolerance=x&workers_per_instance=8",
+        );
+        let n = &link.notices;
+        assert_eq!(n.len(), 8, "{n:?}");
+        assert!(n[0].contains("“seed”") && n[0].contains("“abc”"));
+        assert!(n[0].contains("0 to 4294967295") && n[0].contains("random seed"));
+        assert!(n[1].contains("“scenario”") && n[1].contains("bad-deploy"));
+        assert!(n[1].contains("Free play"));
+        assert!(n[2].contains("“timeout_s”") && n[2].contains("0.05 to 60 s"));
+        assert!(n[2].contains("The default, 2 s,"), "{}", n[2]);
+        assert!(n[3].contains("“autoscaler”") && n[3].contains("kpa"));
+        assert!(n[4].contains("“t”") && n[4].contains("43200"));
+        assert!(n[5].contains("“zz”") && n[5].contains("other actions are kept"));
+        assert!(n[6].contains("min_instances=500") && n[6].contains("1 to 40"));
+        assert!(n[7].contains("“hpa.tolerance”"), "{}", n[7]);
+        assert_eq!(link.state.scenario, "free-play");
+        assert_eq!(link.state.params.workers_per_instance, 8.0);
+        assert_eq!(link.state.actions.len(), 1);
+        assert!(n.iter().all(|m| !m.contains('{')), "{n:?}");
+    }
+
+    #[test]
+    fn long_or_hostile_values_are_quoted_short_and_as_text() {
+        let long = "9".repeat(500);
+        let link = read_link(&format!("?seed={long}"));
+        assert!(link.notices[0].chars().count() < 250, "{}", link.notices[0]);
+        let link = read_link("?scenario=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E");
+        assert!(link.notices[0].contains("<img src=x onerror=alert(1)>"));
+    }
+
+    #[test]
+    fn a_minute_past_the_end_is_explained() {
+        let text = minute_beyond_text(500, 120);
+        assert!(text.contains("“t”") && text.contains("500") && text.contains("120"));
+    }
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything CI checks, in order: formatting, lints (native and wasm32), native tests,
-# in-browser tests, the release build and end-to-end tests of the built page in headless Chromium.
+# in-browser tests, the release build, end-to-end tests of the built page in headless Chromium,
+# and the page's measurements (transfer size, load time, frame time).
 # Installs what is missing first (scripts/setup.sh), so it runs on a fresh machine.
 set -euo pipefail
 
@@ -35,5 +36,8 @@ trunk build --release --offline
 
 step "end-to-end tests (headless Chromium against dist/)"
 node --test tests/e2e/*.test.mjs
+
+step "measurements (size enforced; timings reported, they depend on the machine)"
+node tests/e2e/measure.mjs --strict-size
 
 step "all checks passed"

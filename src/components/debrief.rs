@@ -21,6 +21,8 @@ struct Debrief {
     length: u32,
     paging: Vec<Span>,
     actions: Vec<(Action, String)>,
+    /// Time of day at the start and at the end of the exercise.
+    ends: (String, String),
 }
 
 fn paging_spans(paging: impl Iterator<Item = bool>) -> Vec<Span> {
@@ -70,6 +72,7 @@ pub fn DebriefPanel() -> impl IntoView {
                     .iter()
                     .map(|a| (a.clone(), sim.clock_at(a.minute)))
                     .collect(),
+                ends: (sim.clock_at(0), sim.clock_at(sim.minute())),
             }
         })
     });
@@ -177,6 +180,10 @@ pub fn DebriefPanel() -> impl IntoView {
                     <div class="timeline" aria-hidden="true">
                         {spans}
                         {ticks}
+                    </div>
+                    <div class="timeline-ends" aria-hidden="true">
+                        <span>{d.ends.0.clone()}</span>
+                        <span>{d.ends.1.clone()}</span>
                     </div>
                     <h3>{t(Msg::DebriefActions)}</h3>
                     {list}

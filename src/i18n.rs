@@ -371,6 +371,92 @@ pub enum Msg {
     No,
     /// Shown in place of a value that cannot be computed.
     NotAvailable,
+
+    // Autoscaling policies: the picker and its parameters.
+    PolicyPanelHeading,
+    PolicyPickerLabel,
+    /// Placeholder `{driver}`: the driver or strategy behind the latest decision.
+    PolicyActiveDriver,
+    PolicyNoDriverYet,
+    PolicyRestartNote,
+    /// Placeholders `{policy}`, `{count}`: the number of parameters.
+    PolicyParamsHeading,
+    PolicyTargetTrackingNote,
+    /// Placeholders `{min}`, `{max}`, `{unit}`, `{default}`.
+    PolicyParamRange,
+    /// Placeholders `{min}`, `{max}`, `{unit}`, `{default}`.
+    PolicyParamRangeWhole,
+    /// Placeholders `{field}`, `{message}`.
+    PolicyParamError,
+    /// Placeholder `{allowed}`: the core's rule for the field.
+    PolicyNotANumber,
+    PolicyReset,
+    // The elastic scaler's configuration.
+    ConfigHeading,
+    ConfigIntro,
+    ConfigTextLabel,
+    ConfigUploadLabel,
+    ConfigApply,
+    ConfigRevert,
+    /// Placeholders `{field}`, `{message}`.
+    ConfigRejected,
+    ConfigApplied,
+    ConfigUnchanged,
+    ConfigNotesHeading,
+    /// Placeholders `{field}`, `{message}`.
+    ConfigNote,
+    ConfigExport,
+    ConfigExportLabel,
+    ConfigDownload,
+    ConfigCopy,
+    ConfigCopied,
+    ConfigCopyFailed,
+    ConfigFileUnreadable,
+    /// Placeholder `{max}`: the largest size accepted, in kB.
+    ConfigTooLarge,
+    ConfigLinkNote,
+    // Two policies side by side.
+    CompareHeading,
+    CompareIntro,
+    ComparePolicyA,
+    ComparePolicyB,
+    CompareSpanLabel,
+    /// Placeholder `{minutes}`.
+    CompareSpanSoFar,
+    /// Placeholder `{minutes}`.
+    CompareSpanWhole,
+    /// Placeholder `{minutes}`.
+    CompareSpanDay,
+    CompareRun,
+    CompareComputing,
+    /// Placeholders `{field}`, `{message}`.
+    CompareFailed,
+    /// Placeholders `{minutes}`, `{scenario}`, `{seed}`.
+    CompareCaption,
+    CompareFigureColumn,
+    CompareBudgetSpent,
+    CompareCost,
+    CompareWorstP99,
+    ComparePaging,
+    CompareOverBudget,
+    CompareInstanceMinutes,
+    CompareDecisions,
+    ComparePeak,
+    CompareFailedRequests,
+    CompareChartTraffic,
+    CompareChartLatency,
+    CompareChartBudget,
+    CompareChartInstances,
+    /// Placeholders `{series}`, `{policy}`.
+    CompareSeries,
+    /// Placeholder `{policy}`.
+    CompareSolid,
+    /// Placeholder `{policy}`.
+    CompareDashed,
+    /// Placeholders `{title}`, `{a}`, `{b}`, `{minutes}`, `{values}`.
+    CompareAlt,
+    /// Placeholders `{series}`, `{a_max}`, `{b_max}`, `{a_last}`, `{b_last}`.
+    CompareAltSeries,
 }
 
 /// The English text of a message.
@@ -684,6 +770,70 @@ fn en(msg: Msg) -> &'static str {
         Yes => "yes",
         No => "no",
         NotAvailable => "—",
+
+        PolicyPanelHeading => "Autoscaling policy",
+        PolicyPickerLabel => "Policy",
+        PolicyActiveDriver => "Active driver: {driver}",
+        PolicyNoDriverYet => "none yet (no decision so far)",
+        PolicyRestartNote => "Changing the policy or one of its parameters starts the run again from its first minute, with the same scenario and seed; the link records the change.",
+        PolicyParamsHeading => "Parameters of {policy} ({count})",
+        PolicyTargetTrackingNote => "The target utilization is one of the controls; its scale-in settings are here.",
+        PolicyParamRange => "{min} to {max}{unit}; default {default}",
+        PolicyParamRangeWhole => "{min} to {max}{unit}, whole numbers; default {default}",
+        PolicyParamError => "{field}: {message}. Nothing was changed.",
+        PolicyNotANumber => "not a number; {allowed}",
+        PolicyReset => "Reset to defaults",
+        ConfigHeading => "Configuration file of the elastic scaler",
+        ConfigIntro => "Paste the scaler's JSON configuration or upload the file (// comments and trailing commas are allowed), then apply it. Nothing changes until the whole file is valid; cloud-specific fields are accepted and ignored.",
+        ConfigTextLabel => "Configuration (JSON)",
+        ConfigUploadLabel => "Upload a configuration file",
+        ConfigApply => "Apply",
+        ConfigRevert => "Show the configuration in use",
+        ConfigRejected => "Rejected, nothing was changed. {field}: {message}",
+        ConfigApplied => "Applied: the run starts again with this configuration.",
+        ConfigUnchanged => "Valid, and the same as the configuration in use; nothing was changed.",
+        ConfigNotesHeading => "Notes on the configuration",
+        ConfigNote => "{field}: {message}",
+        ConfigExport => "Export the configuration in use",
+        ConfigExportLabel => "Configuration in use (JSON, with the ignored fields kept)",
+        ConfigDownload => "Download elastic-config.json",
+        ConfigCopy => "Copy",
+        ConfigCopied => "Copied to the clipboard.",
+        ConfigCopyFailed => "The clipboard is not available here; select the text and copy it.",
+        ConfigFileUnreadable => "The file could not be read as text; nothing was changed.",
+        ConfigTooLarge => "The file is larger than {max} kB and was not read; nothing was changed.",
+        ConfigLinkNote => "The link keeps the numeric settings and the active strategies; lb_policy and the ignored fields last until the page is reloaded.",
+        CompareHeading => "Compare two policies",
+        CompareIntro => "Runs the current scenario with the same seed, parameters and actions under two policies and draws both runs on the same charts.",
+        ComparePolicyA => "Policy A (solid lines)",
+        ComparePolicyB => "Policy B (dashed lines)",
+        CompareSpanLabel => "Length",
+        CompareSpanSoFar => "the {minutes} minutes played so far",
+        CompareSpanWhole => "the whole exercise ({minutes} minutes)",
+        CompareSpanDay => "a whole day ({minutes} minutes)",
+        CompareRun => "Compare",
+        CompareComputing => "Computing both runs…",
+        CompareFailed => "The comparison could not run. {field}: {message}",
+        CompareCaption => "Both runs over {minutes} minutes of {scenario}, seed {seed}",
+        CompareFigureColumn => "Figure",
+        CompareBudgetSpent => "Error budget spent (share of the month's)",
+        CompareCost => "Fleet cost",
+        CompareWorstP99 => "Worst p99 latency",
+        ComparePaging => "Minutes paging",
+        CompareOverBudget => "Minutes above the rate the budget allows",
+        CompareInstanceMinutes => "Instance-minutes",
+        CompareDecisions => "Scaling decisions",
+        ComparePeak => "Most instances at once",
+        CompareFailedRequests => "Failed requests",
+        CompareChartTraffic => "Traffic and capacity",
+        CompareChartLatency => "p99 latency and error rate",
+        CompareChartBudget => "Error budget and burn rate",
+        CompareChartInstances => "Serving instances",
+        CompareSeries => "{series}, {policy}",
+        CompareSolid => "solid: {policy}",
+        CompareDashed => "dashed: {policy}",
+        CompareAlt => "{title}: {a} (solid) and {b} (dashed) over {minutes} minutes. {values}.",
+        CompareAltSeries => "{series}: highest {a_max} and {b_max}, last {a_last} and {b_last}",
     }
 }
 

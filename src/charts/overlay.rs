@@ -1,0 +1,471 @@
+//! Two runs of the same scenario and seed on the same charts: run A in solid lines, run B in
+//! dashed lines of the same colour. Built from the core's two histories (pure data, tested
+//! natively) and drawn with plotters like the live charts.
+
+use oncall_sim::MinuteRecord;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::RGBColor;
+
+use super::figures::{decimate, AxisSpec, ChartText, Unit, MAX_POINTS};
+use super::{Axis, ClockAxis, DrawError, Figure, Guide, Series, SeriesStyle, Theme};
+
+/// Which of the two runs a series belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Run {
+    /// Drawn solid.
+    A,
+    /// Drawn dashed.
+    B,
+}
+
+impl Run {
+    pub const BOTH: [Run; 2] = [Run::A, Run::B];
+
+    /// `"a"` or `"b"`, for data attributes.
+    pub fn key(self) -> &'static str {
+        match self {
+            Run::A => "a",
+            Run::B => "b",
+        }
+    }
+}
+
+/// The highest and the last value of one quantity of one run (for the text alternative).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Extremes {
+    pub max: f64,
+    pub last: f64,
+}
+
+/// One quantity drawn for both runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Quantity {
+    pub key: ChartText,
+    pub unit: Unit,
+    /// Run A's and run B's highest and last values.
+    pub a: Extremes,
+    pub b: Extremes,
+}
+
+/// A chart of two runs: the figure (its series alternate run A, run B for each quantity) and
+/// which run each series belongs to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Overlay {
+    pub figure: Figure,
+    /// `runs[i]` is the run of `figure.series[i]`.
+    pub runs: Vec<Run>,
+    /// The quantities shown, in the order of the series.
+    pub quantities: Vec<Quantity>,
+}
+
+/// A quantity of the records and how it is drawn.
+struct Line {
+    key: ChartText,
+    color: RGBColor,
+    axis: Axis,
+    value: fn(&MinuteRecord) -> f64,
+}
+
+// The live charts' palette, readable on white and on near-black.
+const BLUE: RGBColor = RGBColor(45, 125, 210);
+const GREEN: RGBColor = RGBColor(30, 150, 90);
+const ORANGE: RGBColor = RGBColor(230, 120, 20);
+const RED: RGBColor = RGBColor(215, 50, 50);
+
+/// The four charts of a comparison: id, left and right units, quantities.
+fn charts() -> [(&'static str, Unit, Unit, Vec<Line>); 4] {
+    use Axis::{Left, Right};
+    use ChartText as T;
+    [
+        (
+            "traffic",
+            Unit::RequestsPerSecond,
+            Unit::RequestsPerSecond,
+            vec![
+                Line {
+                    key: T::Requests,
+                    color: BLUE,
+                    axis: Left,
+                    value: |r| r.requests_per_s,
+                },
+                Line {
+                    key: T::Capacity,
+                    color: GREEN,
+                    axis: Left,
+                    value: |r| r.capacity_per_s,
+                },
+            ],
+        ),
+        (
+            "latency",
+            Unit::Milliseconds,
+            Unit::Percent,
+            vec![
+                Line {
+                    key: T::P99,
+                    color: ORANGE,
+                    axis: Left,
+                    value: |r| r.p99_ms,
+                },
+                Line {
+                    key: T::ErrorRate,
+                    color: RED,
+                    axis: Right,
+                    value: |r| r.error_rate,
+                },
+            ],
+        ),
+        (
+            "budget",
+            Unit::Percent,
+            Unit::Times,
+            vec![
+                Line {
+                    key: T::BudgetLeft,
+                    color: GREEN,
+                    axis: Left,
+                    value: |r| r.budget_left.max(0.0),
+                },
+                Line {
+                    key: T::BurnRate1h,
+                    color: RED,
+                    axis: Right,
+                    value: |r| r.burn_rate_1h,
+                },
+            ],
+        ),
+        (
+            "instances",
+            Unit::Instances,
+            Unit::Instances,
+            vec![Line {
+                key: T::Serving,
+                color: BLUE,
+                axis: Left,
+                value: |r| f64::from(r.serving),
+            }],
+        ),
+    ]
+}
+
+/// Ids of the comparison's charts, in display order.
+pub const OVERLAY_IDS: [&str; 4] = ["traffic", "latency", "budget", "instances"];
+
+fn points(history: &[MinuteRecord], value: fn(&MinuteRecord) -> f64) -> Vec<(f64, f64)> {
+    let raw = history
+        .iter()
+        .map(|r| (f64::from(r.minute), value(r)))
+        // A value that is not finite cannot be placed (and would stall a dashed line).
+        .filter(|p| p.1.is_finite())
+        .collect();
+    decimate(raw, MAX_POINTS)
+}
+
+fn extremes(history: &[MinuteRecord], value: fn(&MinuteRecord) -> f64) -> Extremes {
+    let finite = || history.iter().map(value).filter(|v| v.is_finite());
+    Extremes {
+        max: finite().fold(0.0, f64::max),
+        last: history
+            .iter()
+            .rev()
+            .map(value)
+            .find(|v| v.is_finite())
+            .unwrap_or(0.0),
+    }
+}
+
+/// The comparison's charts for runs `a` and `b`. `label` names a quantity of a run (the
+/// legend); `text` gives the guides' text. The time axis spans the longer run.
+pub fn overlay_figures(
+    a: &[MinuteRecord],
+    b: &[MinuteRecord],
+    clock_min: u32,
+    timeout_s: f64,
+    label: &dyn Fn(ChartText, Run) -> String,
+    text: &dyn Fn(ChartText) -> String,
+) -> Vec<Overlay> {
+    let last = |h: &[MinuteRecord]| h.last().map_or(0.0, |r| f64::from(r.minute));
+    let span = last(a).max(last(b)).max(30.0);
+    let timeout_guide = Guide {
+        label: text(ChartText::TimeoutGuide).replace("{value}", &format!("{timeout_s}")),
+        value: timeout_s * 1000.0,
+        axis: Axis::Left,
+        color: ORANGE,
+    };
+    let page_guide = Guide {
+        label: text(ChartText::PageGuide)
+            .replace("{value}", &format!("{}", oncall_sim::budget::PAGE_BURN)),
+        value: oncall_sim::budget::PAGE_BURN,
+        axis: Axis::Right,
+        color: RED,
+    };
+    charts()
+        .into_iter()
+        .map(|(id, left, right, lines)| {
+            let mut series = Vec::new();
+            let mut runs = Vec::new();
+            let mut quantities = Vec::new();
+            for line in &lines {
+                for (run, history) in [(Run::A, a), (Run::B, b)] {
+                    series.push(Series {
+                        label: label(line.key, run),
+                        color: line.color,
+                        axis: line.axis,
+                        style: SeriesStyle::Line,
+                        width: 2.0,
+                        points: points(history, line.value),
+                    });
+                    runs.push(run);
+                }
+                quantities.push(Quantity {
+                    key: line.key,
+                    unit: if line.axis == Axis::Left { left } else { right },
+                    a: extremes(a, line.value),
+                    b: extremes(b, line.value),
+                });
+            }
+            let guides = match id {
+                "latency" => vec![timeout_guide.clone()],
+                "budget" => vec![page_guide.clone()],
+                _ => Vec::new(),
+            };
+            Overlay {
+                figure: Figure {
+                    id,
+                    left: AxisSpec { unit: left },
+                    right: AxisSpec { unit: right },
+                    series,
+                    guides,
+                    marks: Vec::new(),
+                    clock_min,
+                    span,
+                },
+                runs,
+                quantities,
+            }
+        })
+        .collect()
+}
+
+/// Draws an overlay on any plotters drawing area; `scale` is the device pixel ratio.
+pub fn draw_overlay_on<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    overlay: &Overlay,
+    theme: &Theme,
+    scale: f64,
+) -> Result<(), DrawError>
+where
+    DB::ErrorType: 'static,
+{
+    let figure = &overlay.figure;
+    let px = |x: f64| (x * scale).round().max(1.0) as u32;
+    let font = |size: f64| ("sans-serif", size * scale).into_font().color(&theme.text);
+    root.fill(&theme.background)?;
+    let (x0, x1) = figure.x_range();
+    let left_max = figure.axis_max(Axis::Left);
+    let right_max = figure.axis_max(Axis::Right);
+    let has_right = figure.series.iter().any(|s| s.axis == Axis::Right);
+
+    let mut builder = ChartBuilder::on(root);
+    builder
+        .margin_top(px(6.0))
+        .margin_left(px(4.0))
+        .margin_right(px(if has_right { 4.0 } else { 12.0 }))
+        .margin_bottom(px(2.0))
+        .x_label_area_size(px(22.0))
+        .y_label_area_size(px(46.0));
+    if has_right {
+        builder.right_y_label_area_size(px(46.0));
+    }
+    // The live charts' time axis: ticks on whole clock steps, about one label per 60 CSS px.
+    let width_css = f64::from(root.dim_in_pixel().0) / scale;
+    let (bold, light) = figure.time_ticks(((width_css - 60.0) / 60.0).clamp(2.0, 10.0) as usize);
+    let x_axis = || ClockAxis {
+        range: x0..x1,
+        bold: bold.clone(),
+        light: light.clone(),
+    };
+    let mut chart = builder
+        .build_cartesian_2d(x_axis(), 0.0..left_max)?
+        .set_secondary_coord(x_axis(), 0.0..right_max);
+
+    let clock = |m: &f64| figure.clock_label(*m);
+    let left_fmt = |v: &f64| figure.left.format(*v);
+    let right_fmt = |v: &f64| figure.right.format(*v);
+    chart
+        .configure_mesh()
+        .light_line_style(theme.grid.mix(0.5))
+        .bold_line_style(theme.grid)
+        .axis_style(theme.grid)
+        .label_style(font(11.0))
+        .x_labels(5)
+        .y_labels(5)
+        .x_label_formatter(&clock)
+        .y_label_formatter(&left_fmt)
+        .draw()?;
+    if has_right {
+        chart
+            .configure_secondary_axes()
+            .axis_style(theme.grid)
+            .label_style(font(11.0))
+            .y_labels(5)
+            .y_label_formatter(&right_fmt)
+            .draw()?;
+    }
+
+    // Guides are thin and finely dotted, unlike run B's long dashes.
+    for guide in &figure.guides {
+        let max = if guide.axis == Axis::Left {
+            left_max
+        } else {
+            right_max
+        };
+        // Also skips a guide that is not a number.
+        if guide.value.is_nan() || guide.value > max {
+            continue;
+        }
+        let style = ShapeStyle::from(&guide.color.mix(0.8)).stroke_width(px(1.0));
+        let line = DashedLineSeries::new(
+            vec![(x0, guide.value), (x1, guide.value)],
+            px(2.0),
+            px(3.0),
+            style,
+        );
+        // The label sits above the line at its right end, clear of the y-axis labels.
+        let label = Text::new(
+            guide.label.clone(),
+            (x1, guide.value),
+            font(10.0)
+                .color(&guide.color)
+                .pos(Pos::new(HPos::Right, VPos::Bottom)),
+        );
+        if guide.axis == Axis::Left {
+            chart.draw_series(line)?;
+            chart.draw_series(std::iter::once(label))?;
+        } else {
+            chart.draw_secondary_series(line)?;
+            chart.draw_secondary_series(std::iter::once(label))?;
+        }
+    }
+
+    for (series, run) in figure.series.iter().zip(&overlay.runs) {
+        let stroke = ShapeStyle::from(&series.color).stroke_width(px(series.width));
+        let points = series.points.iter().copied();
+        match (run, series.axis) {
+            (Run::A, Axis::Left) => {
+                chart.draw_series(LineSeries::new(points, stroke))?;
+            }
+            (Run::A, Axis::Right) => {
+                chart.draw_secondary_series(LineSeries::new(points, stroke))?;
+            }
+            (Run::B, Axis::Left) => {
+                chart.draw_series(DashedLineSeries::new(points, px(7.0), px(5.0), stroke))?;
+            }
+            (Run::B, Axis::Right) => {
+                chart.draw_secondary_series(DashedLineSeries::new(
+                    points,
+                    px(7.0),
+                    px(5.0),
+                    stroke,
+                ))?;
+            }
+        }
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// Sizes `canvas`'s backing store to its CSS size × `dpr` and draws `overlay` on it.
+#[cfg(target_arch = "wasm32")]
+pub fn draw_overlay(
+    canvas: &web_sys::HtmlCanvasElement,
+    overlay: &Overlay,
+    theme: &Theme,
+    dpr: f64,
+) -> Result<(), DrawError> {
+    let (css_w, css_h) = (
+        f64::from(canvas.client_width()),
+        f64::from(canvas.client_height()),
+    );
+    if css_w <= 0.0 || css_h <= 0.0 {
+        return Ok(());
+    }
+    let (w, h) = ((css_w * dpr).round() as u32, (css_h * dpr).round() as u32);
+    if canvas.width() != w || canvas.height() != h {
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
+    let backend = plotters_canvas::CanvasBackend::with_canvas_object(canvas.clone())
+        .ok_or_else(|| DrawError("canvas has no 2D context".into()))?;
+    draw_overlay_on(&backend.into_drawing_area(), overlay, theme, dpr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oncall_sim::autoscale::PolicySettings;
+    use oncall_sim::{compare, scenario, ModelParams, Simulation};
+
+    fn run(policy: &str, minutes: u32) -> Simulation {
+        let s = scenario::by_id("viral-surge").unwrap();
+        let mut sim = compare::simulation(
+            &s,
+            42,
+            &ModelParams::default(),
+            &PolicySettings::default(),
+            policy,
+        )
+        .unwrap();
+        sim.run(minutes);
+        sim
+    }
+
+    fn label(key: ChartText, run: Run) -> String {
+        format!("{key:?} {}", run.key())
+    }
+
+    fn text(key: ChartText) -> String {
+        format!("{key:?} {{value}}")
+    }
+
+    #[test]
+    fn each_quantity_is_drawn_for_both_runs() {
+        let (a, b) = (run("target-tracking", 120), run("kpa", 90));
+        let overlays = overlay_figures(a.history(), b.history(), 720, 2.0, &label, &text);
+        let ids: Vec<&str> = overlays.iter().map(|o| o.figure.id).collect();
+        assert_eq!(ids, OVERLAY_IDS);
+        for o in &overlays {
+            assert_eq!(o.runs.len(), o.figure.series.len());
+            assert_eq!(o.figure.series.len(), 2 * o.quantities.len());
+            for pair in o.figure.series.chunks(2).zip(o.runs.chunks(2)) {
+                let (series, runs) = pair;
+                assert_eq!(runs, [Run::A, Run::B]);
+                assert_eq!(series[0].color, series[1].color);
+                assert_eq!(series[0].points.len(), 120);
+                assert_eq!(series[1].points.len(), 90);
+            }
+            assert_eq!(o.figure.span, 119.0);
+        }
+        assert_eq!(overlays[1].figure.guides[0].value, 2000.0);
+        assert_eq!(overlays[1].figure.guides[0].label, "TimeoutGuide 2");
+        assert_eq!(overlays[2].figure.guides[0].value, 14.4);
+        assert_eq!(overlays[0].figure.series[3].label, "Capacity b");
+    }
+
+    #[test]
+    fn extremes_come_from_the_runs() {
+        let (a, b) = (run("target-tracking", 240), run("elastic", 240));
+        let overlays = overlay_figures(a.history(), b.history(), 720, 2.0, &label, &text);
+        let serving = overlays[3].quantities[0];
+        let peak = |sim: &Simulation| sim.history().iter().map(|r| r.serving).max().unwrap();
+        assert_eq!(serving.a.max, f64::from(peak(&a)));
+        assert_eq!(serving.b.max, f64::from(peak(&b)));
+        assert_eq!(
+            serving.b.last,
+            f64::from(b.history().last().unwrap().serving)
+        );
+        assert_ne!(serving.a, serving.b);
+    }
+}

@@ -1,0 +1,709 @@
+//! Two policies side by side: the current scenario, seed, parameters and actions run under
+//! policy A and policy B in the core, their key charts overlaid (A solid, B dashed) and their
+//! summaries in one table.
+
+use std::sync::Arc;
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use oncall_sim::autoscale;
+use oncall_sim::share::ShareState;
+use oncall_sim::{compare, scenario, EventKind, MinuteRecord, ParamError, RunSummary};
+
+use crate::charts::figures::{ChartText, Unit};
+use crate::charts::overlay::{overlay_figures, Extremes, Overlay, Run, OVERLAY_IDS};
+use crate::charts::Theme;
+use crate::i18n::{policy_name_text, scenario_title_text, t, tf, Msg};
+use crate::metrics::{format_value, Format, Value};
+
+/// Minutes compared when the scenario is endless (free play): a whole day.
+pub const DAY_MINUTES: u32 = 1440;
+
+/// How much of the scenario the comparison runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Span {
+    /// The minutes played so far.
+    SoFar,
+    /// The scenario's whole exercise, or a day when it is endless.
+    Whole,
+}
+
+impl Span {
+    fn key(self) -> &'static str {
+        match self {
+            Span::SoFar => "so-far",
+            Span::Whole => "whole",
+        }
+    }
+
+    /// Minutes to run: `played` so far, `length` of the exercise if it has one.
+    pub fn minutes(self, played: u32, length: Option<u32>) -> u32 {
+        let end = length.unwrap_or(DAY_MINUTES);
+        match self {
+            Span::SoFar => played.clamp(1, end),
+            Span::Whole => end,
+        }
+    }
+}
+
+/// One policy's run, as the core computed it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolicyOutcome {
+    pub policy: String,
+    pub history: Vec<MinuteRecord>,
+    pub summary: RunSummary,
+    /// Scaling decisions that changed the fleet (the core's `scaling` events).
+    pub scaling_decisions: u32,
+    /// Most instances live (serving and booting) in any minute.
+    pub peak_instances: u32,
+}
+
+/// Both runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    pub scenario: &'static str,
+    pub seed: u32,
+    pub minutes: u32,
+    pub clock_min: u32,
+    pub timeout_s: f64,
+    pub a: PolicyOutcome,
+    pub b: PolicyOutcome,
+}
+
+impl Comparison {
+    pub fn outcome(&self, run: Run) -> &PolicyOutcome {
+        match run {
+            Run::A => &self.a,
+            Run::B => &self.b,
+        }
+    }
+}
+
+/// Runs `state`'s scenario, seed, parameters and actions for `minutes` under policies `a`
+/// and `b`. The figures are the core's; the counts are those `oncall-sim compare` prints.
+pub fn compare_policies(
+    state: &ShareState,
+    a: &str,
+    b: &str,
+    minutes: u32,
+) -> Result<Comparison, ParamError> {
+    let scenario = scenario::by_id(&state.scenario).ok_or_else(|| ParamError {
+        field: "scenario".into(),
+        message: format!("one of {}", scenario::IDS.join(", ")),
+    })?;
+    let seed = state.seed.unwrap_or_default();
+    let minutes = minutes.clamp(1, scenario.minutes.unwrap_or(u32::MAX));
+    let run = |id: &str| -> Result<PolicyOutcome, ParamError> {
+        let mut sim = compare::simulation(&scenario, seed, &state.params, &state.policy, id)?;
+        sim.schedule(state.actions.iter().cloned());
+        sim.run(minutes);
+        let scaling_decisions = sim
+            .events()
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::Scaling { .. }))
+            .count() as u32;
+        let peak_instances = sim
+            .history()
+            .iter()
+            .map(|r| r.serving + r.booting)
+            .max()
+            .unwrap_or(0);
+        Ok(PolicyOutcome {
+            policy: sim.policy().to_owned(),
+            summary: sim.summary(),
+            history: sim.history().to_vec(),
+            scaling_decisions,
+            peak_instances,
+        })
+    };
+    Ok(Comparison {
+        scenario: scenario.id,
+        seed,
+        minutes,
+        clock_min: scenario.clock_min,
+        timeout_s: state.params.timeout_s,
+        a: run(a)?,
+        b: run(b)?,
+    })
+}
+
+/// A row of the summary table: key (`data-row`), label, value of a run.
+type Row = (&'static str, Msg, fn(&PolicyOutcome) -> String);
+
+fn number(format: Format, x: f64) -> String {
+    format_value(format, Value::Number(x))
+}
+
+/// The summary table's rows.
+pub const ROWS: [Row; 9] = [
+    ("budget_spent", Msg::CompareBudgetSpent, |o| {
+        number(Format::Percent { decimals: 2 }, o.summary.budget_spent)
+    }),
+    ("cost", Msg::CompareCost, |o| {
+        number(Format::Dollars, o.summary.cost)
+    }),
+    ("worst_p99_ms", Msg::CompareWorstP99, |o| {
+        number(Format::Milliseconds, o.summary.worst_p99_ms)
+    }),
+    ("minutes_paging", Msg::ComparePaging, |o| {
+        number(Format::Minutes, f64::from(o.summary.minutes_paging))
+    }),
+    ("minutes_over_budget_rate", Msg::CompareOverBudget, |o| {
+        number(
+            Format::Minutes,
+            f64::from(o.summary.minutes_over_budget_rate),
+        )
+    }),
+    ("instance_minutes", Msg::CompareInstanceMinutes, |o| {
+        number(Format::Count, o.summary.instance_minutes as f64)
+    }),
+    ("scaling_decisions", Msg::CompareDecisions, |o| {
+        number(Format::Count, f64::from(o.scaling_decisions))
+    }),
+    ("peak_instances", Msg::ComparePeak, |o| {
+        number(Format::Count, f64::from(o.peak_instances))
+    }),
+    ("failed_requests", Msg::CompareFailedRequests, |o| {
+        number(Format::Count, o.summary.failed_requests)
+    }),
+];
+
+/// The catalog's name of a chart quantity.
+fn quantity_text(key: ChartText) -> &'static str {
+    t(match key {
+        ChartText::Requests => Msg::SeriesRequests,
+        ChartText::Capacity => Msg::SeriesCapacity,
+        ChartText::P99 => Msg::SeriesP99,
+        ChartText::ErrorRate => Msg::SeriesErrorRate,
+        ChartText::Timeouts => Msg::SeriesTimeouts,
+        ChartText::TimeoutGuide => Msg::GuideTimeout,
+        ChartText::BudgetLeft => Msg::SeriesBudgetLeft,
+        ChartText::BurnRate1h => Msg::SeriesBurnRate1h,
+        ChartText::PageGuide => Msg::GuidePage,
+        ChartText::CacheHit => Msg::SeriesCacheHit,
+        ChartText::DbUtilization => Msg::SeriesDbUtilization,
+        ChartText::Serving => Msg::SeriesServing,
+        ChartText::Booting => Msg::SeriesBooting,
+        ChartText::FleetCost => Msg::SeriesFleetCost,
+        ChartText::CostSoFar => Msg::SeriesCostSoFar,
+    })
+}
+
+fn chart_title(id: &str) -> &'static str {
+    t(match id {
+        "traffic" => Msg::CompareChartTraffic,
+        "latency" => Msg::CompareChartLatency,
+        "budget" => Msg::CompareChartBudget,
+        _ => Msg::CompareChartInstances,
+    })
+}
+
+fn unit_value(unit: Unit, x: f64) -> String {
+    let format = match unit {
+        Unit::RequestsPerSecond => Format::ReqPerS,
+        Unit::Milliseconds => Format::Milliseconds,
+        Unit::Percent => Format::Percent { decimals: 2 },
+        Unit::Times => Format::Burn { decimals: 1 },
+        Unit::Instances => Format::Count,
+        Unit::DollarsPerHour => Format::DollarsPerHour,
+        Unit::Dollars => Format::Dollars,
+    };
+    number(format, x)
+}
+
+/// The comparison's charts, with the catalog's names.
+pub fn comparison_overlays(c: &Comparison) -> Vec<Overlay> {
+    let names = [policy_name_text(&c.a.policy), policy_name_text(&c.b.policy)];
+    let label = |key: ChartText, run: Run| {
+        tf(
+            Msg::CompareSeries,
+            &[
+                ("series", quantity_text(key)),
+                ("policy", &names[(run == Run::B) as usize]),
+            ],
+        )
+    };
+    let text = |key: ChartText| quantity_text(key).to_owned();
+    overlay_figures(
+        &c.a.history,
+        &c.b.history,
+        c.clock_min,
+        c.timeout_s,
+        &label,
+        &text,
+    )
+}
+
+/// A chart's text alternative: both policies, the minutes, and each quantity's highest and
+/// last values for both runs.
+pub fn overlay_alt(c: &Comparison, overlay: &Overlay) -> String {
+    let values = overlay
+        .quantities
+        .iter()
+        .map(|q| {
+            let v = |e: Extremes| (unit_value(q.unit, e.max), unit_value(q.unit, e.last));
+            let ((a_max, a_last), (b_max, b_last)) = (v(q.a), v(q.b));
+            tf(
+                Msg::CompareAltSeries,
+                &[
+                    ("series", quantity_text(q.key)),
+                    ("a_max", &a_max),
+                    ("b_max", &b_max),
+                    ("a_last", &a_last),
+                    ("b_last", &b_last),
+                ],
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    tf(
+        Msg::CompareAlt,
+        &[
+            ("title", chart_title(overlay.figure.id)),
+            ("a", &policy_name_text(&c.a.policy)),
+            ("b", &policy_name_text(&c.b.policy)),
+            ("minutes", &c.minutes.to_string()),
+            ("values", &values),
+        ],
+    )
+}
+
+/// The other policy to start with as B.
+fn other_policy(a: &str) -> &'static str {
+    autoscale::POLICY_IDS
+        .iter()
+        .copied()
+        .find(|id| *id != a && *id != autoscale::DEFAULT_POLICY)
+        .unwrap_or(autoscale::DEFAULT_POLICY)
+}
+
+type Outcome = Option<Result<Arc<Comparison>, ParamError>>;
+
+/// The comparison view.
+///
+/// `current` gives the run's state now (scenario, seed, parameters, actions); it is read when
+/// the person asks for a comparison. `played` and `length` are the minutes played and the
+/// exercise's length (for the length choice), `policy` the run's policy (policy A at first),
+/// `dark` the theme.
+#[component]
+pub fn ComparisonView(
+    current: Callback<(), Option<ShareState>>,
+    #[prop(into)] played: Signal<u32>,
+    #[prop(into)] length: Signal<Option<u32>>,
+    #[prop(into)] policy: Signal<String>,
+    #[prop(into)] dark: Signal<bool>,
+) -> impl IntoView {
+    let first = policy.get_untracked();
+    let pick_a = RwSignal::new(first.clone());
+    let pick_b = RwSignal::new(other_policy(&first).to_owned());
+    let span = RwSignal::new(Span::Whole);
+    let outcome = RwSignal::new(None::<Result<Arc<Comparison>, ParamError>>);
+    let computing = RwSignal::new(false);
+
+    let run_comparison = move || {
+        let Some(Some(state)) = current.try_run(()) else {
+            computing.try_set(false);
+            return;
+        };
+        let (Some(a), Some(b), Some(span)) = (
+            pick_a.try_get_untracked(),
+            pick_b.try_get_untracked(),
+            span.try_get_untracked(),
+        ) else {
+            return;
+        };
+        let length = scenario::by_id(&state.scenario).and_then(|s| s.minutes);
+        let minutes = span.minutes(state.minute.unwrap_or(1), length);
+        let result: Outcome = Some(compare_policies(&state, &a, &b, minutes).map(Arc::new));
+        outcome.try_set(result);
+        computing.try_set(false);
+    };
+    let start = move |_| {
+        if computing.get_untracked() {
+            return;
+        }
+        computing.set(true);
+        // Let the page show that it is computing before the core runs both policies.
+        request_animation_frame(move || {
+            set_timeout(run_comparison, std::time::Duration::ZERO);
+        });
+    };
+
+    let overlays = Memo::new(move |_| {
+        outcome.with(|o| match o {
+            Some(Ok(c)) => comparison_overlays(c),
+            _ => Vec::new(),
+        })
+    });
+    let canvases: [NodeRef<Canvas>; 4] = std::array::from_fn(|_| NodeRef::new());
+    let redraw = move || {
+        let dark = dark.try_get_untracked().unwrap_or(false);
+        overlays.with_untracked(|list| {
+            for (overlay, node) in list.iter().zip(canvases) {
+                if let Some(canvas) = node.get_untracked() {
+                    draw(&canvas, overlay, dark);
+                }
+            }
+        });
+    };
+    Effect::new(move |_| {
+        dark.track();
+        overlays.track();
+        for node in canvases {
+            node.track();
+        }
+        redraw();
+    });
+    let resize = window_event_listener(leptos::ev::resize, move |_| redraw());
+    on_cleanup(move || resize.remove());
+
+    let policy_options = move |selected: RwSignal<String>| {
+        autoscale::POLICY_IDS
+            .iter()
+            .map(|id| {
+                view! {
+                    <option value=*id selected=move || selected.get() == *id>
+                        {policy_name_text(id)}
+                    </option>
+                }
+            })
+            .collect_view()
+    };
+    let pick = move |target: RwSignal<String>| {
+        move |ev: leptos::ev::Event| {
+            let value = event_target_value(&ev);
+            if autoscale::POLICY_IDS.contains(&value.as_str()) {
+                target.set(value);
+            }
+        }
+    };
+    let so_far_text = move || {
+        tf(
+            Msg::CompareSpanSoFar,
+            &[(
+                "minutes",
+                &Span::SoFar.minutes(played.get(), length.get()).to_string(),
+            )],
+        )
+    };
+    let whole_text = move || {
+        let minutes = Span::Whole.minutes(0, length.get()).to_string();
+        match length.get() {
+            Some(_) => tf(Msg::CompareSpanWhole, &[("minutes", &minutes)]),
+            None => tf(Msg::CompareSpanDay, &[("minutes", &minutes)]),
+        }
+    };
+
+    let result_view = move || {
+        outcome.get().map(|result| match result {
+            Err(e) => view! {
+                <p class="field-error" role="alert">
+                    {tf(Msg::CompareFailed, &[("field", &e.field), ("message", &e.message)])}
+                </p>
+            }
+            .into_any(),
+            Ok(c) => comparison_body(c, canvases, overlays).into_any(),
+        })
+    };
+
+    view! {
+        <section class="panel compare-panel" aria-labelledby="compare-heading" data-panel="compare">
+            <h2 id="compare-heading">{t(Msg::CompareHeading)}</h2>
+            <p class="muted small">{t(Msg::CompareIntro)}</p>
+            <form
+                class="compare-form"
+                on:submit=move |ev| {
+                    ev.prevent_default();
+                    start(());
+                }
+            >
+                <div class="field">
+                    <label for="compare-a">{t(Msg::ComparePolicyA)}</label>
+                    <select
+                        id="compare-a"
+                        data-field="compare-a"
+                        prop:value=move || pick_a.get()
+                        on:change=pick(pick_a)
+                    >
+                        {policy_options(pick_a)}
+                    </select>
+                </div>
+                <div class="field">
+                    <label for="compare-b">{t(Msg::ComparePolicyB)}</label>
+                    <select
+                        id="compare-b"
+                        data-field="compare-b"
+                        prop:value=move || pick_b.get()
+                        on:change=pick(pick_b)
+                    >
+                        {policy_options(pick_b)}
+                    </select>
+                </div>
+                <div class="field">
+                    <label for="compare-span">{t(Msg::CompareSpanLabel)}</label>
+                    <select
+                        id="compare-span"
+                        data-field="compare-span"
+                        prop:value=move || span.get().key()
+                        on:change=move |ev| {
+                            span.set(
+                                if event_target_value(&ev) == Span::SoFar.key() {
+                                    Span::SoFar
+                                } else {
+                                    Span::Whole
+                                },
+                            );
+                        }
+                    >
+                        <option value=Span::Whole.key() selected=move || span.get() == Span::Whole>
+                            {whole_text}
+                        </option>
+                        <option value=Span::SoFar.key() selected=move || span.get() == Span::SoFar>
+                            {so_far_text}
+                        </option>
+                    </select>
+                </div>
+                <button type="submit" data-action="compare" disabled=move || computing.get()>
+                    {t(Msg::CompareRun)}
+                </button>
+            </form>
+            <p class="muted small" role="status" aria-live="polite">
+                {move || computing.get().then(|| t(Msg::CompareComputing))}
+            </p>
+            <div class="compare-result">{result_view}</div>
+        </section>
+    }
+}
+
+/// The table and the charts of a finished comparison.
+fn comparison_body(
+    c: Arc<Comparison>,
+    canvases: [NodeRef<Canvas>; 4],
+    overlays: Memo<Vec<Overlay>>,
+) -> impl IntoView {
+    let name_a = policy_name_text(&c.a.policy);
+    let name_b = policy_name_text(&c.b.policy);
+    let caption = tf(
+        Msg::CompareCaption,
+        &[
+            ("minutes", &c.minutes.to_string()),
+            ("scenario", &scenario_title_text(c.scenario)),
+            ("seed", &c.seed.to_string()),
+        ],
+    );
+    let rows = ROWS
+        .iter()
+        .map(|(key, label, value)| {
+            view! {
+                <tr data-row=*key>
+                    <th scope="row">{t(*label)}</th>
+                    <td data-run="a">{value(&c.a)}</td>
+                    <td data-run="b">{value(&c.b)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+
+    let line_legend = |run: Run, name: &str| {
+        let (msg, class) = match run {
+            Run::A => (Msg::CompareSolid, "line-solid"),
+            Run::B => (Msg::CompareDashed, "line-dashed"),
+        };
+        view! {
+            <li>
+                <span class=format!("swatch {class}") aria-hidden="true"></span>
+                {tf(msg, &[("policy", name)])}
+            </li>
+        }
+    };
+    let charts = OVERLAY_IDS
+        .iter()
+        .zip(canvases)
+        .enumerate()
+        .map(|(i, (id, node))| {
+            let title_id = format!("compare-chart-{id}-title");
+            let quantities = overlays.with_untracked(|list| {
+                list.get(i).map(|o| o.quantities.clone()).unwrap_or_default()
+            });
+            let colors = overlays.with_untracked(|list| {
+                list.get(i)
+                    .map(|o| {
+                        o.figure
+                            .series
+                            .iter()
+                            .step_by(2)
+                            .map(|s| format!("rgb({}, {}, {})", s.color.0, s.color.1, s.color.2))
+                            .collect::<Vec<_>>()
+                    })
+                    .unwrap_or_default()
+            });
+            let items = quantities
+                .iter()
+                .zip(colors)
+                .map(|(q, color)| {
+                    view! {
+                        <li>
+                            <span class="swatch line" style=format!("--swatch: {color}") aria-hidden="true"></span>
+                            {quantity_text(q.key)}
+                        </li>
+                    }
+                })
+                .collect_view();
+            let alt = {
+                let c = Arc::clone(&c);
+                overlays.with_untracked(|list| list.get(i).map(|o| overlay_alt(&c, o)).unwrap_or_default())
+            };
+            view! {
+                <figure class="chart compare-chart" data-compare-chart=*id aria-labelledby=title_id.clone()>
+                    <figcaption>
+                        <h3 id=title_id.clone()>{chart_title(id)}</h3>
+                        <ul class="legend">{items}</ul>
+                    </figcaption>
+                    <canvas node_ref=node data-compare-chart=*id role="img" aria-label=alt.clone()></canvas>
+                    <p class="visually-hidden">{alt}</p>
+                </figure>
+            }
+        })
+        .collect_view();
+
+    view! {
+        <div class="compare-summary" tabindex="0" role="region" aria-label=caption.clone()>
+            <table class="compare-table" data-field="compare-table">
+                <caption>{caption.clone()}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{t(Msg::CompareFigureColumn)}</th>
+                        <th scope="col" data-run="a">{name_a.clone()}</th>
+                        <th scope="col" data-run="b">{name_b.clone()}</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+        <ul class="legend compare-lines">
+            {line_legend(Run::A, &name_a)}
+            {line_legend(Run::B, &name_b)}
+        </ul>
+        <div class="chart-grid compare-grid">{charts}</div>
+    }
+}
+
+/// Draws one overlay (in the browser only; native builds have no canvas).
+#[cfg(target_arch = "wasm32")]
+fn draw(canvas: &web_sys::HtmlCanvasElement, overlay: &Overlay, dark: bool) {
+    let theme = if dark { &Theme::DARK } else { &Theme::LIGHT };
+    let dpr = web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .clamp(1.0, 4.0);
+    match crate::charts::overlay::draw_overlay(canvas, overlay, theme, dpr) {
+        Ok(()) => {
+            let _ = canvas.remove_attribute("data-error");
+            let _ = canvas.set_attribute("data-drawn", "true");
+        }
+        // A chart that cannot be drawn says so on its element; the page goes on.
+        Err(e) => {
+            let _ = canvas.set_attribute("data-error", &e.0);
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn draw(_canvas: &web_sys::HtmlCanvasElement, _overlay: &Overlay, _dark: bool) {
+    let _ = (&Theme::LIGHT, Theme::DARK);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oncall_sim::Action;
+
+    fn state(scenario: &str, seed: u32) -> ShareState {
+        ShareState {
+            scenario: scenario.into(),
+            seed: Some(seed),
+            ..ShareState::default()
+        }
+    }
+
+    #[test]
+    fn the_counts_are_the_ones_the_cli_prints() {
+        let mut s = state("viral-surge", 42);
+        s.actions = vec![Action::parse("30:min_instances=12", 300).unwrap()];
+        s.policy.set("hpa.tolerance", 0.2).unwrap();
+        let c = compare_policies(&s, "hpa", "elastic", 240).unwrap();
+        let cli = compare::compare(
+            &scenario::by_id("viral-surge").unwrap(),
+            42,
+            &s.params,
+            &s.policy,
+            &["hpa", "elastic"],
+            &s.actions,
+            240,
+        )
+        .unwrap();
+        for (mine, core) in [(&c.a, &cli[0]), (&c.b, &cli[1])] {
+            assert_eq!(mine.policy, core.policy);
+            assert_eq!(mine.summary, core.summary);
+            assert_eq!(mine.scaling_decisions, core.scaling_decisions);
+            assert_eq!(mine.peak_instances, core.peak_instances);
+            assert_eq!(mine.history.len(), 240);
+        }
+        assert_ne!(c.a.summary, c.b.summary);
+        assert_eq!(c.a.summary.actions, ["30:min_instances=12"]);
+    }
+
+    #[test]
+    fn spans_stay_within_the_exercise() {
+        assert_eq!(Span::SoFar.minutes(37, Some(240)), 37);
+        assert_eq!(Span::SoFar.minutes(0, Some(240)), 1);
+        assert_eq!(Span::SoFar.minutes(500, Some(240)), 240);
+        assert_eq!(Span::Whole.minutes(37, Some(240)), 240);
+        assert_eq!(Span::Whole.minutes(37, None), DAY_MINUTES);
+        let c = compare_policies(&state("bad-deploy", 1), "kpa", "kpa", 10_000).unwrap();
+        assert_eq!(c.minutes, 120);
+        assert_eq!(c.a, c.b);
+    }
+
+    #[test]
+    fn bad_input_is_an_error_not_a_panic() {
+        let e = compare_policies(&state("nope", 1), "kpa", "hpa", 10).unwrap_err();
+        assert_eq!(e.field, "scenario");
+        let e = compare_policies(&state("free-play", 1), "kpa", "magic", 10).unwrap_err();
+        assert_eq!(e.field, "autoscaler");
+    }
+
+    #[test]
+    fn table_and_text_alternatives_read_well() {
+        let c = compare_policies(
+            &state("viral-surge", 42),
+            "target-tracking",
+            "cloud-run",
+            240,
+        )
+        .unwrap();
+        for (_, label, value) in ROWS {
+            for run in Run::BOTH {
+                let text = value(c.outcome(run));
+                assert!(!text.is_empty() && !text.contains('{'), "{label:?}: {text}");
+            }
+        }
+        let overlays = comparison_overlays(&c);
+        assert_eq!(overlays.len(), 4);
+        for o in &overlays {
+            let alt = overlay_alt(&c, o);
+            assert!(
+                alt.contains("Target tracking") && alt.contains("Cloud Run"),
+                "{alt}"
+            );
+            assert!(alt.contains("240 minutes") && !alt.contains('{'), "{alt}");
+        }
+        assert!(overlays[3].figure.series[1].label.contains("Cloud Run"));
+    }
+
+    #[test]
+    fn b_starts_as_another_policy() {
+        for id in autoscale::POLICY_IDS {
+            assert_ne!(other_policy(id), *id);
+        }
+    }
+}

@@ -1,0 +1,367 @@
+//! The elastic scaler's configuration file, in its own format (`//` comments and trailing
+//! commas allowed): pasted or uploaded, checked by the core's parser, applied only when the
+//! whole file is valid, and exported back with the fields the simulator ignores.
+
+use leptos::prelude::*;
+use oncall_sim::autoscale::elastic::config::{self, ConfigError, ElasticConfig, Note};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::i18n::{t, tf, Msg};
+
+/// Largest configuration accepted, in bytes (the source's example is about 5 kB).
+pub const MAX_CONFIG_BYTES: usize = 256 * 1024;
+
+/// Name of the exported file.
+pub const EXPORT_FILE_NAME: &str = "elastic-config.json";
+
+/// What checking a configuration text gave.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Checked {
+    /// Valid: the configuration and the parser's notes (ignored fields, settings without
+    /// effect). `changed` says whether it differs from the one in use.
+    Valid {
+        config: Box<ElasticConfig>,
+        notes: Vec<Note>,
+        changed: bool,
+    },
+    /// Invalid: the field and what it allows. Nothing is applied.
+    Invalid(ConfigError),
+    /// Larger than [`MAX_CONFIG_BYTES`].
+    TooLarge,
+}
+
+/// Checks `text` against the core's parser; `current` is the configuration in use.
+pub fn check(text: &str, current: &ElasticConfig) -> Checked {
+    if text.len() > MAX_CONFIG_BYTES {
+        return Checked::TooLarge;
+    }
+    match config::parse(text) {
+        Ok((config, notes)) => Checked::Valid {
+            changed: config != *current,
+            config: Box::new(config),
+            notes,
+        },
+        Err(e) => Checked::Invalid(e),
+    }
+}
+
+/// A `data:` URL holding `text` as a JSON file: everything but unreserved characters is
+/// percent-encoded (UTF-8).
+pub fn json_data_url(text: &str) -> String {
+    let mut out = String::from("data:application/json;charset=utf-8,");
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// What the editor says after the last attempt.
+#[derive(Clone, Debug, PartialEq)]
+enum Status {
+    Applied(Vec<Note>),
+    Unchanged(Vec<Note>),
+    Rejected(ConfigError),
+    /// A problem before parsing (file too large, unreadable).
+    Problem(Msg),
+}
+
+/// The configuration editor. `config` is the configuration in use; `on_apply` gets a valid
+/// new one (the page starts the run again with it).
+#[component]
+pub fn ElasticConfigEditor(
+    #[prop(into)] config: Signal<ElasticConfig>,
+    on_apply: Callback<ElasticConfig>,
+) -> impl IntoView {
+    let text = RwSignal::new(config.with_untracked(|c| c.to_json_text(true)));
+    let status = RwSignal::new(None::<Status>);
+    let copied = RwSignal::new(None::<Msg>);
+
+    let apply_text = move |source: String| {
+        let Some(current) = config.try_get_untracked() else {
+            return;
+        };
+        let next = match check(&source, &current) {
+            Checked::Valid {
+                config,
+                notes,
+                changed: true,
+            } => {
+                on_apply.try_run(*config);
+                Status::Applied(notes)
+            }
+            Checked::Valid { notes, .. } => Status::Unchanged(notes),
+            Checked::Invalid(e) => Status::Rejected(e),
+            Checked::TooLarge => Status::Problem(Msg::ConfigTooLarge),
+        };
+        status.try_set(Some(next));
+    };
+
+    let upload = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let file = input.files().and_then(|list| list.get(0));
+        // Clearing the input lets the same file be chosen again after an edit.
+        input.set_value("");
+        let Some(file) = file else {
+            return;
+        };
+        if file.size() > MAX_CONFIG_BYTES as f64 {
+            status.set(Some(Status::Problem(Msg::ConfigTooLarge)));
+            return;
+        }
+        read_text(&file, move |content| match content {
+            Some(content) => {
+                text.try_set(content.clone());
+                apply_text(content);
+            }
+            None => {
+                status.try_set(Some(Status::Problem(Msg::ConfigFileUnreadable)));
+            }
+        });
+    };
+
+    let export_text = Memo::new(move |_| config.with(|c| c.to_json_text(true)));
+    let copy = move |_| {
+        copied.set(None);
+        let done = move |ok: bool| {
+            copied.try_set(Some(if ok {
+                Msg::ConfigCopied
+            } else {
+                Msg::ConfigCopyFailed
+            }));
+        };
+        copy_to_clipboard(&export_text.get_untracked(), done);
+    };
+
+    let status_view = move || {
+        status.get().map(|s| {
+            let (class, head, notes) = match s {
+                Status::Applied(notes) => ("ok", t(Msg::ConfigApplied).to_owned(), notes),
+                Status::Unchanged(notes) => ("ok", t(Msg::ConfigUnchanged).to_owned(), notes),
+                Status::Rejected(e) => (
+                    "error",
+                    tf(
+                        Msg::ConfigRejected,
+                        &[("field", &e.field), ("message", &e.message)],
+                    ),
+                    Vec::new(),
+                ),
+                Status::Problem(msg) => (
+                    "error",
+                    tf(msg, &[("max", &(MAX_CONFIG_BYTES / 1024).to_string())]),
+                    Vec::new(),
+                ),
+            };
+            let notes = (!notes.is_empty()).then(|| {
+                let items = notes
+                    .into_iter()
+                    .map(|n| {
+                        view! {
+                            <li data-note=n.field.clone()>
+                                {tf(Msg::ConfigNote, &[("field", &n.field), ("message", &n.message)])}
+                            </li>
+                        }
+                    })
+                    .collect_view();
+                view! {
+                    <div class="config-notes">
+                        <h4>{t(Msg::ConfigNotesHeading)}</h4>
+                        <ul>{items}</ul>
+                    </div>
+                }
+            });
+            view! {
+                <p class=format!("config-status {class}") data-status=class>{head}</p>
+                {notes}
+            }
+        })
+    };
+
+    view! {
+        <section class="config-editor" aria-labelledby="config-heading" data-panel="elastic-config">
+            <h3 id="config-heading">{t(Msg::ConfigHeading)}</h3>
+            <p class="muted small" id="config-intro">{t(Msg::ConfigIntro)}</p>
+            <label for="config-text">{t(Msg::ConfigTextLabel)}</label>
+            <textarea
+                id="config-text"
+                data-field="config-text"
+                rows="12"
+                spellcheck="false"
+                autocomplete="off"
+                aria-describedby="config-intro config-result"
+                prop:value=move || text.get()
+                on:input=move |ev| text.set(event_target_value(&ev))
+            ></textarea>
+            <div class="config-actions">
+                <button
+                    type="button"
+                    data-action="config-apply"
+                    on:click=move |_| apply_text(text.get_untracked())
+                >
+                    {t(Msg::ConfigApply)}
+                </button>
+                <button
+                    type="button"
+                    on:click=move |_| {
+                        status.set(None);
+                        text.set(export_text.get_untracked());
+                    }
+                >
+                    {t(Msg::ConfigRevert)}
+                </button>
+                <label class="file-button">
+                    <span>{t(Msg::ConfigUploadLabel)}</span>
+                    <input
+                        type="file"
+                        data-field="config-file"
+                        accept=".json,.jsonc,.txt,application/json,text/plain"
+                        on:change=upload
+                    />
+                </label>
+            </div>
+            <div id="config-result" role="status" aria-live="polite">
+                {status_view}
+            </div>
+            <details class="config-export">
+                <summary>{t(Msg::ConfigExport)}</summary>
+                <label for="config-export-text">{t(Msg::ConfigExportLabel)}</label>
+                <textarea
+                    id="config-export-text"
+                    data-field="config-export"
+                    rows="10"
+                    readonly
+                    spellcheck="false"
+                    prop:value=move || export_text.get()
+                ></textarea>
+                <div class="config-actions">
+                    <a
+                        class="button"
+                        data-action="config-download"
+                        download=EXPORT_FILE_NAME
+                        href=move || json_data_url(&export_text.get())
+                    >
+                        {t(Msg::ConfigDownload)}
+                    </a>
+                    <button type="button" on:click=copy>
+                        {t(Msg::ConfigCopy)}
+                    </button>
+                    <span class="muted small" role="status">
+                        {move || copied.get().map(t)}
+                    </span>
+                </div>
+                <p class="muted small">{t(Msg::ConfigLinkNote)}</p>
+            </details>
+        </section>
+    }
+}
+
+/// Reads a file as text and calls `done` with it (`None` when it cannot be read).
+fn read_text(file: &web_sys::File, done: impl FnOnce(Option<String>) + 'static) {
+    let Ok(reader) = web_sys::FileReader::new() else {
+        done(None);
+        return;
+    };
+    let source = reader.clone();
+    // `loadend` comes once, after success or failure; the closure is freed after it runs.
+    let on_end = Closure::once_into_js(move || {
+        done(source.result().ok().and_then(|v| v.as_string()));
+    });
+    reader.set_onloadend(Some(on_end.unchecked_ref()));
+    if reader.read_as_text(file).is_err() {
+        reader.set_onloadend(None);
+    }
+}
+
+/// Copies `text` to the clipboard where the page may; `done` says whether it worked.
+fn copy_to_clipboard(text: &str, done: impl Fn(bool) + Clone + 'static) {
+    let Some(navigator) = web_sys::window().map(|w| w.navigator()) else {
+        done(false);
+        return;
+    };
+    // Outside a secure context `navigator.clipboard` is undefined; calling it would throw.
+    let has_clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into())
+        .map(|v| !v.is_undefined() && !v.is_null())
+        .unwrap_or(false);
+    if !has_clipboard {
+        done(false);
+        return;
+    }
+    let promise = navigator.clipboard().write_text(text);
+    let ok = {
+        let done = done.clone();
+        Closure::once(move |_: JsValue| done(true))
+    };
+    let failed = Closure::once(move |_: JsValue| done(false));
+    let _ = promise.then2(&ok, &failed);
+    // The promise settles once, later; the two small closures live until the page closes.
+    ok.forget();
+    failed.forget();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXAMPLE: &str = include_str!("../../sim/tests/data/elastic-config.jsonc");
+
+    #[test]
+    fn the_sources_example_is_accepted_with_notes() {
+        let current = ElasticConfig::default();
+        match check(EXAMPLE, &current) {
+            Checked::Valid { notes, config, .. } => {
+                let fields: Vec<&str> = notes.iter().map(|n| n.field.as_str()).collect();
+                for ignored in ["token", "openapi_base_url", "scale_up_request", "dashboard"] {
+                    assert!(fields.contains(&ignored), "{fields:?}");
+                }
+                assert_eq!(config.max_nodes, 20);
+                // The export keeps what the real scaler needs and reads back the same.
+                let again = config.to_json_text(true);
+                assert!(matches!(
+                    check(&again, &config),
+                    Checked::Valid { changed: false, .. }
+                ));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_broken_variant_is_rejected_naming_the_field() {
+        let broken = EXAMPLE.replace("\"max_nodes\": 20", "\"max_nodes\": 999");
+        assert_ne!(broken, EXAMPLE);
+        match check(&broken, &ElasticConfig::default()) {
+            Checked::Invalid(e) => {
+                assert_eq!(e.field, "max_nodes");
+                assert!(e.message.contains("1 to 200"), "{}", e.message);
+            }
+            other => panic!("{other:?}"),
+        }
+        let unknown = EXAMPLE.replace("\"min_nodes\"", "\"min_nodez\"");
+        assert!(matches!(check(&unknown, &ElasticConfig::default()),
+            Checked::Invalid(e) if e.field == "min_nodez"));
+        assert!(matches!(
+            check("{ not json", &ElasticConfig::default()),
+            Checked::Invalid(e) if e.field == "json"
+        ));
+        let huge = " ".repeat(MAX_CONFIG_BYTES + 1);
+        assert_eq!(check(&huge, &ElasticConfig::default()), Checked::TooLarge);
+    }
+
+    #[test]
+    fn the_export_is_a_data_url_of_the_text() {
+        let url = json_data_url("{\"a\": \"é\"}\n");
+        assert_eq!(
+            url,
+            "data:application/json;charset=utf-8,%7B%22a%22%3A%20%22%C3%A9%22%7D%0A"
+        );
+    }
+}

@@ -1,0 +1,395 @@
+//! The autoscaling policies in the console: pick one and set its parameters
+//! ([`PolicyPanel`]), import and export the elastic scaler's configuration file
+//! ([`ElasticConfigEditor`]), and run two policies side by side ([`ComparisonView`]).
+//!
+//! Every value is checked by the core ([`PolicySettings::set`], [`ModelParams::set`],
+//! [`oncall_sim::autoscale::elastic::config::parse`]); a rejected value changes nothing and
+//! its error names the field. A valid change gives a new [`PolicySetup`], which the page turns
+//! into a new run (and a new link). The comparison runs both policies in the core.
+//!
+//! [`PolicyControls`] and [`PolicyComparison`] connect these components to the page's run.
+
+pub mod compare;
+pub mod config_editor;
+pub mod panel;
+
+use oncall_sim::autoscale::{self, PolicyInfo, PolicySettings};
+use oncall_sim::params::ParamSpec;
+use oncall_sim::share::ShareState;
+use oncall_sim::{ModelParams, ParamError};
+
+pub use compare::ComparisonView;
+pub use config_editor::ElasticConfigEditor;
+pub use panel::PolicyPanel;
+
+use leptos::prelude::*;
+
+use crate::components::run::{use_run, RunHandle};
+use crate::console::Console;
+use crate::hooks::use_media_query;
+
+/// Target tracking's parameters are model parameters with this prefix (its target
+/// utilization is one of the controls, not a parameter).
+const TARGET_TRACKING_PREFIX: &str = "scale_in_";
+
+/// What the policy components change: the policy, every policy's parameters, and the model
+/// parameters (target tracking's live there).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolicySetup {
+    /// Policy id, one of [`autoscale::POLICY_IDS`].
+    pub policy: String,
+    pub settings: PolicySettings,
+    pub params: ModelParams,
+}
+
+impl Default for PolicySetup {
+    fn default() -> Self {
+        Self {
+            policy: autoscale::DEFAULT_POLICY.to_owned(),
+            settings: PolicySettings::default(),
+            params: ModelParams::default(),
+        }
+    }
+}
+
+impl PolicySetup {
+    /// The set-up a link's state describes.
+    pub fn of(state: &ShareState) -> Self {
+        Self {
+            policy: state.autoscaler.clone(),
+            settings: state.policy.clone(),
+            params: state.params.clone(),
+        }
+    }
+
+    /// Writes this set-up into a link's state (scenario, seed and actions are kept).
+    pub fn write_to(&self, state: &mut ShareState) {
+        state.autoscaler = self.policy.clone();
+        state.policy = self.settings.clone();
+        state.params = self.params.clone();
+    }
+
+    /// The policy as the core lists it (the default one for an unknown id).
+    pub fn info(&self) -> &'static PolicyInfo {
+        policy_info(&self.policy)
+    }
+
+    /// The parameters of the chosen policy, in the core's order.
+    pub fn specs(&self) -> Vec<&'static ParamSpec> {
+        PolicySettings::specs(&self.policy)
+    }
+
+    /// The value of a parameter of any policy.
+    pub fn get(&self, name: &str) -> Option<f64> {
+        if PolicySettings::owns(name) {
+            self.settings.get(name)
+        } else if name.starts_with(TARGET_TRACKING_PREFIX) {
+            self.params.get(name)
+        } else {
+            None
+        }
+    }
+
+    /// Sets a parameter of any policy, checked by the core. On error nothing changes and the
+    /// error names the field and what it allows.
+    pub fn set(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
+        if PolicySettings::owns(name) {
+            self.settings.set(name, value)
+        } else if name.starts_with(TARGET_TRACKING_PREFIX) {
+            // `ModelParams::set` checks before it writes, so an error leaves it as it was.
+            self.params.set(name, value)
+        } else {
+            Err(ParamError {
+                field: name.to_owned(),
+                message: format!(
+                    "not a parameter of {}",
+                    PolicySettings::specs(&self.policy)
+                        .iter()
+                        .map(|s| s.name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            })
+        }
+    }
+
+    /// Sets a parameter from the text a person typed: a plain decimal number (surrounding
+    /// blanks allowed), then the core's range check.
+    pub fn set_text(&mut self, name: &str, text: &str) -> Result<(), SetError> {
+        let Some(value) = parse_number(text) else {
+            let allowed = spec_of(name).map(ParamSpec::allowed).unwrap_or_default();
+            return Err(SetError::NotANumber {
+                field: name.to_owned(),
+                allowed,
+            });
+        };
+        self.set(name, value).map_err(SetError::Rejected)
+    }
+
+    /// The chosen policy's parameters back to their defaults (the others are kept).
+    pub fn reset_policy(&mut self) {
+        match self.policy.as_str() {
+            "cloud-run" => self.settings.cloud_run = Default::default(),
+            "elastic" => self.settings.elastic = Default::default(),
+            "hpa" => self.settings.hpa = Default::default(),
+            "kpa" => self.settings.kpa = Default::default(),
+            _ => {
+                for spec in self.specs() {
+                    // Defaults are within their own ranges (the core tests it).
+                    let _ = self.params.set(spec.name, spec.default);
+                }
+            }
+        }
+    }
+
+    /// Whether the chosen policy's parameters are all at their defaults.
+    pub fn at_defaults(&self) -> bool {
+        let mut reset = self.clone();
+        reset.reset_policy();
+        reset == *self
+    }
+}
+
+/// The policy panel for the page's run: a valid change starts the run again with it.
+#[component]
+pub fn PolicyControls() -> impl IntoView {
+    let run = use_run();
+    // The set-up changes only when a new run replaces the old one.
+    let setup = Memo::new(move |_| {
+        run.generation.track();
+        run.with(|c| PolicySetup::of(c.base())).unwrap_or_default()
+    });
+    let driver = Memo::new(move |_| {
+        run.snapshot.track();
+        run.with(|c| c.sim().active_driver().map(str::to_owned))
+            .flatten()
+    });
+    let on_change = Callback::new(move |next: PolicySetup| restart_with_setup(run, next));
+    view! { <PolicyPanel setup=setup driver=driver on_change=on_change /> }
+}
+
+/// The comparison of two policies for the page's run (its scenario, seed, parameters and
+/// actions).
+#[component]
+pub fn PolicyComparison() -> impl IntoView {
+    let run = use_run();
+    let dark = use_media_query("(prefers-color-scheme: dark)");
+    let current = Callback::new(move |()| run.with(Console::share_state));
+    let played = Signal::derive(move || run.snapshot.with(|s| s.minutes));
+    let length = Signal::derive(move || run.snapshot.with(|s| s.length));
+    let policy = Signal::derive(move || run.snapshot.with(|s| s.policy.to_owned()));
+    view! {
+        <ComparisonView
+            current=current
+            played=played
+            length=length
+            policy=policy
+            dark=dark
+        />
+    }
+}
+
+/// Starts the run again, paused, with a new policy set-up (same scenario, seed and other
+/// parameters; no actions), like a change of scenario or seed does. A set-up the core
+/// refuses leaves the run as it is.
+fn restart_with_setup(run: RunHandle, setup: PolicySetup) {
+    run.playing.set(false);
+    let started = run.update(|console| {
+        let mut state = console.base().clone();
+        setup.write_to(&mut state);
+        state.actions.clear();
+        state.minute = None;
+        Console::start(state, console.seed()).map(|next| *console = next)
+    });
+    if let Some(Ok(())) = started {
+        run.generation.update(|g| *g += 1);
+        run.publish();
+        run.charts_changed();
+        run.write_link();
+    }
+}
+
+/// Why a typed value was not taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetError {
+    /// The text is not a number.
+    NotANumber { field: String, allowed: String },
+    /// The core refused the number.
+    Rejected(ParamError),
+}
+
+/// The core's entry for policy `id` (the default policy's for an unknown id).
+pub fn policy_info(id: &str) -> &'static PolicyInfo {
+    autoscale::POLICIES
+        .iter()
+        .find(|p| p.id == id)
+        .unwrap_or(&autoscale::POLICIES[0])
+}
+
+/// The spec of a parameter of any policy, target tracking's included.
+pub fn spec_of(name: &str) -> Option<&'static ParamSpec> {
+    PolicySettings::all_specs()
+        .find(|s| s.name == name)
+        .or_else(|| ModelParams::spec(name).ok())
+}
+
+/// A number as a person types it: decimal, optionally signed, with an exponent; blanks
+/// around it are ignored. Infinities and NaN are not numbers here.
+pub fn parse_number(text: &str) -> Option<f64> {
+    let text = text.trim();
+    let plain = !text.is_empty()
+        && text.len() <= 40
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'));
+    if !plain {
+        return None;
+    }
+    text.parse::<f64>().ok().filter(|x| x.is_finite())
+}
+
+/// A parameter's value written for its input: no trailing zeros, no exponent for the
+/// ranges the core uses.
+pub fn format_number(x: f64) -> String {
+    if !x.is_finite() {
+        return String::new();
+    }
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        return format!("{}", x as i64);
+    }
+    // Shortest text that reads back as the same number.
+    format!("{x}")
+}
+
+/// The short name of a parameter: its path without the policy's prefix
+/// (`hpa.tolerance` → `tolerance`).
+pub fn short_name(name: &str) -> &str {
+    ["cloud_run.", "elastic.", "hpa.", "kpa."]
+        .iter()
+        .find_map(|p| name.strip_prefix(p))
+        .unwrap_or(name)
+}
+
+/// Whether a parameter is an on/off switch (0 or 1), shown as a checkbox.
+pub fn is_switch(spec: &ParamSpec) -> bool {
+    spec.integer && spec.min == 0.0 && spec.max == 1.0
+}
+
+/// A stable id fragment for a parameter (for element ids): letters, digits and dashes.
+pub fn dom_id(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup(policy: &str) -> PolicySetup {
+        PolicySetup {
+            policy: policy.into(),
+            ..PolicySetup::default()
+        }
+    }
+
+    #[test]
+    fn every_policy_lists_its_parameters_and_reads_them() {
+        for id in autoscale::POLICY_IDS {
+            let s = setup(id);
+            assert_eq!(s.info().id, *id);
+            assert!(!s.specs().is_empty(), "{id}");
+            for spec in s.specs() {
+                assert_eq!(s.get(spec.name), Some(spec.default), "{}", spec.name);
+                assert_eq!(spec_of(spec.name), Some(spec));
+            }
+            assert!(s.at_defaults());
+        }
+    }
+
+    #[test]
+    fn a_valid_value_is_taken_and_an_invalid_one_changes_nothing() {
+        let mut s = setup("hpa");
+        s.set_text("hpa.tolerance", " 0.2 ").unwrap();
+        assert_eq!(s.get("hpa.tolerance"), Some(0.2));
+        assert!(!s.at_defaults());
+
+        let before = s.clone();
+        let err = s.set_text("hpa.tolerance", "7").unwrap_err();
+        match err {
+            SetError::Rejected(e) => {
+                assert_eq!(e.field, "hpa.tolerance");
+                assert!(e.message.contains("0 to 1"), "{}", e.message);
+            }
+            other => panic!("{other:?}"),
+        }
+        for bad in ["", "abc", "1,5", "inf", "NaN", "0x10", "1e999"] {
+            let err = s.set_text("hpa.tolerance", bad).unwrap_err();
+            assert!(
+                matches!(&err, SetError::NotANumber { field, allowed }
+                    if field == "hpa.tolerance" && allowed.contains("0 to 1")),
+                "{bad}: {err:?}"
+            );
+        }
+        assert_eq!(s, before);
+    }
+
+    #[test]
+    fn target_tracking_parameters_are_model_parameters() {
+        let mut s = setup("target-tracking");
+        s.set_text("scale_in_quiet_minutes", "20").unwrap();
+        assert_eq!(s.params.scale_in_quiet_minutes, 20.0);
+        assert!(s.set_text("scale_in_quiet_minutes", "2.5").is_err());
+        assert!(s.set("timeout_s", 3.0).is_err(), "only scale-in settings");
+        s.reset_policy();
+        assert_eq!(s.params.scale_in_quiet_minutes, 10.0);
+    }
+
+    #[test]
+    fn a_relation_between_fields_is_checked_too() {
+        let mut s = setup("elastic");
+        let err = s.set("elastic.min_nodes", 50.0).unwrap_err();
+        assert_eq!(err.field, "elastic.min_nodes");
+        assert!(err.message.contains("max_nodes"), "{}", err.message);
+        assert_eq!(s.get("elastic.min_nodes"), Some(2.0));
+    }
+
+    #[test]
+    fn reset_touches_only_the_chosen_policy() {
+        let mut s = setup("kpa");
+        s.set("kpa.stable_window_s", 120.0).unwrap();
+        s.set("hpa.tolerance", 0.3).unwrap();
+        s.reset_policy();
+        assert_eq!(s.get("kpa.stable_window_s"), Some(60.0));
+        assert_eq!(s.get("hpa.tolerance"), Some(0.3));
+    }
+
+    #[test]
+    fn the_set_up_round_trips_through_a_link() {
+        let mut s = setup("cloud-run");
+        s.set("cloud_run.concurrency_target", 0.7).unwrap();
+        s.set("scale_in_max_share", 0.5).unwrap();
+        let mut state = ShareState::default();
+        s.write_to(&mut state);
+        let (back, notices, _) = ShareState::from_pairs(&state.to_pairs());
+        assert!(notices.is_empty());
+        assert_eq!(PolicySetup::of(&back), s);
+    }
+
+    #[test]
+    fn numbers_are_written_back_plainly() {
+        assert_eq!(format_number(600.0), "600");
+        assert_eq!(format_number(0.6), "0.6");
+        assert_eq!(format_number(1e6), "1000000");
+        assert_eq!(format_number(f64::NAN), "");
+        assert_eq!(
+            short_name("elastic.p95_expansion.threshold"),
+            "p95_expansion.threshold"
+        );
+        assert_eq!(short_name("scale_in_max_share"), "scale_in_max_share");
+        assert_eq!(
+            dom_id("elastic.p95_expansion.threshold"),
+            "elastic-p95-expansion-threshold"
+        );
+    }
+}

@@ -1,0 +1,375 @@
+//! The policy picker: the five policies with their one-line summaries, the chosen policy's
+//! parameters as labelled inputs (unit, range, default and the core's one-line doc), the
+//! driver behind the latest decision, and, for the elastic scaler, its configuration file.
+
+use leptos::prelude::*;
+use oncall_sim::autoscale::{self, PolicySettings};
+use oncall_sim::params::ParamSpec;
+
+use super::{
+    dom_id, format_number, is_switch, policy_info, short_name, ElasticConfigEditor, PolicySetup,
+    SetError,
+};
+use crate::i18n::{policy_name_text, t, tf, Msg};
+
+/// Policies with at most this many parameters show them unfolded.
+const OPEN_PARAMS: usize = 12;
+
+/// Errors shown under the inputs, by parameter name.
+type FieldErrors = RwSignal<Vec<(&'static str, String)>>;
+
+/// The text of an error under an input: the field, the core's rule, and that nothing changed.
+pub fn error_text(error: &SetError) -> String {
+    match error {
+        SetError::NotANumber { field, allowed } => tf(
+            Msg::PolicyParamError,
+            &[
+                ("field", field),
+                (
+                    "message",
+                    &tf(Msg::PolicyNotANumber, &[("allowed", allowed)]),
+                ),
+            ],
+        ),
+        SetError::Rejected(e) => tf(
+            Msg::PolicyParamError,
+            &[("field", &e.field), ("message", &e.message)],
+        ),
+    }
+}
+
+/// "0 to 1; default 0.1" for a parameter, with its unit.
+pub fn range_text(spec: &ParamSpec) -> String {
+    let unit = if spec.unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", spec.unit)
+    };
+    tf(
+        if spec.integer {
+            Msg::PolicyParamRangeWhole
+        } else {
+            Msg::PolicyParamRange
+        },
+        &[
+            ("min", &format_number(spec.min)),
+            ("max", &format_number(spec.max)),
+            ("unit", &unit),
+            ("default", &format_number(spec.default)),
+        ],
+    )
+}
+
+/// The policy picker with the chosen policy's parameters.
+///
+/// `setup` is the run's policy and parameters; `driver` the driver or strategy behind the
+/// policy's latest decision. A valid change calls `on_change` with the new set-up (the page
+/// starts the run again with it); an invalid value is shown next to its input, naming the
+/// field and its range, and changes nothing.
+#[component]
+pub fn PolicyPanel(
+    #[prop(into)] setup: Signal<PolicySetup>,
+    #[prop(into)] driver: Signal<Option<String>>,
+    on_change: Callback<PolicySetup>,
+) -> impl IntoView {
+    let policy = Memo::new(move |_| setup.with(|s| s.policy.clone()));
+    // Bumped to write the run's values back into the inputs (after a reset, or when a typed
+    // value was refused and the run kept its own).
+    let revision = RwSignal::new(0_u32);
+
+    let change = move |next: PolicySetup| {
+        if setup.with_untracked(|s| *s != next) {
+            on_change.try_run(next);
+        }
+    };
+
+    let options = autoscale::POLICIES
+        .iter()
+        .map(|info| {
+            view! {
+                <option value=info.id title=info.summary selected=move || policy.get() == info.id>
+                    {policy_name_text(info.id)}
+                </option>
+            }
+        })
+        .collect_view();
+
+    let pick = move |ev: leptos::ev::Event| {
+        let id = event_target_value(&ev);
+        // Only the core's ids; anything else (a tampered page) is ignored.
+        let Some(id) = autoscale::POLICY_IDS.iter().find(|p| **p == id) else {
+            revision.update(|r| *r += 1);
+            return;
+        };
+        let mut next = setup.get_untracked();
+        next.policy = (*id).to_owned();
+        change(next);
+    };
+
+    let driver_text = move || {
+        let driver = driver.get();
+        tf(
+            Msg::PolicyActiveDriver,
+            &[(
+                "driver",
+                driver.as_deref().unwrap_or(t(Msg::PolicyNoDriverYet)),
+            )],
+        )
+    };
+
+    // The parameters of the chosen policy, rebuilt when the policy changes. Long lists (the
+    // elastic scaler's) start folded so the panel stays short; its file editor follows.
+    let params = move || {
+        let id = policy.get();
+        let specs = PolicySettings::specs(&id);
+        // The inputs' errors belong to this policy's inputs and go with them.
+        let errors: FieldErrors = RwSignal::new(Vec::new());
+        let reset = move |_| {
+            errors.set(Vec::new());
+            let mut next = setup.get_untracked();
+            next.reset_policy();
+            change(next);
+            revision.update(|r| *r += 1);
+        };
+        let open = specs.len() <= OPEN_PARAMS;
+        let heading = tf(
+            Msg::PolicyParamsHeading,
+            &[
+                ("policy", &policy_name_text(&id)),
+                ("count", &specs.len().to_string()),
+            ],
+        );
+        let note = (id == "target-tracking")
+            .then(|| view! { <p class="muted small">{t(Msg::PolicyTargetTrackingNote)}</p> });
+        let fields = specs
+            .into_iter()
+            .map(|spec| {
+                view! {
+                    <ParamField
+                        spec=spec
+                        setup=setup
+                        errors=errors
+                        revision=revision
+                        on_change=on_change
+                    />
+                }
+            })
+            .collect_view();
+        view! {
+            <details class="policy-params-box" open=open data-policy=id>
+                <summary>{heading.clone()}</summary>
+                <fieldset class="policy-params">
+                    <legend class="visually-hidden">{heading}</legend>
+                    {note}
+                    <div class="policy-param-grid">{fields}</div>
+                    <button
+                        type="button"
+                        class="policy-reset"
+                        disabled=move || setup.with(PolicySetup::at_defaults)
+                        on:click=reset
+                    >
+                        {t(Msg::PolicyReset)}
+                    </button>
+                </fieldset>
+            </details>
+        }
+    };
+
+    let elastic_editor = move || {
+        (policy.get() == "elastic").then(|| {
+            let config = Signal::derive(move || setup.with(|s| s.settings.elastic.clone()));
+            let on_apply = Callback::new(move |config| {
+                let mut next = setup.get_untracked();
+                next.settings.elastic = config;
+                on_change.try_run(next);
+            });
+            view! { <ElasticConfigEditor config=config on_apply=on_apply /> }
+        })
+    };
+
+    view! {
+        <section class="panel policy-panel" aria-labelledby="policy-panel-heading" data-panel="policy">
+            <h2 id="policy-panel-heading">{t(Msg::PolicyPanelHeading)}</h2>
+            <div class="policy-pick">
+                <label for="policy-panel-select">{t(Msg::PolicyPickerLabel)}</label>
+                <select
+                    id="policy-panel-select"
+                    data-field="policy-picker"
+                    aria-describedby="policy-summary"
+                    prop:value=move || {
+                        revision.track();
+                        policy.get()
+                    }
+                    on:change=pick
+                >
+                    {options}
+                </select>
+            </div>
+            <p id="policy-summary" class="policy-summary" data-field="policy-summary">
+                {move || policy_info(&policy.get()).summary}
+            </p>
+            <p class="policy-driver" data-field="active-driver">
+                {driver_text}
+            </p>
+            <p class="muted small">{t(Msg::PolicyRestartNote)}</p>
+            {params}
+            {elastic_editor}
+        </section>
+    }
+}
+
+/// One parameter: a labelled input with its unit, its range and default, the core's doc, and
+/// its error.
+#[component]
+fn ParamField(
+    spec: &'static ParamSpec,
+    setup: Signal<PolicySetup>,
+    errors: FieldErrors,
+    revision: RwSignal<u32>,
+    on_change: Callback<PolicySetup>,
+) -> impl IntoView {
+    let name = spec.name;
+    let id = format!("param-{}", dom_id(name));
+    let help_id = format!("{id}-help");
+    let error_id = format!("{id}-error");
+    let value = move || {
+        revision.track();
+        setup.with(|s| s.get(name))
+    };
+    let error = move || {
+        errors.with(|list| {
+            list.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, text)| text.clone())
+        })
+    };
+    let set_error = move |text: Option<String>| {
+        errors.update(|list| {
+            list.retain(|(n, _)| *n != name);
+            if let Some(text) = text {
+                list.push((name, text));
+            }
+        });
+    };
+    let commit = move |text: String| {
+        let mut next = setup.get_untracked();
+        match next.set_text(name, &text) {
+            Ok(()) => {
+                set_error(None);
+                if setup.with_untracked(|s| *s != next) {
+                    on_change.try_run(next);
+                } else {
+                    // Same value, written differently ("0.60"): show it as the run has it.
+                    revision.update(|r| *r += 1);
+                }
+            }
+            Err(e) => set_error(Some(error_text(&e))),
+        }
+    };
+
+    let input = if is_switch(spec) {
+        view! {
+            <input
+                id=id.clone()
+                type="checkbox"
+                aria-describedby=format!("{help_id} {error_id}")
+                prop:checked=move || value() == Some(1.0)
+                on:change=move |ev| {
+                    let on = event_target_checked(&ev);
+                    let mut next = setup.get_untracked();
+                    match next.set(name, if on { 1.0 } else { 0.0 }) {
+                        Ok(()) => {
+                            set_error(None);
+                            on_change.try_run(next);
+                        }
+                        Err(e) => {
+                            set_error(Some(error_text(&SetError::Rejected(e))));
+                            revision.update(|r| *r += 1);
+                        }
+                    }
+                }
+            />
+        }
+        .into_any()
+    } else {
+        view! {
+            <input
+                id=id.clone()
+                type="text"
+                inputmode="decimal"
+                autocomplete="off"
+                spellcheck="false"
+                aria-describedby=format!("{help_id} {error_id}")
+                aria-invalid=move || error().is_some().to_string()
+                prop:value=move || value().map(format_number).unwrap_or_default()
+                on:change=move |ev| commit(event_target_value(&ev))
+            />
+        }
+        .into_any()
+    };
+    let unit = (!spec.unit.is_empty() && !is_switch(spec)).then(|| {
+        view! { <span class="unit" aria-hidden="true">{spec.unit}</span> }
+    });
+    let range = (!is_switch(spec)).then(|| {
+        view! { <span class="range">{range_text(spec)}</span> }
+    });
+
+    view! {
+        <div class="policy-param" data-param=name class:invalid=move || error().is_some()>
+            <label for=id>
+                <code>{short_name(name)}</code>
+            </label>
+            <div class="policy-input">{input} {unit}</div>
+            <p id=help_id class="param-help">
+                // The doc is the core's own English text, like the formulas.
+                {spec.doc} " " {range}
+            </p>
+            <p id=error_id class="field-error" role="alert">
+                {error}
+            </p>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::spec_of;
+
+    #[test]
+    fn ranges_and_errors_name_the_unit_the_field_and_the_rule() {
+        let spec = spec_of("hpa.sync_period_s").unwrap();
+        assert_eq!(range_text(spec), "1 to 60 s, whole numbers; default 15");
+        let spec = spec_of("cloud_run.cpu_target").unwrap();
+        assert_eq!(range_text(spec), "0.1 to 0.95; default 0.6");
+
+        let mut setup = PolicySetup::default();
+        let e = setup.set_text("kpa.stable_window_s", "2").unwrap_err();
+        assert_eq!(
+            error_text(&e),
+            "kpa.stable_window_s: must be a whole number from 6 to 3600 s. Nothing was changed."
+        );
+        let e = setup.set_text("kpa.stable_window_s", "soon").unwrap_err();
+        assert_eq!(
+            error_text(&e),
+            "kpa.stable_window_s: not a number; must be a whole number from 6 to 3600 s. \
+             Nothing was changed."
+        );
+    }
+
+    #[test]
+    fn only_zero_one_integers_are_switches() {
+        let switches: Vec<&str> = PolicySettings::all_specs()
+            .filter(|s| is_switch(s))
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(
+            switches,
+            [
+                "elastic.expansion_strategies.trend_expansion",
+                "elastic.expansion_strategies.delay_prediction",
+                "elastic.expansion_strategies.p95_expansion",
+            ]
+        );
+    }
+}

@@ -183,15 +183,18 @@ fn frame_tick(
         if simulated {
             run.publish();
         }
-        let redraw = run
-            .book
-            .try_update_value(|b| std::mem::take(&mut b.charts_dirty))
-            .unwrap_or(false);
+        let playing = run.playing.get_untracked();
+        let replaying = run.with(Console::replay_left).unwrap_or(0) > 0;
+        // While a link replays, the charts wait for its last minute: drawing each slice
+        // would only slow the replay down.
+        let redraw = !replaying
+            && run
+                .book
+                .try_update_value(|b| std::mem::take(&mut b.charts_dirty))
+                .unwrap_or(false);
         if redraw {
             draw_charts(&run, &canvases, dark.get_untracked());
         }
-        let playing = run.playing.get_untracked();
-        let replaying = run.with(Console::replay_left).unwrap_or(0) > 0;
         let link_due = run
             .book
             .try_with_value(|b| {

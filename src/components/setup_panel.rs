@@ -49,11 +49,10 @@ pub fn SetupPanel() -> impl IntoView {
         .collect_view();
 
     let seed_text = RwSignal::new(run.snapshot.with_untracked(|s| s.seed.to_string()));
-    // A new run (reset, new seed, a link) shows its seed.
-    Effect::new(move |_| {
-        let seed = run.snapshot.with(|s| s.seed);
-        seed_text.set(seed.to_string());
-    });
+    // A run with another seed shows it; the field is left alone otherwise (the snapshot
+    // changes every frame while playing, and would overwrite what is being typed).
+    let seed = Memo::new(move |_| run.snapshot.with(|s| s.seed));
+    Effect::new(move |_| seed_text.set(seed.get().to_string()));
     let seed_error = RwSignal::new(None::<String>);
     let apply_seed = move || {
         let typed = seed_text.get_untracked();

@@ -267,6 +267,19 @@ describe('web console', () => {
     assert.equal((await timeButton(page, 'play').textContent()).trim(), 'Play');
     assert.equal(await page.locator('dialog.help-dialog[open]').count(), 0);
     assert.equal(await timeButton(page, 'speed').inputValue(), '1');
+    // What is typed stays while the clock plays.
+    await timeButton(page, 'play').click();
+    await seed.fill('');
+    await seed.type('4321');
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-field="minute"]').textContent) >= 2,
+      null,
+      { timeout: PLAY_TIMEOUT_MS },
+    );
+    assert.equal(await seed.inputValue(), '4321');
+    await timeButton(page, 'play').click();
+    await timeButton(page, 'reset').click();
+    await seed.fill('12 rs?+');
     // A seed that is not a number is refused with a message; the run is unchanged.
     await seed.press('Enter');
     assert.match(await page.locator('#seed-error').textContent(), /not a seed/);

@@ -330,6 +330,10 @@ pub enum Msg {
     KeyReset,
     KeyHelp,
     KeyClose,
+    /// The name of the space bar on a key cap.
+    KeyCapSpace,
+    /// The name of the escape key on a key cap.
+    KeyCapEscape,
 
     // Notices about the link.
     /// Placeholders `{param}`, `{value}`, `{allowed}`, `{fallback}`.
@@ -734,6 +738,8 @@ fn en(msg: Msg) -> &'static str {
         KeyReset => "Reset the run",
         KeyHelp => "Show or hide this help",
         KeyClose => "Close this help",
+        KeyCapSpace => "Space",
+        KeyCapEscape => "Esc",
 
         NoticeInvalid => "Link parameter “{param}”: “{value}” is not valid. Allowed: {allowed}. {fallback}",
         NoticeAction => {

@@ -24,7 +24,7 @@ pub fn HelpDialog() -> impl IntoView {
         }
     });
     let keys: [(&[&str], Msg); 6] = [
-        (&["Space"], Msg::KeyPlayPause),
+        (&[t(Msg::KeyCapSpace)], Msg::KeyPlayPause),
         (&["→", "S"], Msg::KeyStep),
         (&["+"], Msg::KeyFaster),
         (&["−"], Msg::KeySlower),
@@ -33,7 +33,10 @@ pub fn HelpDialog() -> impl IntoView {
     ];
     let rows = keys
         .into_iter()
-        .chain(std::iter::once((&["Esc"][..], Msg::KeyClose)))
+        .chain(std::iter::once((
+            &[t(Msg::KeyCapEscape)][..],
+            Msg::KeyClose,
+        )))
         .map(|(caps, what)| {
             let caps = caps
                 .iter()

@@ -559,8 +559,7 @@ fn comparison_body(
                         <h3 id=title_id.clone()>{chart_title(id)}</h3>
                         <ul class="legend">{items}</ul>
                     </figcaption>
-                    <canvas node_ref=node data-compare-chart=*id role="img" aria-label=alt.clone()></canvas>
-                    <p class="visually-hidden">{alt}</p>
+                    <canvas node_ref=node data-compare-chart=*id role="img" aria-label=alt></canvas>
                 </figure>
             }
         })

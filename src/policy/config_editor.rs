@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use oncall_sim::autoscale::elastic::config::{self, ConfigError, ElasticConfig, Note};
 use wasm_bindgen::closure::Closure;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 
 use crate::i18n::{t, tf, Msg};
 
@@ -79,7 +79,6 @@ pub fn ElasticConfigEditor(
 ) -> impl IntoView {
     let text = RwSignal::new(config.with_untracked(|c| c.to_json_text(true)));
     let status = RwSignal::new(None::<Status>);
-    let copied = RwSignal::new(None::<Msg>);
 
     let apply_text = move |source: String| {
         let Some(current) = config.try_get_untracked() else {
@@ -129,18 +128,9 @@ pub fn ElasticConfigEditor(
         });
     };
 
-    let export_text = Memo::new(move |_| config.with(|c| c.to_json_text(true)));
-    let copy = move |_| {
-        copied.set(None);
-        let done = move |ok: bool| {
-            copied.try_set(Some(if ok {
-                Msg::ConfigCopied
-            } else {
-                Msg::ConfigCopyFailed
-            }));
-        };
-        copy_to_clipboard(&export_text.get_untracked(), done);
-    };
+    // The configuration in use, as the scaler reads it (ignored fields kept): shown in the
+    // editor on request and offered as a file.
+    let in_use = Memo::new(move |_| config.with(|c| c.to_json_text(true)));
 
     let status_view = move || {
         status.get().map(|s| {
@@ -196,7 +186,6 @@ pub fn ElasticConfigEditor(
                 data-field="config-text"
                 rows="12"
                 spellcheck="false"
-                autocomplete="off"
                 aria-describedby="config-intro config-result"
                 prop:value=move || text.get()
                 on:input=move |ev| text.set(event_target_value(&ev))
@@ -211,15 +200,24 @@ pub fn ElasticConfigEditor(
                 </button>
                 <button
                     type="button"
+                    data-action="config-in-use"
                     on:click=move |_| {
                         status.set(None);
-                        text.set(export_text.get_untracked());
+                        text.set(in_use.get_untracked());
                     }
                 >
                     {t(Msg::ConfigRevert)}
                 </button>
+                <a
+                    class="button"
+                    data-action="config-download"
+                    download=EXPORT_FILE_NAME
+                    href=move || json_data_url(&in_use.get())
+                >
+                    {t(Msg::ConfigDownload)}
+                </a>
                 <label class="file-button">
-                    <span>{t(Msg::ConfigUploadLabel)}</span>
+                    {t(Msg::ConfigUploadLabel)}
                     <input
                         type="file"
                         data-field="config-file"
@@ -231,35 +229,7 @@ pub fn ElasticConfigEditor(
             <div id="config-result" role="status" aria-live="polite">
                 {status_view}
             </div>
-            <details class="config-export">
-                <summary>{t(Msg::ConfigExport)}</summary>
-                <label for="config-export-text">{t(Msg::ConfigExportLabel)}</label>
-                <textarea
-                    id="config-export-text"
-                    data-field="config-export"
-                    rows="10"
-                    readonly
-                    spellcheck="false"
-                    prop:value=move || export_text.get()
-                ></textarea>
-                <div class="config-actions">
-                    <a
-                        class="button"
-                        data-action="config-download"
-                        download=EXPORT_FILE_NAME
-                        href=move || json_data_url(&export_text.get())
-                    >
-                        {t(Msg::ConfigDownload)}
-                    </a>
-                    <button type="button" on:click=copy>
-                        {t(Msg::ConfigCopy)}
-                    </button>
-                    <span class="muted small" role="status">
-                        {move || copied.get().map(t)}
-                    </span>
-                </div>
-                <p class="muted small">{t(Msg::ConfigLinkNote)}</p>
-            </details>
+            <p class="muted small">{t(Msg::ConfigLinkNote)}</p>
         </section>
     }
 }
@@ -279,32 +249,6 @@ fn read_text(file: &web_sys::File, done: impl FnOnce(Option<String>) + 'static) 
     if reader.read_as_text(file).is_err() {
         reader.set_onloadend(None);
     }
-}
-
-/// Copies `text` to the clipboard where the page may; `done` says whether it worked.
-fn copy_to_clipboard(text: &str, done: impl Fn(bool) + Clone + 'static) {
-    let Some(navigator) = web_sys::window().map(|w| w.navigator()) else {
-        done(false);
-        return;
-    };
-    // Outside a secure context `navigator.clipboard` is undefined; calling it would throw.
-    let has_clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into())
-        .map(|v| !v.is_undefined() && !v.is_null())
-        .unwrap_or(false);
-    if !has_clipboard {
-        done(false);
-        return;
-    }
-    let promise = navigator.clipboard().write_text(text);
-    let ok = {
-        let done = done.clone();
-        Closure::once(move |_: JsValue| done(true))
-    };
-    let failed = Closure::once(move |_: JsValue| done(false));
-    let _ = promise.then2(&ok, &failed);
-    // The promise settles once, later; the two small closures live until the page closes.
-    ok.forget();
-    failed.forget();
 }
 
 #[cfg(test)]

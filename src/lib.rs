@@ -10,6 +10,8 @@
 //! - [`link`]: the run as a link (query string ↔ the core's `ShareState`, notices);
 //! - [`components`]: the page; [`charts`]: plotters figures on canvases;
 //! - [`i18n`]: the message catalog; [`metrics`], [`event_text`]: values and events in words.
+//! - [`policy`]: the autoscaling policy, its parameters, the elastic scaler's configuration
+//!   file, and two policies compared.
 
 pub mod charts;
 pub mod components;
@@ -19,6 +21,7 @@ pub mod hooks;
 pub mod i18n;
 pub mod link;
 pub mod metrics;
+pub mod policy;
 pub mod seed;
 pub mod url_state;
 

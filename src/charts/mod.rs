@@ -5,6 +5,7 @@
 //! and text stay crisp on HiDPI screens. Errors become messages only at the boundary.
 
 pub mod figures;
+pub mod overlay;
 
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::Shift;

@@ -14,6 +14,7 @@ use crate::console::Console;
 use crate::hooks::{use_frame_loop, use_media_query};
 use crate::i18n::{t, tf, Msg};
 use crate::link::{minute_beyond_text, read_link};
+use crate::policy::{PolicyComparison, PolicyControls};
 use crate::seed::random_seed;
 use crate::url_state::current_search;
 
@@ -117,6 +118,8 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
                     <EventLog />
                 </div>
             </div>
+            <PolicyControls />
+            <PolicyComparison />
             <SourcesPanel />
         </main>
         <footer class="app-footer">

@@ -1,6 +1,6 @@
 // Measures the built console (dist/) and prints the figures against their targets:
 //
-//   1. bytes transferred for the wasm module and its JavaScript, gzipped (target ≤ 300 KB);
+//   1. bytes transferred for the wasm module and its JavaScript, gzipped (target ≤ 340 KB);
 //   2. time from navigation to the first metrics row in headless Chromium on 127.0.0.1,
 //      median of 5 fresh browsers (target ≤ 500 ms);
 //   3. the console's own work per frame while playing at the highest speed: the frame loop
@@ -20,7 +20,9 @@ import { serveStatic } from './static-server.mjs';
 import { openBrowser, openPage } from './browser.mjs';
 import { DIST, LOAD_TIMEOUT_MS } from './helpers.mjs';
 
-const TARGETS = { transferKB: 300, firstRowMs: 500, frameP95Ms: 16 };
+// 340 KB: 270 KB for the console, about 60 KB for the autoscaling policies (their parameters,
+// the elastic scaler's JSON configuration parsed and written by the core, the comparison).
+const TARGETS = { transferKB: 340, firstRowMs: 500, frameP95Ms: 16 };
 const LOAD_RUNS = 5;
 const PLAY_MS = 6000;
 

@@ -50,7 +50,7 @@ impl Theme {
 /// The time axis: minutes, with tick marks on whole clock steps ([`Figure::time_ticks`])
 /// rather than on plotters' decimal steps (which would label 09:00, 09:50, 10:40).
 #[derive(Clone, Debug)]
-struct ClockAxis {
+pub(crate) struct ClockAxis {
     range: std::ops::Range<f64>,
     bold: Vec<f64>,
     light: Vec<f64>,
@@ -94,14 +94,22 @@ impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for DrawE
     }
 }
 
-/// Draws `figure` on any plotters drawing area. `scale` is the device pixel ratio: sizes of
-/// text, lines and margins are multiplied by it.
-pub fn draw_on<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
+/// A chart with the live charts' clock axis below and a value axis on each side.
+pub(crate) type Frame<'a, DB> = plotters::chart::DualCoordChartContext<
+    'a,
+    DB,
+    Cartesian2d<ClockAxis, plotters::coord::types::RangedCoordf64>,
+    Cartesian2d<ClockAxis, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// Fills the background and draws the axes and grid of `figure`: what the live charts and
+/// the comparison overlays share. Returns the chart and the tops of the left and right axes.
+pub(crate) fn frame<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
     figure: &Figure,
     theme: &Theme,
     scale: f64,
-) -> Result<(), DrawError>
+) -> Result<(Frame<'a, DB>, f64, f64), DrawError>
 where
     DB::ErrorType: 'static,
 {
@@ -159,6 +167,25 @@ where
             .y_label_formatter(&right_fmt)
             .draw()?;
     }
+
+    Ok((chart, left_max, right_max))
+}
+
+/// Draws `figure` on any plotters drawing area. `scale` is the device pixel ratio: sizes of
+/// text, lines and margins are multiplied by it.
+pub fn draw_on<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    figure: &Figure,
+    theme: &Theme,
+    scale: f64,
+) -> Result<(), DrawError>
+where
+    DB::ErrorType: 'static,
+{
+    let px = |x: f64| (x * scale).round().max(1.0) as u32;
+    let font = |size: f64| ("sans-serif", size * scale).into_font().color(&theme.text);
+    let (mut chart, left_max, right_max) = frame(root, figure, theme, scale)?;
+    let (x0, x1) = figure.x_range();
 
     // Guides: the timeout, the page threshold.
     for guide in &figure.guides {

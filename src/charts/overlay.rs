@@ -9,7 +9,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::RGBColor;
 
 use super::figures::{decimate, AxisSpec, ChartText, Unit, MAX_POINTS};
-use super::{Axis, ClockAxis, DrawError, Figure, Guide, Series, SeriesStyle, Theme};
+use super::{Axis, DrawError, Figure, Guide, Series, SeriesStyle, Theme};
 
 /// Which of the two runs a series belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -262,58 +262,8 @@ where
     let figure = &overlay.figure;
     let px = |x: f64| (x * scale).round().max(1.0) as u32;
     let font = |size: f64| ("sans-serif", size * scale).into_font().color(&theme.text);
-    root.fill(&theme.background)?;
+    let (mut chart, left_max, right_max) = super::frame(root, figure, theme, scale)?;
     let (x0, x1) = figure.x_range();
-    let left_max = figure.axis_max(Axis::Left);
-    let right_max = figure.axis_max(Axis::Right);
-    let has_right = figure.series.iter().any(|s| s.axis == Axis::Right);
-
-    let mut builder = ChartBuilder::on(root);
-    builder
-        .margin_top(px(6.0))
-        .margin_left(px(4.0))
-        .margin_right(px(if has_right { 4.0 } else { 12.0 }))
-        .margin_bottom(px(2.0))
-        .x_label_area_size(px(22.0))
-        .y_label_area_size(px(46.0));
-    if has_right {
-        builder.right_y_label_area_size(px(46.0));
-    }
-    // The live charts' time axis: ticks on whole clock steps, about one label per 60 CSS px.
-    let width_css = f64::from(root.dim_in_pixel().0) / scale;
-    let (bold, light) = figure.time_ticks(((width_css - 60.0) / 60.0).clamp(2.0, 10.0) as usize);
-    let x_axis = || ClockAxis {
-        range: x0..x1,
-        bold: bold.clone(),
-        light: light.clone(),
-    };
-    let mut chart = builder
-        .build_cartesian_2d(x_axis(), 0.0..left_max)?
-        .set_secondary_coord(x_axis(), 0.0..right_max);
-
-    let clock = |m: &f64| figure.clock_label(*m);
-    let left_fmt = |v: &f64| figure.left.format(*v);
-    let right_fmt = |v: &f64| figure.right.format(*v);
-    chart
-        .configure_mesh()
-        .light_line_style(theme.grid.mix(0.5))
-        .bold_line_style(theme.grid)
-        .axis_style(theme.grid)
-        .label_style(font(11.0))
-        .x_labels(5)
-        .y_labels(5)
-        .x_label_formatter(&clock)
-        .y_label_formatter(&left_fmt)
-        .draw()?;
-    if has_right {
-        chart
-            .configure_secondary_axes()
-            .axis_style(theme.grid)
-            .label_style(font(11.0))
-            .y_labels(5)
-            .y_label_formatter(&right_fmt)
-            .draw()?;
-    }
 
     // Guides are thin and finely dotted, unlike run B's long dashes.
     for guide in &figure.guides {

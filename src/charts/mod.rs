@@ -271,6 +271,29 @@ where
     Ok(())
 }
 
+/// Sizes `canvas`'s backing store to its CSS size × `dpr` and returns a backend drawing on
+/// it; `None` while the canvas has no size (hidden or not laid out yet).
+pub(crate) fn canvas_backend(
+    canvas: &web_sys::HtmlCanvasElement,
+    dpr: f64,
+) -> Result<Option<plotters_canvas::CanvasBackend>, DrawError> {
+    let (css_w, css_h) = (
+        f64::from(canvas.client_width()),
+        f64::from(canvas.client_height()),
+    );
+    if css_w <= 0.0 || css_h <= 0.0 {
+        return Ok(None);
+    }
+    let (w, h) = ((css_w * dpr).round() as u32, (css_h * dpr).round() as u32);
+    if canvas.width() != w || canvas.height() != h {
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
+    plotters_canvas::CanvasBackend::with_canvas_object(canvas.clone())
+        .map(Some)
+        .ok_or_else(|| DrawError("canvas has no 2D context".into()))
+}
+
 /// Sizes `canvas`'s backing store to its CSS size × `dpr` and draws `figure` on it.
 pub fn draw(
     canvas: &web_sys::HtmlCanvasElement,
@@ -278,19 +301,8 @@ pub fn draw(
     theme: &Theme,
     dpr: f64,
 ) -> Result<(), DrawError> {
-    let (css_w, css_h) = (
-        f64::from(canvas.client_width()),
-        f64::from(canvas.client_height()),
-    );
-    if css_w <= 0.0 || css_h <= 0.0 {
-        return Ok(());
+    match canvas_backend(canvas, dpr)? {
+        Some(backend) => draw_on(&backend.into_drawing_area(), figure, theme, dpr),
+        None => Ok(()),
     }
-    let (w, h) = ((css_w * dpr).round() as u32, (css_h * dpr).round() as u32);
-    if canvas.width() != w || canvas.height() != h {
-        canvas.set_width(w);
-        canvas.set_height(h);
-    }
-    let backend = plotters_canvas::CanvasBackend::with_canvas_object(canvas.clone())
-        .ok_or_else(|| DrawError("canvas has no 2D context".into()))?;
-    draw_on(&backend.into_drawing_area(), figure, theme, dpr)
 }

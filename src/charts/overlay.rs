@@ -335,21 +335,10 @@ pub fn draw_overlay(
     theme: &Theme,
     dpr: f64,
 ) -> Result<(), DrawError> {
-    let (css_w, css_h) = (
-        f64::from(canvas.client_width()),
-        f64::from(canvas.client_height()),
-    );
-    if css_w <= 0.0 || css_h <= 0.0 {
-        return Ok(());
+    match super::canvas_backend(canvas, dpr)? {
+        Some(backend) => draw_overlay_on(&backend.into_drawing_area(), overlay, theme, dpr),
+        None => Ok(()),
     }
-    let (w, h) = ((css_w * dpr).round() as u32, (css_h * dpr).round() as u32);
-    if canvas.width() != w || canvas.height() != h {
-        canvas.set_width(w);
-        canvas.set_height(h);
-    }
-    let backend = plotters_canvas::CanvasBackend::with_canvas_object(canvas.clone())
-        .ok_or_else(|| DrawError("canvas has no 2D context".into()))?;
-    draw_overlay_on(&backend.into_drawing_area(), overlay, theme, dpr)
 }
 
 #[cfg(test)]

@@ -14,9 +14,9 @@ use crate::metrics::{format_value, Format, Value};
 /// Number of charts, in display order (the order `figures` returns them in).
 pub const CHART_COUNT: usize = 6;
 
-/// The catalog's text for the charts' keys.
-pub fn chart_text(key: ChartText) -> String {
-    t(match key {
+/// The catalog's message for a chart text key.
+pub fn chart_msg(key: ChartText) -> Msg {
+    match key {
         ChartText::Requests => Msg::SeriesRequests,
         ChartText::Capacity => Msg::SeriesCapacity,
         ChartText::P99 => Msg::SeriesP99,
@@ -32,8 +32,12 @@ pub fn chart_text(key: ChartText) -> String {
         ChartText::Booting => Msg::SeriesBooting,
         ChartText::FleetCost => Msg::SeriesFleetCost,
         ChartText::CostSoFar => Msg::SeriesCostSoFar,
-    })
-    .to_owned()
+    }
+}
+
+/// The catalog's text for the charts' keys.
+pub fn chart_text(key: ChartText) -> String {
+    t(chart_msg(key)).to_owned()
 }
 
 fn chart_title(id: &str) -> Msg {

@@ -170,23 +170,7 @@ pub const ROWS: [Row; 9] = [
 
 /// The catalog's name of a chart quantity.
 fn quantity_text(key: ChartText) -> &'static str {
-    t(match key {
-        ChartText::Requests => Msg::SeriesRequests,
-        ChartText::Capacity => Msg::SeriesCapacity,
-        ChartText::P99 => Msg::SeriesP99,
-        ChartText::ErrorRate => Msg::SeriesErrorRate,
-        ChartText::Timeouts => Msg::SeriesTimeouts,
-        ChartText::TimeoutGuide => Msg::GuideTimeout,
-        ChartText::BudgetLeft => Msg::SeriesBudgetLeft,
-        ChartText::BurnRate1h => Msg::SeriesBurnRate1h,
-        ChartText::PageGuide => Msg::GuidePage,
-        ChartText::CacheHit => Msg::SeriesCacheHit,
-        ChartText::DbUtilization => Msg::SeriesDbUtilization,
-        ChartText::Serving => Msg::SeriesServing,
-        ChartText::Booting => Msg::SeriesBooting,
-        ChartText::FleetCost => Msg::SeriesFleetCost,
-        ChartText::CostSoFar => Msg::SeriesCostSoFar,
-    })
+    t(crate::components::charts_panel::chart_msg(key))
 }
 
 fn chart_title(id: &str) -> &'static str {

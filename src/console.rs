@@ -8,6 +8,8 @@
 //! exactly what the core applied, and [`Console::share_state`] writes a link that replays the
 //! run bit for bit: same seed, same settings, same actions at the same minutes.
 
+use oncall_sim::autoscale::PolicyId;
+use oncall_sim::ids::ScenarioId;
 use oncall_sim::share::ShareState;
 use oncall_sim::{Action, ActionKind, MinuteRecord, ParamError, RunSummary, Settings, Simulation};
 
@@ -50,8 +52,8 @@ pub struct Snapshot {
     pub next_clock: String,
     /// Number of events so far.
     pub events: usize,
-    pub scenario: &'static str,
-    pub policy: &'static str,
+    pub scenario: ScenarioId,
+    pub policy: PolicyId,
     pub seed: u32,
 }
 
@@ -216,16 +218,16 @@ impl Console {
     /// A new run of another scenario, autoscaler or seed (the model parameters are kept).
     pub fn restart_with(
         &mut self,
-        scenario: Option<&str>,
-        policy: Option<&str>,
+        scenario: Option<ScenarioId>,
+        policy: Option<PolicyId>,
         seed: Option<u32>,
     ) -> Result<(), ParamError> {
         let mut state = self.base.clone();
         if let Some(id) = scenario {
-            state.scenario = id.to_owned();
+            state.scenario = id;
         }
         if let Some(id) = policy {
-            state.autoscaler = id.to_owned();
+            state.autoscaler = id;
         }
         state.actions.clear();
         state.minute = None;
@@ -264,7 +266,7 @@ mod tests {
 
     fn state(scenario: &str) -> ShareState {
         ShareState {
-            scenario: scenario.into(),
+            scenario: scenario.parse().unwrap(),
             ..ShareState::default()
         }
     }
@@ -392,15 +394,14 @@ mod tests {
         assert_eq!(c.minutes(), 1);
         assert!(c.sim().actions().is_empty() && c.pending().is_empty());
         assert_eq!(c.sim().params().timeout_s, 3.0);
-        c.restart_with(Some("cache-flush"), Some("hpa"), Some(11))
+        c.restart_with(Some(ScenarioId::CacheFlush), Some(PolicyId::Hpa), Some(11))
             .unwrap();
-        assert_eq!(c.snapshot().scenario, "cache-flush");
-        assert_eq!(c.snapshot().policy, "hpa");
+        assert_eq!(c.snapshot().scenario, ScenarioId::CacheFlush);
+        assert_eq!(c.snapshot().policy, PolicyId::Hpa);
         assert_eq!(c.seed(), 11);
         assert_eq!(c.sim().params().timeout_s, 3.0);
-        assert!(c.restart_with(Some("nope"), None, None).is_err());
-        // A failed restart leaves the run as it was.
-        assert_eq!(c.snapshot().scenario, "cache-flush");
+        // An unknown scenario cannot reach a restart: ids are parsed at the edge.
+        assert!("nope".parse::<ScenarioId>().is_err());
     }
 
     #[test]
@@ -414,8 +415,8 @@ mod tests {
             .collect();
         for (name, min, max) in names {
             for value in [min, max] {
-                for (i, policy) in oncall_sim::autoscale::POLICY_IDS.iter().enumerate() {
-                    let scenario = oncall_sim::scenario::IDS[i % oncall_sim::scenario::IDS.len()];
+                for (i, policy) in PolicyId::ALL.iter().enumerate() {
+                    let scenario = ScenarioId::ALL[i % ScenarioId::ALL.len()];
                     let query = format!(
                         "?scenario={scenario}&autoscaler={policy}&{name}={value}\
                          &actions=3:min_instances=40,4:warm_cache,5:rollback,6:shed_low_priority=1,\

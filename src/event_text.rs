@@ -1,6 +1,8 @@
 //! The core's events and the user's actions, written for a person through the catalog.
 
 use oncall_sim::event::FleetReason;
+#[cfg(test)]
+use oncall_sim::{autoscale::PolicyId, ids::DriverId};
 use oncall_sim::{ActionKind, Event, EventKind};
 
 use crate::i18n::{instances, policy_name_text, t, tf, Msg};
@@ -102,13 +104,10 @@ pub fn event_time(event: &Event) -> String {
 pub fn describe(event: &Event, clock_at: &dyn Fn(u32) -> String) -> (EventFamily, String) {
     use EventFamily as F;
     match &event.kind {
-        EventKind::Action { action } => {
-            // The core writes actions in the form it parses; an unknown form is shown as is.
-            let words = ActionKind::parse(action)
-                .map(|k| action_text(&k))
-                .unwrap_or_else(|_| action.clone());
-            (F::Action, tf(Msg::EvAction, &[("action", &words)]))
-        }
+        EventKind::Action { action } => (
+            F::Action,
+            tf(Msg::EvAction, &[("action", &action_text(action))]),
+        ),
         EventKind::Deploy { build, bad } => (
             F::Deploy,
             tf(
@@ -245,8 +244,8 @@ pub fn describe(event: &Event, clock_at: &dyn Fn(u32) -> String) -> (EventFamily
             tf(
                 Msg::EvScaling,
                 &[
-                    ("policy", &policy_name_text(policy)),
-                    ("driver", driver),
+                    ("policy", &policy_name_text(*policy)),
+                    ("driver", driver.as_str()),
                     ("from", &from.to_string()),
                     ("to", &instances(*to)),
                     ("detail", detail),
@@ -308,8 +307,8 @@ mod tests {
             clock: "12:03".into(),
             second: Some(15),
             kind: EventKind::Scaling {
-                policy: "hpa".into(),
-                driver: "cpu".into(),
+                policy: PolicyId::Hpa,
+                driver: DriverId::Cpu,
                 from: 10,
                 to: 12,
                 detail: "ratio 1.2".into(),

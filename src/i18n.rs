@@ -10,6 +10,11 @@
 //! The formulas of the sources panel, the scaling decisions' driver and detail and the core's
 //! own validation messages are the core's English text for now.
 
+use oncall_sim::autoscale::PolicyId;
+use oncall_sim::catalog::en as core_en;
+use oncall_sim::ids::ScenarioId;
+use oncall_sim::message::Message as CoreMessage;
+
 /// A language the page can speak.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Locale {
@@ -75,19 +80,6 @@ pub enum Msg {
     /// Placeholder `{minutes}`.
     ExerciseLength,
     ExerciseEndless,
-    ScenarioFreePlay,
-    ScenarioFreePlayBriefing,
-    ScenarioBadDeploy,
-    ScenarioBadDeployBriefing,
-    ScenarioViralSurge,
-    ScenarioViralSurgeBriefing,
-    ScenarioCacheFlush,
-    ScenarioCacheFlushBriefing,
-    PolicyTargetTracking,
-    PolicyCloudRun,
-    PolicyElastic,
-    PolicyHpa,
-    PolicyKpa,
     PolicyChangeNote,
 
     // The status strip.
@@ -484,34 +476,6 @@ fn en(msg: Msg) -> &'static str {
         BriefingHeading => "Briefing",
         ExerciseLength => "The exercise lasts {minutes} simulated minutes.",
         ExerciseEndless => "No time limit.",
-        ScenarioFreePlay => "Free play",
-        ScenarioFreePlayBriefing => {
-            "A normal day at the midday peak: no incident is scripted. Try the controls and \
-             watch what each one costs."
-        }
-        ScenarioBadDeploy => "Bad deploy",
-        ScenarioBadDeployBriefing => {
-            "A new build goes out at 09:10. The month has been hard: only 20 % of the error \
-             budget is left. Minutes after the deploy the burn-rate page fires. Protect the \
-             budget."
-        }
-        ScenarioViralSurge => "Viral surge",
-        ScenarioViralSurgeBriefing => {
-            "A link to the service is spreading. A traffic surge is expected sometime this \
-             morning; nobody knows when or how big. New instances need 8 minutes to boot \
-             today. Keep errors and latency low without paying for idle capacity."
-        }
-        ScenarioCacheFlush => "Cache flush at peak",
-        ScenarioCacheFlushBriefing => {
-            "At the midday peak a maintenance script flushes the whole cache. Every request \
-             now goes to a database sized for the usual 85 % hit rate. Bring the service back \
-             without overloading the database."
-        }
-        PolicyTargetTracking => "Target tracking",
-        PolicyCloudRun => "Cloud Run",
-        PolicyElastic => "Elastic multi-strategy (Envoy)",
-        PolicyHpa => "Kubernetes HPA",
-        PolicyKpa => "Knative KPA",
         PolicyChangeNote => "Changing the scenario, the autoscaler or the seed starts a new run.",
 
         StatusHeading => "Status",
@@ -833,48 +797,39 @@ fn en(msg: Msg) -> &'static str {
     }
 }
 
-/// The catalog key of a scenario's title, by the core's scenario id.
-pub fn scenario_title(id: &str) -> Option<Msg> {
-    Some(match id {
-        "free-play" => Msg::ScenarioFreePlay,
-        "bad-deploy" => Msg::ScenarioBadDeploy,
-        "viral-surge" => Msg::ScenarioViralSurge,
-        "cache-flush" => Msg::ScenarioCacheFlush,
-        _ => return None,
-    })
+/// A scenario's title in the page's language.
+pub fn scenario_title_text(id: ScenarioId) -> String {
+    match Locale::default() {
+        Locale::En => core_en::scenario_title(id).to_owned(),
+    }
 }
 
-/// The catalog key of a scenario's briefing, by the core's scenario id.
-pub fn scenario_briefing(id: &str) -> Option<Msg> {
-    Some(match id {
-        "free-play" => Msg::ScenarioFreePlayBriefing,
-        "bad-deploy" => Msg::ScenarioBadDeployBriefing,
-        "viral-surge" => Msg::ScenarioViralSurgeBriefing,
-        "cache-flush" => Msg::ScenarioCacheFlushBriefing,
-        _ => return None,
-    })
+/// A scenario's briefing in the page's language.
+pub fn scenario_briefing_text(id: ScenarioId) -> String {
+    match Locale::default() {
+        Locale::En => core_en::scenario_briefing(id).to_owned(),
+    }
 }
 
-/// The catalog key of an autoscaling policy's name, by the core's policy id.
-pub fn policy_name(id: &str) -> Option<Msg> {
-    Some(match id {
-        "target-tracking" => Msg::PolicyTargetTracking,
-        "cloud-run" => Msg::PolicyCloudRun,
-        "elastic" => Msg::PolicyElastic,
-        "hpa" => Msg::PolicyHpa,
-        "kpa" => Msg::PolicyKpa,
-        _ => return None,
-    })
+/// A policy's name in the page's language (its id where the catalog lacks it).
+pub fn policy_name_text(id: PolicyId) -> String {
+    match Locale::default() {
+        Locale::En => {
+            core_en::policy_text(id).map_or_else(|| id.to_string(), |(name, _)| name.to_owned())
+        }
+    }
 }
 
-/// A scenario's title in the page's language (its id if the catalog lacks it).
-pub fn scenario_title_text(id: &str) -> String {
-    scenario_title(id).map_or_else(|| id.to_owned(), |m| t(m).to_owned())
+/// The templates of the core's messages in a language.
+pub fn core_templates(locale: Locale) -> oncall_sim::catalog::Templates {
+    match locale {
+        Locale::En => core_en::template,
+    }
 }
 
-/// A policy's name in the page's language (its id if the catalog lacks it).
-pub fn policy_name_text(id: &str) -> String {
-    policy_name(id).map_or_else(|| id.to_owned(), |m| t(m).to_owned())
+/// A message of the core (a decision, a notice, an error) in the page's language.
+pub fn core_text(message: &CoreMessage) -> String {
+    oncall_sim::catalog::render(message, core_templates(Locale::default()))
 }
 
 /// The text of a message in a language.
@@ -1010,16 +965,40 @@ mod tests {
 
     #[test]
     fn every_scenario_and_policy_of_the_core_has_catalog_text() {
-        for id in oncall_sim::scenario::IDS {
-            let title = scenario_title(id).unwrap_or_else(|| panic!("no title for {id}"));
-            let briefing = scenario_briefing(id).unwrap_or_else(|| panic!("no briefing for {id}"));
-            assert!(!t(title).is_empty() && !t(briefing).is_empty());
+        for id in ScenarioId::ALL {
+            assert!(!scenario_title_text(*id).is_empty(), "{id}");
+            assert!(!scenario_briefing_text(*id).is_empty(), "{id}");
         }
-        for id in oncall_sim::autoscale::POLICY_IDS {
-            assert!(policy_name(id).is_some(), "no name for {id}");
+        for id in PolicyId::ALL {
+            assert_ne!(policy_name_text(*id), id.as_str(), "no name for {id}");
         }
-        assert_eq!(scenario_title("nope"), None);
-        assert_eq!(scenario_title_text("nope"), "nope");
+    }
+
+    /// Every message the core can send renders through the console's catalog in every
+    /// language, with every placeholder of the English template filled.
+    #[test]
+    fn every_core_message_renders_through_the_console_catalog() {
+        use oncall_sim::catalog::placeholders;
+        use oncall_sim::message::{Message, MessageId};
+        for locale in Locale::ALL {
+            let templates = core_templates(*locale);
+            for id in MessageId::ALL {
+                let english = core_en::template(*id);
+                let mut message = Message::new(*id);
+                for name in placeholders(english) {
+                    message = message.given(name, format!("<{name}>"));
+                }
+                let text = oncall_sim::catalog::render(&message, templates);
+                assert!(!text.trim().is_empty(), "{id}");
+                for name in placeholders(templates(*id)) {
+                    // Literal braces (a JSON object "{ … }") are not placeholders.
+                    if name.trim_start().starts_with('…') {
+                        continue;
+                    }
+                    assert!(text.contains(&format!("<{name}>")), "{id}: {text}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -7,11 +7,13 @@
 //! `t` and every model and policy parameter); parameters it does not own are kept in the link
 //! untouched, so a host page's own parameters survive.
 
-use oncall_sim::autoscale::{self, PolicySettings};
+use oncall_sim::autoscale::PolicyId;
+use oncall_sim::ids::ScenarioId;
+use oncall_sim::message::Arg;
+use oncall_sim::setup::RunSetup;
 use oncall_sim::share::{Notice, ShareState, MAX_MINUTE};
-use oncall_sim::{scenario, ModelParams};
 
-use crate::i18n::{t, tf, Msg};
+use crate::i18n::{core_text, t, tf, Msg};
 
 /// Longest part of a rejected value a notice quotes.
 const QUOTE_CHARS: usize = 60;
@@ -115,9 +117,7 @@ fn quote(value: &str) -> String {
 
 /// The default of a model or policy parameter, written with its unit ("2 s").
 fn default_text(param: &str) -> Option<String> {
-    let spec = ModelParams::spec(param)
-        .ok()
-        .or_else(|| PolicySettings::all_specs().find(|s| s.name == param))?;
+    let spec = RunSetup::spec(param)?;
     let value = format!("{}", spec.default);
     Some(if spec.unit.is_empty() {
         value
@@ -127,7 +127,8 @@ fn default_text(param: &str) -> Option<String> {
 }
 
 /// The page's text for one of the core's notices. The parameters the page knows get the
-/// catalog's wording; model and policy parameters and actions quote the core's English rule.
+/// catalog's wording; model and policy parameters and actions render the core's rule through
+/// the catalog.
 pub fn notice_text(notice: &Notice) -> String {
     let value = quote(&notice.value);
     let invalid = |allowed: &str, fallback: &str| {
@@ -144,11 +145,11 @@ pub fn notice_text(notice: &Notice) -> String {
     match notice.param.as_str() {
         "seed" => invalid(t(Msg::SeedAllowed), t(Msg::SeedFallbackRandom)),
         "scenario" => invalid(
-            &tf(Msg::OneOf, &[("list", &scenario::IDS.join(", "))]),
+            &tf(Msg::OneOf, &[("list", &ScenarioId::NAMES.join(", "))]),
             t(Msg::ScenarioFallback),
         ),
         "autoscaler" => invalid(
-            &tf(Msg::OneOf, &[("list", &autoscale::POLICY_IDS.join(", "))]),
+            &tf(Msg::OneOf, &[("list", &PolicyId::NAMES.join(", "))]),
             t(Msg::AutoscalerFallback),
         ),
         "t" => invalid(
@@ -157,13 +158,15 @@ pub fn notice_text(notice: &Notice) -> String {
         ),
         "actions" => tf(
             Msg::NoticeAction,
-            &[("value", &value), ("reason", &notice.allowed)],
+            &[("value", &value), ("reason", &core_text(&notice.allowed))],
         ),
         param => {
-            let allowed = notice
-                .allowed
-                .strip_prefix("must be ")
-                .unwrap_or(&notice.allowed);
+            // What is allowed, without the sentence around it.
+            let allowed = match notice.allowed.arg("range") {
+                Some(Arg::Msg(range)) => core_text(range),
+                _ => core_text(&notice.allowed),
+            };
+            let allowed = allowed.as_str();
             let fallback = default_text(param)
                 .map(|d| tf(Msg::ParamFallback, &[("default", &d)]))
                 .unwrap_or_default();
@@ -245,7 +248,7 @@ mod tests {
     fn a_valid_link_gives_no_notice_and_keeps_foreign_parameters() {
         let link = read_link("?scenario=bad-deploy&seed=7&t=30&actions=14:rollback&embed=1");
         assert!(link.notices.is_empty(), "{:?}", link.notices);
-        assert_eq!(link.state.scenario, "bad-deploy");
+        assert_eq!(link.state.scenario, ScenarioId::BadDeploy);
         assert_eq!(link.state.seed, Some(7));
         assert_eq!(link.state.minute, Some(30));
         assert_eq!(link.rest, pairs(&[("embed", "1")]));
@@ -272,7 +275,7 @@ mod tests {
         assert!(n[5].contains("“zz”") && n[5].contains("other actions are kept"));
         assert!(n[6].contains("min_instances=500") && n[6].contains("1 to 40"));
         assert!(n[7].contains("“hpa.tolerance”"), "{}", n[7]);
-        assert_eq!(link.state.scenario, "free-play");
+        assert_eq!(link.state.scenario, ScenarioId::FreePlay);
         assert_eq!(link.state.params.workers_per_instance, 8.0);
         assert_eq!(link.state.actions.len(), 1);
         assert!(n.iter().all(|m| !m.contains('{')), "{n:?}");

@@ -4,7 +4,9 @@
 //! `cargo bench -p oncall-sim --bench day` prints one line per run; the target is at most
 //! 5 ms per simulated day natively for the default policy.
 
+use oncall_sim::autoscale::PolicyId;
 use oncall_sim::autoscale::{self, PolicySettings};
+use oncall_sim::ids::ScenarioId;
 use oncall_sim::{scenario, ModelParams, Simulation};
 use std::hint::black_box;
 use std::time::Instant;
@@ -31,15 +33,15 @@ fn main() {
         "{:<14} {:<16} {:>10} {:>10} {:>10}",
         "scenario", "policy", "median_ms", "min_ms", "max_ms"
     );
-    let mut rows: Vec<(&str, &str)> = Vec::new();
-    for id in scenario::IDS {
-        rows.push((id, autoscale::DEFAULT_POLICY));
+    let mut rows: Vec<(ScenarioId, PolicyId)> = Vec::new();
+    for id in ScenarioId::ALL {
+        rows.push((*id, autoscale::DEFAULT_POLICY));
     }
-    for policy in &autoscale::POLICY_IDS[1..] {
-        rows.push(("viral-surge", policy));
+    for policy in &PolicyId::ALL[1..] {
+        rows.push((ScenarioId::ViralSurge, *policy));
     }
     for (id, policy) in rows {
-        let s = scenario::by_id(id).expect("listed scenario exists");
+        let s = scenario::get(id);
         let (median, min, max) = time_days(|seed| {
             let params = ModelParams::default();
             let mut sim = Simulation::new(&s, seed, params.clone());
@@ -47,6 +49,7 @@ fn main() {
             sim.set_autoscaler(built.expect("listed policy builds with its defaults"));
             sim
         });
+        let (id, policy) = (id.as_str(), policy.as_str());
         println!("{id:<14} {policy:<16} {median:>10.3} {min:>10.3} {max:>10.3}");
     }
 }

@@ -1,6 +1,7 @@
 //! The user's controls as actions stamped with the simulated minute. A run is a pure
 //! function of (scenario, seed, parameters, actions).
 
+use crate::message::{Message, MessageId};
 use core::fmt;
 
 /// The values of the controls that persist (sliders and toggles).
@@ -33,6 +34,11 @@ impl Default for Settings {
     }
 }
 
+/// Serializes an action as its `NAME[=VALUE]` code (the events' `action` field).
+pub fn serialize_encoded<S: serde::Serializer>(kind: &ActionKind, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&kind.encode())
+}
+
 /// Allowed ranges of the controls.
 pub const MIN_INSTANCES_RANGE: (u32, u32) = (1, 40);
 pub const TARGET_UTILIZATION_RANGE: (f64, f64) = (0.1, 0.95);
@@ -61,13 +67,100 @@ pub struct Action {
     pub kind: ActionKind,
 }
 
-/// A malformed or out-of-range action; `Display` names what was wrong and what is allowed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ActionError(pub String);
+/// What an action's value may be.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Allowed {
+    Whole { lo: u32, hi: u32 },
+    Seconds { lo: u32, hi: u32 },
+    Fraction { lo: f64, hi: f64 },
+    OnOff,
+}
+
+impl Allowed {
+    /// As a message.
+    pub fn message(self) -> Message {
+        match self {
+            Allowed::Whole { lo, hi } => Message::new(MessageId::ActionAllowedWhole)
+                .int("lo", lo)
+                .int("hi", hi),
+            Allowed::Seconds { lo, hi } => Message::new(MessageId::ActionAllowedSeconds)
+                .int("lo", lo)
+                .int("hi", hi),
+            Allowed::Fraction { lo, hi } => Message::new(MessageId::ActionAllowedFraction)
+                .num("lo", lo)
+                .num("hi", hi),
+            Allowed::OnOff => Message::new(MessageId::ActionAllowedOnOff),
+        }
+    }
+}
+
+/// A malformed or out-of-range action: what was wrong and what is allowed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ActionError {
+    /// Not `MINUTE:NAME[=VALUE]`.
+    Malformed {
+        text: String,
+    },
+    /// The minute is not a whole number within the run.
+    BadMinute {
+        text: String,
+        minute: String,
+        max: u32,
+    },
+    UnknownAction {
+        name: String,
+    },
+    NeedsValue {
+        name: String,
+        allowed: Allowed,
+    },
+    TakesNoValue {
+        name: String,
+    },
+    BadValue {
+        name: String,
+        value: String,
+        allowed: Allowed,
+    },
+}
+
+impl ActionError {
+    /// As a message for the catalogs.
+    pub fn message(&self) -> Message {
+        match self {
+            ActionError::Malformed { text } => {
+                Message::new(MessageId::ActionMalformed).given("text", text.clone())
+            }
+            ActionError::BadMinute { text, minute, max } => {
+                Message::new(MessageId::ActionBadMinute)
+                    .given("text", text.clone())
+                    .given("minute", minute.clone())
+                    .int("max", *max)
+            }
+            ActionError::UnknownAction { name } => Message::new(MessageId::ActionUnknown)
+                .given("name", name.clone())
+                .codes("allowed", ACTION_NAMES.to_vec()),
+            ActionError::NeedsValue { name, allowed } => Message::new(MessageId::ActionNeedsValue)
+                .given("name", name.clone())
+                .msg("allowed", allowed.message()),
+            ActionError::TakesNoValue { name } => {
+                Message::new(MessageId::ActionTakesNoValue).given("name", name.clone())
+            }
+            ActionError::BadValue {
+                name,
+                value,
+                allowed,
+            } => Message::new(MessageId::ActionBadValue)
+                .given("name", name.clone())
+                .given("value", value.clone())
+                .msg("allowed", allowed.message()),
+        }
+    }
+}
 
 impl fmt::Display for ActionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        self.message().fmt(f)
     }
 }
 
@@ -121,62 +214,65 @@ impl ActionKind {
             Some((n, v)) => (n.trim(), Some(v.trim())),
             None => (text.trim(), None),
         };
-        let need = |v: Option<&str>, allowed: &str| -> Result<String, ActionError> {
-            v.map(str::to_string).ok_or_else(|| {
-                ActionError(format!(
-                    "action {name} needs a value: {name}=VALUE with VALUE {allowed}"
-                ))
-            })
+        let need = |v: Option<&str>, allowed: Allowed| -> Result<String, ActionError> {
+            v.map(str::to_string)
+                .ok_or_else(|| ActionError::NeedsValue {
+                    name: name.to_string(),
+                    allowed,
+                })
         };
         let no_value = |v: Option<&str>| -> Result<(), ActionError> {
             match v {
                 None => Ok(()),
-                Some(_) => Err(ActionError(format!("action {name} takes no value"))),
+                Some(_) => Err(ActionError::TakesNoValue {
+                    name: name.to_string(),
+                }),
             }
         };
         match name {
             "min_instances" => {
                 let (lo, hi) = MIN_INSTANCES_RANGE;
-                let allowed = format!("a whole number from {lo} to {hi}");
-                let v = need(value, &allowed)?;
+                let allowed = Allowed::Whole { lo, hi };
+                let v = need(value, allowed)?;
                 parse_int(&v, lo, hi)
                     .map(Self::MinInstances)
-                    .ok_or_else(|| bad(name, &v, &allowed))
+                    .ok_or_else(|| bad(name, &v, allowed))
             }
-            "autoscaling" => parse_on_off(name, &need(value, "on or off")?).map(Self::Autoscaling),
+            "autoscaling" => {
+                parse_on_off(name, &need(value, Allowed::OnOff)?).map(Self::Autoscaling)
+            }
             "heavy_feature" => {
-                parse_on_off(name, &need(value, "on or off")?).map(Self::HeavyFeature)
+                parse_on_off(name, &need(value, Allowed::OnOff)?).map(Self::HeavyFeature)
             }
             "target_utilization" => {
                 let (lo, hi) = TARGET_UTILIZATION_RANGE;
-                let allowed = format!("a fraction from {lo} to {hi}");
-                let v = need(value, &allowed)?;
+                let allowed = Allowed::Fraction { lo, hi };
+                let v = need(value, allowed)?;
                 parse_float(&v, lo, hi)
                     .map(Self::TargetUtilization)
-                    .ok_or_else(|| bad(name, &v, &allowed))
+                    .ok_or_else(|| bad(name, &v, allowed))
             }
             "cache_ttl_s" => {
                 let (lo, hi) = CACHE_TTL_RANGE;
-                let allowed = format!("a whole number of seconds from {lo} to {hi}");
-                let v = need(value, &allowed)?;
+                let allowed = Allowed::Seconds { lo, hi };
+                let v = need(value, allowed)?;
                 parse_int(&v, lo, hi)
                     .map(Self::CacheTtlS)
-                    .ok_or_else(|| bad(name, &v, &allowed))
+                    .ok_or_else(|| bad(name, &v, allowed))
             }
             "shed_low_priority" => {
                 let (lo, hi) = SHED_RANGE;
-                let allowed = format!("a fraction from {lo} to {hi}");
-                let v = need(value, &allowed)?;
+                let allowed = Allowed::Fraction { lo, hi };
+                let v = need(value, allowed)?;
                 parse_float(&v, lo, hi)
                     .map(Self::ShedLowPriority)
-                    .ok_or_else(|| bad(name, &v, &allowed))
+                    .ok_or_else(|| bad(name, &v, allowed))
             }
             "warm_cache" => no_value(value).map(|()| Self::WarmCache),
             "rollback" => no_value(value).map(|()| Self::Rollback),
-            _ => Err(ActionError(format!(
-                "unknown action {name:?}; allowed: {}",
-                ACTION_NAMES.join(", ")
-            ))),
+            _ => Err(ActionError::UnknownAction {
+                name: name.to_string(),
+            }),
         }
     }
 }
@@ -184,16 +280,15 @@ impl ActionKind {
 impl Action {
     /// Parses `MINUTE:NAME[=VALUE]`; minutes run from 0 to `max_minute`.
     pub fn parse(text: &str, max_minute: u32) -> Result<Self, ActionError> {
-        let (minute, rest) = text.split_once(':').ok_or_else(|| {
-            ActionError(format!(
-                "action {text:?} must be MINUTE:NAME[=VALUE], e.g. 12:rollback"
-            ))
+        let (minute, rest) = text.split_once(':').ok_or_else(|| ActionError::Malformed {
+            text: text.to_string(),
         })?;
-        let minute = parse_int(minute.trim(), 0, max_minute).ok_or_else(|| {
-            ActionError(format!(
-                "action {text:?}: minute {minute:?} must be a whole number from 0 to {max_minute}"
-            ))
-        })?;
+        let minute =
+            parse_int(minute.trim(), 0, max_minute).ok_or_else(|| ActionError::BadMinute {
+                text: text.to_string(),
+                minute: minute.to_string(),
+                max: max_minute,
+            })?;
         let kind = ActionKind::parse(rest)?;
         Ok(Self { minute, kind })
     }
@@ -204,10 +299,12 @@ impl Action {
     }
 }
 
-fn bad(name: &str, value: &str, allowed: &str) -> ActionError {
-    ActionError(format!(
-        "action {name}: value {value:?} is not allowed; use {allowed}"
-    ))
+fn bad(name: &str, value: &str, allowed: Allowed) -> ActionError {
+    ActionError::BadValue {
+        name: name.to_string(),
+        value: value.to_string(),
+        allowed,
+    }
 }
 
 fn parse_int(v: &str, lo: u32, hi: u32) -> Option<u32> {
@@ -230,7 +327,7 @@ fn parse_on_off(name: &str, v: &str) -> Result<bool, ActionError> {
     match v {
         "on" | "true" | "1" => Ok(true),
         "off" | "false" | "0" => Ok(false),
-        _ => Err(bad(name, v, "on or off")),
+        _ => Err(bad(name, v, Allowed::OnOff)),
     }
 }
 
@@ -257,11 +354,13 @@ mod tests {
 
     #[test]
     fn errors_name_the_problem() {
-        let e = Action::parse("x:rollback", 10).unwrap_err().0;
+        let e = Action::parse("x:rollback", 10).unwrap_err().to_string();
         assert!(e.contains("minute") && e.contains("0 to 10"), "{e}");
-        let e = Action::parse("3:min_instances=99", 10).unwrap_err().0;
+        let e = Action::parse("3:min_instances=99", 10)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("min_instances") && e.contains("1 to 40"), "{e}");
-        let e = Action::parse("3:teleport", 10).unwrap_err().0;
+        let e = Action::parse("3:teleport", 10).unwrap_err().to_string();
         assert!(
             e.contains("unknown action") && e.contains("rollback"),
             "{e}"

@@ -1,19 +1,17 @@
 //! The same scenario, seed and actions under several autoscaling policies, side by side:
 //! what `oncall-sim compare` prints and what a trainer's comparison shows.
 
-use crate::action::Action;
-use crate::autoscale::{self, PolicySettings};
-use crate::event::EventKind;
-use crate::params::{ModelParams, ParamError};
-use crate::scenario::Scenario;
-use crate::sim::Simulation;
+use crate::autoscale::PolicyId;
+use crate::ids::ScenarioId;
+use crate::params::ParamError;
+use crate::setup::{RunOutcome, RunSetup};
 use crate::summary::RunSummary;
 
-/// One policy's run.
+/// One policy's run, as the comparison table shows it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct PolicyRun {
-    pub policy: String,
-    pub scenario: String,
+    pub policy: PolicyId,
+    pub scenario: ScenarioId,
     pub seed: u32,
     #[serde(flatten)]
     pub summary: RunSummary,
@@ -23,59 +21,41 @@ pub struct PolicyRun {
     pub peak_instances: u32,
 }
 
-/// A simulation of `scenario` under policy `id`.
-pub fn simulation(
-    scenario: &Scenario,
-    seed: u32,
-    params: &ModelParams,
-    settings: &PolicySettings,
-    id: &str,
-) -> Result<Simulation, ParamError> {
-    let policy = autoscale::build(id, settings, params)?;
-    let mut sim = Simulation::new(scenario, seed, params.clone());
-    sim.set_autoscaler(policy);
-    Ok(sim)
+impl PolicyRun {
+    /// The table row of `outcome`, a run of `setup`.
+    pub fn of(setup: &RunSetup, outcome: &RunOutcome) -> Self {
+        Self {
+            policy: outcome.policy,
+            scenario: setup.scenario,
+            seed: setup.seed,
+            summary: outcome.summary.clone(),
+            scaling_decisions: outcome.scaling_decisions,
+            peak_instances: outcome.peak_instances,
+        }
+    }
 }
 
-/// Runs `minutes` of `scenario` under each of `policies`. Every policy is built (and its
-/// parameters checked) before anything runs.
+/// Runs `minutes` of `setup` under each of `policies`, in order. Every policy is built (and
+/// its parameters checked) before anything runs.
 pub fn compare(
-    scenario: &Scenario,
-    seed: u32,
-    params: &ModelParams,
-    settings: &PolicySettings,
-    policies: &[&str],
-    actions: &[Action],
+    setup: &RunSetup,
+    policies: &[PolicyId],
     minutes: u32,
-) -> Result<Vec<PolicyRun>, ParamError> {
+) -> Result<Vec<(RunSetup, RunOutcome)>, ParamError> {
     let mut sims = Vec::with_capacity(policies.len());
     for id in policies {
-        sims.push(simulation(scenario, seed, params, settings, id)?);
+        let variant = RunSetup {
+            policy: *id,
+            ..setup.clone()
+        };
+        let sim = variant.build()?;
+        sims.push((variant, sim));
     }
     Ok(sims
         .into_iter()
-        .map(|mut sim| {
-            sim.schedule(actions.iter().cloned());
+        .map(|(variant, mut sim)| {
             sim.run(minutes);
-            let scaling_decisions = sim
-                .events()
-                .iter()
-                .filter(|e| matches!(e.kind, EventKind::Scaling { .. }))
-                .count() as u32;
-            let peak_instances = sim
-                .history()
-                .iter()
-                .map(|r| r.serving + r.booting)
-                .max()
-                .unwrap_or(0);
-            PolicyRun {
-                policy: sim.policy().to_string(),
-                scenario: scenario.id.to_string(),
-                seed,
-                summary: sim.summary(),
-                scaling_decisions,
-                peak_instances,
-            }
+            (variant, RunOutcome::of(&sim))
         })
         .collect())
 }

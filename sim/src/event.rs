@@ -22,7 +22,8 @@ pub enum FleetReason {
 pub enum EventKind {
     /// A user action took effect.
     Action {
-        action: String,
+        #[serde(serialize_with = "crate::action::serialize_encoded")]
+        action: crate::action::ActionKind,
     },
     /// A new build started rolling out.
     Deploy {
@@ -80,8 +81,8 @@ pub enum EventKind {
     },
     /// An autoscaler decision: which policy, which driver fired, what it saw and computed.
     Scaling {
-        policy: String,
-        driver: String,
+        policy: crate::autoscale::PolicyId,
+        driver: crate::ids::DriverId,
         from: u32,
         to: u32,
         detail: String,

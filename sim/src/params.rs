@@ -2,6 +2,8 @@
 //! range. The defaults are the example calibration of a mid-size web service; they are
 //! assumptions, and the sources panel marks them so.
 
+use crate::ids::UnknownId;
+use crate::message::{Message, MessageId};
 use crate::relations::{Relation, THIS_MODEL};
 use core::fmt;
 
@@ -18,20 +20,76 @@ pub struct ParamSpec {
     pub doc: &'static str,
 }
 
-/// A value outside what a field allows.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A value a field does not allow, or a name that is no field: which field, and what is wrong
+/// as a message the edge renders in its language.
+#[derive(Clone, Debug, PartialEq)]
 pub struct ParamError {
     pub field: String,
-    pub message: String,
+    pub problem: Message,
 }
 
 impl fmt::Display for ParamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.message)
+        write!(f, "{}: {}", self.field, self.problem)
     }
 }
 
 impl std::error::Error for ParamError {}
+
+impl ParamError {
+    /// `name` is none of `specs`.
+    pub fn unknown(name: &str, specs: &'static [ParamSpec]) -> Self {
+        Self {
+            field: name.to_string(),
+            problem: Message::new(MessageId::UnknownParam)
+                .codes("known", specs.iter().map(|s| s.name).collect()),
+        }
+    }
+
+    /// `name` starts with none of the policies' prefixes.
+    pub fn unknown_policy_param(name: &str, prefixes: Vec<&'static str>) -> Self {
+        let dotted = prefixes
+            .iter()
+            .map(|p| -> &'static str { dotted(p) })
+            .collect();
+        Self {
+            field: name.to_string(),
+            problem: Message::new(MessageId::UnknownPolicyParam).codes("prefixes", dotted),
+        }
+    }
+
+    /// An id of `field` that names nothing known.
+    pub fn unknown_id(field: &str, err: UnknownId) -> Self {
+        Self {
+            field: field.to_string(),
+            problem: Message::new(MessageId::UnknownId)
+                .code("kind", err.kind)
+                .given("given", err.given)
+                .codes("allowed", err.allowed.to_vec()),
+        }
+    }
+
+    /// A relation between two fields does not hold: `field` must relate to `other` (whose
+    /// value is `value`) as message `rule` says.
+    pub fn relation(field: &'static str, rule: MessageId, other: &'static str, value: f64) -> Self {
+        Self {
+            field: field.to_string(),
+            problem: Message::new(rule).code("other", other).num("value", value),
+        }
+    }
+}
+
+/// `prefix.` for the policies' parameter prefixes, as static text.
+fn dotted(prefix: &str) -> &'static str {
+    crate::autoscale::PolicySettings::all_specs()
+        .find_map(|s| {
+            s.name
+                .split_once('.')
+                .filter(|(p, _)| *p == prefix)
+                .map(|(p, _)| &s.name[..=p.len()])
+        })
+        .unwrap_or("")
+}
 
 impl ParamSpec {
     /// Checks `value` against the range (and integrality); the error names the field.
@@ -45,36 +103,28 @@ impl ParamSpec {
         } else {
             Err(ParamError {
                 field: self.name.to_string(),
-                message: self.allowed(),
+                problem: self.allowed(),
             })
         }
     }
 
-    /// "allowed: 1 to 40 (whole number)"-style text.
-    pub fn allowed(&self) -> String {
-        let kind = if self.integer {
-            "a whole number"
-        } else {
-            "a number"
-        };
-        let unit = if self.unit.is_empty() {
-            String::new()
-        } else {
-            format!(" {}", self.unit)
-        };
-        format!(
-            "must be {kind} from {} to {}{unit}",
-            fmt_num(self.min),
-            fmt_num(self.max)
-        )
+    /// "must be" what the field allows.
+    pub fn allowed(&self) -> Message {
+        Message::new(MessageId::MustBe).msg("range", self.range())
     }
-}
 
-fn fmt_num(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        format!("{}", x as i64)
-    } else {
-        format!("{x}")
+    /// What the field allows: its range, whether whole numbers only, its unit.
+    pub fn range(&self) -> Message {
+        let id = match (self.integer, self.unit.is_empty()) {
+            (true, true) => MessageId::RangeWhole,
+            (false, true) => MessageId::RangeNumber,
+            (true, false) => MessageId::RangeWholeUnit,
+            (false, false) => MessageId::RangeNumberUnit,
+        };
+        Message::new(id)
+            .num("min", self.min)
+            .num("max", self.max)
+            .code("unit", self.unit)
     }
 }
 
@@ -154,17 +204,7 @@ impl ModelParams {
         Self::SPECS
             .iter()
             .find(|s| s.name == name)
-            .ok_or_else(|| ParamError {
-                field: name.to_string(),
-                message: format!(
-                    "unknown parameter; known: {}",
-                    Self::SPECS
-                        .iter()
-                        .map(|s| s.name)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            })
+            .ok_or_else(|| ParamError::unknown(name, Self::SPECS))
     }
 
     /// Checks every field (useful after deserializing).
@@ -208,8 +248,13 @@ mod tests {
         let mut p = ModelParams::default();
         let err = p.set("workers_per_instance", 0.5).unwrap_err();
         assert_eq!(err.field, "workers_per_instance");
-        assert!(err.message.contains("1 to 256"), "{}", err.message);
-        assert!(p.set("nope", 1.0).unwrap_err().message.contains("known"));
+        let text = err.problem.to_string();
+        assert!(text.contains("1 to 256"), "{text}");
+        assert!(p
+            .set("nope", 1.0)
+            .unwrap_err()
+            .to_string()
+            .contains("known"));
         p.set("timeout_s", 3.0).unwrap();
         assert_eq!(p.timeout_s, 3.0);
     }

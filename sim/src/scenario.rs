@@ -2,6 +2,7 @@
 //! The viral surge's start and size are drawn from the seed.
 
 use crate::action::Settings;
+use crate::ids::ScenarioId;
 use crate::rng::Mulberry32;
 use crate::traffic::Surge;
 
@@ -47,9 +48,7 @@ impl SurgeDraw {
 /// A scenario definition.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Scenario {
-    pub id: &'static str,
-    pub title: &'static str,
-    pub briefing: &'static str,
+    pub id: ScenarioId,
     /// Time of day at minute 0, in minutes after midnight.
     pub clock_min: u32,
     /// Share of the month's error budget left at the start.
@@ -68,20 +67,20 @@ pub struct Scenario {
     pub minutes: Option<u32>,
 }
 
-/// Ids of the scenarios, in the order they are listed.
-pub const IDS: &[&str] = &["free-play", "bad-deploy", "viral-surge", "cache-flush"];
-
-/// Every scenario.
+/// Every scenario, in listing order.
 pub fn all() -> Vec<Scenario> {
-    IDS.iter().filter_map(|id| by_id(id)).collect()
+    ScenarioId::ALL.iter().map(|id| get(*id)).collect()
 }
 
-/// A scenario by id.
+/// A scenario by its spelling (parsing at the edge).
 pub fn by_id(id: &str) -> Option<Scenario> {
+    id.parse().ok().map(get)
+}
+
+/// The scenario `id`. Titles and briefings are in the catalogs.
+pub fn get(id: ScenarioId) -> Scenario {
     let base = Scenario {
-        id: "free-play",
-        title: "Free play",
-        briefing: "A normal day at the midday peak: no incident is scripted. Try the controls and watch what each one costs.",
+        id: ScenarioId::FreePlay,
         clock_min: 12 * 60,
         budget_left: 1.0,
         boot_minutes: 2,
@@ -92,22 +91,22 @@ pub fn by_id(id: &str) -> Option<Scenario> {
         surge: None,
         minutes: None,
     };
-    let scenario = match id {
-        "free-play" => base,
-        "bad-deploy" => Scenario {
-            id: "bad-deploy",
-            title: "Bad deploy",
-            briefing: "A new build goes out at 09:10. The month has been hard: only 20 % of the error budget is left. Minutes after the deploy the burn-rate page fires. Protect the budget.",
+    match id {
+        ScenarioId::FreePlay => base,
+        ScenarioId::BadDeploy => Scenario {
+            id,
             clock_min: 9 * 60,
             budget_left: 0.2,
-            script: &[Scripted::Deploy { minute: 10, bad: true, rollout_minutes: 4 }],
+            script: &[Scripted::Deploy {
+                minute: 10,
+                bad: true,
+                rollout_minutes: 4,
+            }],
             minutes: Some(120),
             ..base
         },
-        "viral-surge" => Scenario {
-            id: "viral-surge",
-            title: "Viral surge",
-            briefing: "A link to the service is spreading. A traffic surge is expected sometime this morning; nobody knows when or how big. New instances need 8 minutes to boot today. Keep errors and latency low without paying for idle capacity.",
+        ScenarioId::ViralSurge => Scenario {
+            id,
             clock_min: 8 * 60 + 30,
             boot_minutes: 8,
             instances: 8,
@@ -121,21 +120,20 @@ pub fn by_id(id: &str) -> Option<Scenario> {
             minutes: Some(240),
             ..base
         },
-        "cache-flush" => Scenario {
-            id: "cache-flush",
-            title: "Cache flush at peak",
-            briefing: "At the midday peak a maintenance script flushes the whole cache. Every request now goes to a database sized for the usual 85 % hit rate. Bring the service back without overloading the database.",
+        ScenarioId::CacheFlush => Scenario {
+            id,
             clock_min: 11 * 60 + 45,
             base_rps: 1280.0,
             instances: 13,
-            settings: Settings { cache_ttl_s: 70, ..Settings::default() },
+            settings: Settings {
+                cache_ttl_s: 70,
+                ..Settings::default()
+            },
             script: &[Scripted::CacheFlush { minute: 15 }],
             minutes: Some(180),
             ..base
         },
-        _ => return None,
-    };
-    Some(scenario)
+    }
 }
 
 #[cfg(test)]
@@ -146,14 +144,14 @@ mod tests {
     fn every_id_resolves() {
         assert_eq!(all().len(), 4);
         for s in all() {
-            assert_eq!(by_id(s.id).unwrap(), s);
+            assert_eq!(by_id(s.id.as_str()).unwrap(), s);
         }
         assert!(by_id("nope").is_none());
     }
 
     #[test]
     fn surge_depends_on_seed_only() {
-        let d = by_id("viral-surge").unwrap().surge.unwrap();
+        let d = get(ScenarioId::ViralSurge).surge.unwrap();
         assert_eq!(d.draw(1), d.draw(1));
         assert_ne!(d.draw(1), d.draw(2));
     }

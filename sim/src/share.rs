@@ -5,9 +5,11 @@
 //! what is allowed, falls back to its default, and every valid parameter is kept.
 
 use crate::action::Action;
-use crate::autoscale::{self, PolicySettings};
+use crate::autoscale::{self, PolicyId, PolicySettings};
+use crate::ids::ScenarioId;
+use crate::message::{Message, MessageId};
 use crate::params::{ModelParams, ParamError};
-use crate::scenario;
+use crate::setup::{RunSetup, SetError};
 use crate::sim::Simulation;
 
 /// Longest run a link can ask for (30 days of minutes).
@@ -16,13 +18,13 @@ pub const MAX_MINUTE: u32 = 43_200;
 /// Everything that determines a run, plus how far it had got.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShareState {
-    pub scenario: String,
+    pub scenario: ScenarioId,
     /// `None` when the link has none (the page then draws one).
     pub seed: Option<u32>,
     /// Model parameters that differ from the defaults.
     pub params: ModelParams,
-    /// Autoscaling policy id.
-    pub autoscaler: String,
+    /// Autoscaling policy.
+    pub autoscaler: PolicyId,
     /// The policies' parameters.
     pub policy: PolicySettings,
     pub actions: Vec<Action>,
@@ -33,10 +35,10 @@ pub struct ShareState {
 impl Default for ShareState {
     fn default() -> Self {
         Self {
-            scenario: "free-play".into(),
+            scenario: ScenarioId::FreePlay,
             seed: None,
             params: ModelParams::default(),
-            autoscaler: autoscale::DEFAULT_POLICY.into(),
+            autoscaler: autoscale::DEFAULT_POLICY,
             policy: PolicySettings::default(),
             actions: Vec::new(),
             minute: None,
@@ -45,11 +47,11 @@ impl Default for ShareState {
 }
 
 /// A parameter that was not understood, and what is allowed instead.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Notice {
     pub param: String,
     pub value: String,
-    pub allowed: String,
+    pub allowed: Message,
 }
 
 /// Query parameters this module owns (besides the model parameters' names).
@@ -60,9 +62,10 @@ impl ShareState {
     /// own (for the page to interpret: language, embedding, speed…).
     pub fn from_pairs(pairs: &[(String, String)]) -> (Self, Vec<Notice>, Vec<(String, String)>) {
         let mut state = Self::default();
+        let mut setup = state.setup(0);
         let mut notices = Vec::new();
         let mut rest = Vec::new();
-        let mut notice = |param: &str, value: &str, allowed: String| {
+        let mut notice = |param: &str, value: &str, allowed: Message| {
             notices.push(Notice {
                 param: param.into(),
                 value: value.into(),
@@ -71,39 +74,16 @@ impl ShareState {
         };
         for (key, value) in pairs {
             match key.as_str() {
-                "scenario" => match scenario::by_id(value) {
-                    Some(s) => state.scenario = s.id.into(),
-                    None => notice(key, value, format!("one of {}", scenario::IDS.join(", "))),
-                },
                 "seed" => match digits(value).and_then(|v| v.parse::<u32>().ok()) {
                     Some(seed) => state.seed = Some(seed),
-                    None => notice(key, value, "a whole number from 0 to 4294967295".into()),
-                },
-                "autoscaler" => match autoscale::POLICY_IDS.iter().find(|id| *id == value) {
-                    Some(id) => state.autoscaler = (*id).into(),
                     None => notice(
                         key,
                         value,
-                        format!("one of {}", autoscale::POLICY_IDS.join(", ")),
+                        Message::new(MessageId::RangeWhole)
+                            .num("min", 0.0)
+                            .num("max", f64::from(u32::MAX)),
                     ),
                 },
-                name if PolicySettings::owns(name) => {
-                    let parsed = value.parse::<f64>();
-                    let result = match parsed {
-                        Ok(x) => state.policy.set(name, x),
-                        Err(_) => Err(ParamError {
-                            field: name.into(),
-                            message: String::new(),
-                        }),
-                    };
-                    if let Err(e) = result {
-                        let allowed = PolicySettings::all_specs()
-                            .find(|s| s.name == name)
-                            .map(|s| s.allowed())
-                            .unwrap_or(e.message);
-                        notice(key, value, allowed);
-                    }
-                }
                 "t" => match digits(value)
                     .and_then(|v| v.parse::<u32>().ok())
                     .filter(|m| *m <= MAX_MINUTE)
@@ -112,31 +92,38 @@ impl ShareState {
                     None => notice(
                         key,
                         value,
-                        format!("a whole number of minutes from 0 to {MAX_MINUTE}"),
+                        Message::new(MessageId::AllowedMinutes).int("max", MAX_MINUTE),
                     ),
                 },
                 "actions" => {
                     for item in value.split(',').filter(|s| !s.trim().is_empty()) {
                         match Action::parse(item, MAX_MINUTE) {
                             Ok(a) => state.actions.push(a),
-                            Err(e) => notice(key, item, e.0),
+                            Err(e) => notice(key, item, e.message()),
                         }
                     }
                 }
-                name if ModelParams::spec(name).is_ok() => {
-                    let spec = ModelParams::spec(name).expect("checked just above");
-                    match value
-                        .parse::<f64>()
-                        .map_err(|_| ())
-                        .and_then(|x| state.params.set(name, x).map_err(|_| ()))
-                    {
-                        Ok(()) => {}
-                        Err(()) => notice(key, value, spec.allowed()),
-                    }
-                }
-                _ => rest.push((key.clone(), value.clone())),
+                name => match setup.set(name, value) {
+                    Ok(()) => {}
+                    Err(SetError::UnknownName { .. }) => rest.push((key.clone(), value.clone())),
+                    Err(SetError::UnknownId(e)) => notice(
+                        key,
+                        value,
+                        Message::new(MessageId::OneOfList).codes("allowed", e.allowed.to_vec()),
+                    ),
+                    Err(SetError::NotANumber { spec, .. }) => notice(key, value, spec.allowed()),
+                    Err(SetError::Param(e)) => notice(
+                        key,
+                        value,
+                        RunSetup::spec(name).map_or(e.problem, |spec| spec.allowed()),
+                    ),
+                },
             }
         }
+        state.scenario = setup.scenario;
+        state.autoscaler = setup.policy;
+        state.params = setup.params;
+        state.policy = setup.policies;
         // Replay needs actions in time order; keep the given order within a minute.
         state.actions.sort_by_key(|a| a.minute);
         (state, notices, rest)
@@ -144,7 +131,7 @@ impl ShareState {
 
     /// The pairs that reproduce this state (parameters only where they differ from defaults).
     pub fn to_pairs(&self) -> Vec<(String, String)> {
-        let mut pairs = vec![("scenario".to_string(), self.scenario.clone())];
+        let mut pairs = vec![("scenario".to_string(), self.scenario.to_string())];
         if let Some(seed) = self.seed {
             pairs.push(("seed".into(), seed.to_string()));
         }
@@ -158,7 +145,7 @@ impl ShareState {
             }
         }
         if self.autoscaler != autoscale::DEFAULT_POLICY {
-            pairs.push(("autoscaler".into(), self.autoscaler.clone()));
+            pairs.push(("autoscaler".into(), self.autoscaler.to_string()));
         }
         let policy_defaults = PolicySettings::default();
         for spec in PolicySettings::all_specs() {
@@ -178,6 +165,18 @@ impl ShareState {
         }
         pairs
     }
+
+    /// The run this state describes, with `seed`.
+    pub fn setup(&self, seed: u32) -> RunSetup {
+        RunSetup {
+            scenario: self.scenario,
+            seed,
+            params: self.params.clone(),
+            policy: self.autoscaler,
+            policies: self.policy.clone(),
+            actions: self.actions.clone(),
+        }
+    }
 }
 
 /// Only plain ASCII digits count as a number in a link (no sign, no spaces).
@@ -188,17 +187,10 @@ fn digits(value: &str) -> Option<&str> {
 
 impl ShareState {
     /// A simulation of this state with its actions scheduled, not yet stepped. Fails only
-    /// when the scenario or policy is unknown, which [`ShareState::from_pairs`] never yields.
+    /// when a policy parameter breaks a relation, which [`ShareState::from_pairs`] never
+    /// yields.
     pub fn simulation(&self, seed: u32) -> Result<Simulation, ParamError> {
-        let scenario = scenario::by_id(&self.scenario).ok_or_else(|| ParamError {
-            field: "scenario".into(),
-            message: format!("one of {}", scenario::IDS.join(", ")),
-        })?;
-        let policy = autoscale::build(&self.autoscaler, &self.policy, &self.params)?;
-        let mut sim = Simulation::new(&scenario, seed, self.params.clone());
-        sim.set_autoscaler(policy);
-        sim.schedule(self.actions.iter().cloned());
-        Ok(sim)
+        self.setup(seed).build()
     }
 }
 
@@ -219,10 +211,10 @@ mod tests {
         let mut policy = PolicySettings::default();
         policy.set("hpa.tolerance", 0.2).unwrap();
         let state = ShareState {
-            scenario: "bad-deploy".into(),
+            scenario: ScenarioId::BadDeploy,
             seed: Some(77),
             params,
-            autoscaler: "hpa".into(),
+            autoscaler: PolicyId::Hpa,
             policy,
             actions: vec![
                 Action::parse("3:min_instances=12", 100).unwrap(),
@@ -251,17 +243,14 @@ mod tests {
             ["seed", "scenario", "timeout_s", "actions", "actions"]
         );
         assert_eq!(s.seed, None);
-        assert_eq!(s.scenario, "free-play");
+        assert_eq!(s.scenario, ScenarioId::FreePlay);
         assert_eq!(s.params.timeout_s, 2.0);
         assert_eq!(s.params.workers_per_instance, 8.0);
         let kept: Vec<String> = s.actions.iter().map(Action::encode).collect();
         assert_eq!(kept, ["3:rollback", "7:warm_cache"]);
         assert_eq!(rest, pairs(&[("lang", "es")]));
-        assert!(
-            notices[2].allowed.contains("0.05 to 60"),
-            "{:?}",
-            notices[2]
-        );
+        let allowed = notices[2].allowed.to_string();
+        assert!(allowed.contains("0.05 to 60"), "{allowed}");
     }
 
     #[test]

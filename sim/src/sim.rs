@@ -58,7 +58,7 @@ pub struct Simulation {
     tick_second: Option<u32>,
     instance_seconds: f64,
     /// Driver of the latest scaling decision.
-    active_driver: Option<&'static str>,
+    active_driver: Option<crate::ids::DriverId>,
 }
 
 /// Running sums over one minute's ticks.
@@ -268,7 +268,7 @@ impl Simulation {
     fn apply_now(&mut self, action: Action) {
         let now_s = f64::from(self.minute) * 60.0;
         self.emit(EventKind::Action {
-            action: action.kind.encode(),
+            action: action.kind.clone(),
         });
         match action.kind {
             ActionKind::MinInstances(n) => {
@@ -779,8 +779,8 @@ impl Simulation {
             return;
         }
         self.emit(EventKind::Scaling {
-            policy: self.autoscaler.id().to_string(),
-            driver: decision.driver.to_string(),
+            policy: self.autoscaler.id(),
+            driver: decision.driver,
             from,
             to,
             detail: decision.detail,
@@ -821,14 +821,14 @@ impl Simulation {
         self.instance_seconds
     }
 
-    /// Id of the autoscaling policy in use.
-    pub fn policy(&self) -> &'static str {
+    /// The autoscaling policy in use.
+    pub fn policy(&self) -> crate::autoscale::PolicyId {
         self.autoscaler.id()
     }
 
     /// The driver or strategy behind the policy's latest decision (like Cloud Run's
     /// `scaling_driver`); `None` before the first one.
-    pub fn active_driver(&self) -> Option<&'static str> {
+    pub fn active_driver(&self) -> Option<crate::ids::DriverId> {
         self.active_driver
     }
 

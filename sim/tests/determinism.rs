@@ -5,7 +5,7 @@ use oncall_sim::{run_jsonl, scenario, Action, ModelParams};
 
 #[test]
 fn identical_inputs_identical_bytes() {
-    for id in scenario::IDS {
+    for id in oncall_sim::ids::ScenarioId::NAMES {
         let s = scenario::by_id(id).unwrap();
         let actions = [
             Action::parse("30:rollback", 600).unwrap(),

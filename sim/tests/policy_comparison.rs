@@ -2,27 +2,36 @@
 //! outcomes, each explained by how the policy decides. New instances need 8 minutes to boot
 //! in this scenario, so what matters is how early and how much a policy orders.
 
-use oncall_sim::autoscale::{PolicySettings, POLICY_IDS};
+use oncall_sim::autoscale::{PolicyId, PolicySettings};
 use oncall_sim::compare::{compare, PolicyRun};
 use oncall_sim::event::EventKind;
-use oncall_sim::{scenario, ModelParams};
+use oncall_sim::ids::{DriverId, ScenarioId};
+use oncall_sim::setup::RunSetup;
+use oncall_sim::{scenario, ModelParams, Simulation};
 
 fn runs(seed: u32) -> Vec<PolicyRun> {
-    let s = scenario::by_id("viral-surge").unwrap();
-    compare(
-        &s,
-        seed,
-        &ModelParams::default(),
-        &PolicySettings::default(),
-        POLICY_IDS,
-        &[],
-        240,
-    )
-    .unwrap()
+    let setup = RunSetup::new(ScenarioId::ViralSurge, seed);
+    compare(&setup, PolicyId::ALL, 240)
+        .unwrap()
+        .iter()
+        .map(|(variant, outcome)| PolicyRun::of(variant, outcome))
+        .collect()
 }
 
 fn get<'a>(runs: &'a [PolicyRun], id: &str) -> &'a PolicyRun {
+    let id: PolicyId = id.parse().unwrap();
     runs.iter().find(|r| r.policy == id).unwrap()
+}
+
+/// A simulation of `scenario` with `seed` under policy `id`.
+fn simulation(scenario: ScenarioId, seed: u32, settings: &PolicySettings, id: &str) -> Simulation {
+    RunSetup {
+        policy: id.parse().unwrap(),
+        policies: settings.clone(),
+        ..RunSetup::new(scenario, seed)
+    }
+    .build()
+    .unwrap()
 }
 
 #[test]
@@ -98,31 +107,24 @@ fn panic_mode_reacts_within_two_minutes_of_the_surge() {
     let s = scenario::by_id("viral-surge").unwrap();
     let surge_start = s.surge.unwrap().draw(42).start_min as u32;
     // (minute, driver) of each scale-out from the surge on.
-    let scale_outs = |id: &str| -> Vec<(u32, String)> {
-        let mut sim = oncall_sim::compare::simulation(
-            &s,
-            42,
-            &ModelParams::default(),
-            &PolicySettings::default(),
-            id,
-        )
-        .unwrap();
+    let scale_outs = |id: &str| -> Vec<(u32, DriverId)> {
+        let mut sim = simulation(s.id, 42, &PolicySettings::default(), id);
         sim.run(240);
         sim.events()
             .iter()
             .filter_map(|e| match &e.kind {
                 EventKind::Scaling {
                     driver, from, to, ..
-                } if e.minute >= surge_start && to > from => Some((e.minute, driver.clone())),
+                } if e.minute >= surge_start && to > from => Some((e.minute, *driver)),
                 _ => None,
             })
             .collect()
     };
     let kpa = scale_outs("kpa");
-    let panic = kpa.iter().find(|(_, d)| d == "panic").unwrap();
+    let panic = kpa.iter().find(|(_, d)| *d == DriverId::Panic).unwrap();
     assert!(panic.0 <= surge_start + 2, "{kpa:?}");
     let tt = scale_outs("target-tracking");
-    assert!(tt.iter().all(|(_, d)| d == "utilization"));
+    assert!(tt.iter().all(|(_, d)| *d == DriverId::Utilization));
     // Target tracking's big step comes only once the first instances have booted.
     let big = tt.iter().find(|(m, _)| *m > surge_start + 2).unwrap();
     assert!(big.0 >= panic.0 + 8, "{tt:?}");
@@ -142,9 +144,7 @@ fn envoy_rejects_beyond_the_node_limits_instead_of_queueing() {
     ] {
         settings.set(name, value).unwrap();
     }
-    let mut sim =
-        oncall_sim::compare::simulation(&s, 42, &ModelParams::default(), &settings, "elastic")
-            .unwrap();
+    let mut sim = simulation(s.id, 42, &settings, "elastic");
     sim.run(5);
     let last = sim.history().last().unwrap();
     assert_eq!(last.serving, 3);

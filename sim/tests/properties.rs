@@ -42,10 +42,10 @@ proptest! {
         seed in any::<u32>(),
         raw in proptest::collection::vec((0u32..90, 0usize..8, 0.0f64..1.0), 0..12),
     ) {
-        let s = scenario::by_id(scenario::IDS[which]).unwrap();
+        let s = scenario::get(oncall_sim::ids::ScenarioId::ALL[which]);
         let params = ModelParams::default();
         let mut sim = Simulation::new(&s, seed, params.clone());
-        let id = oncall_sim::autoscale::POLICY_IDS[policy];
+        let id = oncall_sim::autoscale::PolicyId::ALL[policy];
         let settings = oncall_sim::autoscale::PolicySettings::default();
         sim.set_autoscaler(oncall_sim::autoscale::build(id, &settings, &params).unwrap());
         let actions = raw.into_iter().map(|(minute, k, x)| {

@@ -221,11 +221,14 @@ fn the_active_driver_is_the_latest_decisions() {
     let params = ModelParams::default();
     let mut sim = Simulation::new(&s, 42, params.clone());
     let settings = oncall_sim::autoscale::PolicySettings::default();
-    sim.set_autoscaler(oncall_sim::autoscale::build("kpa", &settings, &params).unwrap());
+    sim.set_autoscaler(
+        oncall_sim::autoscale::build(oncall_sim::autoscale::PolicyId::Kpa, &settings, &params)
+            .unwrap(),
+    );
     assert_eq!(sim.active_driver(), None);
     sim.run(240);
     let last = sim.events().iter().rev().find_map(|e| match &e.kind {
-        EventKind::Scaling { driver, .. } => Some(driver.clone()),
+        EventKind::Scaling { driver, .. } => Some(*driver),
         _ => None,
     });
     assert!(last.is_some());

@@ -344,19 +344,14 @@ pub fn draw_overlay(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oncall_sim::autoscale::PolicySettings;
-    use oncall_sim::{compare, scenario, ModelParams, Simulation};
+    use oncall_sim::ids::ScenarioId;
+    use oncall_sim::setup::RunSetup;
+    use oncall_sim::Simulation;
 
     fn run(policy: &str, minutes: u32) -> Simulation {
-        let s = scenario::by_id("viral-surge").unwrap();
-        let mut sim = compare::simulation(
-            &s,
-            42,
-            &ModelParams::default(),
-            &PolicySettings::default(),
-            policy,
-        )
-        .unwrap();
+        let mut setup = RunSetup::new(ScenarioId::ViralSurge, 42);
+        setup.set("autoscaler", policy).unwrap();
+        let mut sim = setup.build().unwrap();
         sim.run(minutes);
         sim
     }

@@ -37,7 +37,7 @@ pub fn App() -> impl IntoView {
     let link = read_link(&current_search());
     let mut notices = link.notices;
     let seed = link.state.seed.unwrap_or_else(random_seed);
-    let length = scenario::by_id(&link.state.scenario).and_then(|s| s.minutes);
+    let length = scenario::get(link.state.scenario).minutes;
     if let (Some(minute), Some(length)) = (link.state.minute, length) {
         if minute > length {
             notices.push(minute_beyond_text(minute, length));

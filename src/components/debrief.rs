@@ -17,7 +17,7 @@ struct Span {
 #[derive(Clone, Debug, PartialEq)]
 struct Debrief {
     summary: RunSummary,
-    scenario: &'static str,
+    scenario: oncall_sim::ids::ScenarioId,
     length: u32,
     paging: Vec<Span>,
     actions: Vec<(Action, String)>,

@@ -6,6 +6,8 @@
 //! loop for a frame, where charts are redrawn (once) and the link rewritten.
 
 use leptos::prelude::*;
+use oncall_sim::autoscale::PolicyId;
+use oncall_sim::ids::ScenarioId;
 use oncall_sim::ActionKind;
 
 use crate::console::{Console, Snapshot};
@@ -195,7 +197,12 @@ impl RunHandle {
     }
 
     /// A new run of another scenario, autoscaler or seed, paused.
-    pub fn restart_with(&self, scenario: Option<&str>, policy: Option<&str>, seed: Option<u32>) {
+    pub fn restart_with(
+        &self,
+        scenario: Option<ScenarioId>,
+        policy: Option<PolicyId>,
+        seed: Option<u32>,
+    ) {
         self.playing.set(false);
         if let Some(Ok(())) = self.update(|c| c.restart_with(scenario, policy, seed)) {
             self.generation.update(|g| *g += 1);

@@ -1,8 +1,9 @@
 use leptos::prelude::*;
-use oncall_sim::{autoscale, scenario};
+use oncall_sim::autoscale::PolicyId;
+use oncall_sim::ids::ScenarioId;
 
 use crate::components::run::use_run;
-use crate::i18n::{policy_name_text, scenario_briefing, scenario_title_text, t, tf, Msg};
+use crate::i18n::{policy_name_text, scenario_briefing_text, scenario_title_text, t, tf, Msg};
 use crate::seed::random_seed;
 
 /// Reads a seed typed by the user: plain digits, 0–4294967295 (as in a link).
@@ -20,28 +21,28 @@ pub fn parse_seed_input(text: &str) -> Option<u32> {
 pub fn SetupPanel() -> impl IntoView {
     let run = use_run();
     let scenario_id = move || run.snapshot.with(|s| s.scenario);
-    let briefing = move || scenario_briefing(scenario_id()).map(t).unwrap_or_default();
+    let briefing = move || scenario_briefing_text(scenario_id());
     let length = move || {
         run.snapshot.with(|s| match s.length {
             Some(minutes) => tf(Msg::ExerciseLength, &[("minutes", &minutes.to_string())]),
             None => t(Msg::ExerciseEndless).to_owned(),
         })
     };
-    let scenario_options = scenario::IDS
+    let scenario_options = ScenarioId::ALL
         .iter()
-        .map(|id| {
+        .map(|&id| {
             view! {
-                <option value=*id selected=move || scenario_id() == *id>
+                <option value=id.as_str() selected=move || scenario_id() == id>
                     {scenario_title_text(id)}
                 </option>
             }
         })
         .collect_view();
-    let policy_options = autoscale::POLICY_IDS
+    let policy_options = PolicyId::ALL
         .iter()
-        .map(|id| {
+        .map(|&id| {
             view! {
-                <option value=*id selected=move || run.snapshot.with(|s| s.policy == *id)>
+                <option value=id.as_str() selected=move || run.snapshot.with(|s| s.policy == id)>
                     {policy_name_text(id)}
                 </option>
             }
@@ -75,8 +76,12 @@ pub fn SetupPanel() -> impl IntoView {
                 <select
                     id="scenario-select"
                     data-field="scenario"
-                    prop:value=move || scenario_id().to_owned()
-                    on:change=move |ev| run.restart_with(Some(&event_target_value(&ev)), None, None)
+                    prop:value=move || scenario_id().as_str()
+                    on:change=move |ev| {
+                        if let Ok(id) = event_target_value(&ev).parse() {
+                            run.restart_with(Some(id), None, None);
+                        }
+                    }
                 >
                     {scenario_options}
                 </select>
@@ -91,8 +96,12 @@ pub fn SetupPanel() -> impl IntoView {
                 <select
                     id="policy-select"
                     data-field="autoscaler"
-                    prop:value=move || run.snapshot.with(|s| s.policy.to_owned())
-                    on:change=move |ev| run.restart_with(None, Some(&event_target_value(&ev)), None)
+                    prop:value=move || run.snapshot.with(|s| s.policy.as_str())
+                    on:change=move |ev| {
+                        if let Ok(id) = event_target_value(&ev).parse() {
+                            run.restart_with(None, Some(id), None);
+                        }
+                    }
                 >
                     {policy_options}
                 </select>

@@ -1,24 +1,24 @@
 use leptos::prelude::*;
-use oncall_sim::autoscale::POLICIES;
+use oncall_sim::autoscale::{self, PolicyId};
 use oncall_sim::relations::{Relation, ALL};
 
 use crate::components::run::use_run;
 use crate::i18n::{policy_name_text, t, tf, Msg};
 
 /// The policy whose relations include `relation`, if it belongs to an autoscaler.
-fn owner_policy(relation: &Relation) -> Option<&'static str> {
-    POLICIES
+fn owner_policy(relation: &Relation) -> Option<PolicyId> {
+    PolicyId::ALL
         .iter()
-        .find(|p| p.relations.iter().any(|r| r.id == relation.id))
-        .map(|p| p.id)
+        .copied()
+        .find(|p| autoscale::relations(*p).iter().any(|r| r.id == relation.id))
 }
 
 /// The relations in the panel's groups: the minute model first, then each policy's, in the
 /// order of `relations::ALL`.
-pub fn groups() -> Vec<(Option<&'static str>, Vec<&'static Relation>)> {
-    let mut out: Vec<(Option<&'static str>, Vec<&'static Relation>)> = vec![(None, Vec::new())];
-    for policy in POLICIES {
-        out.push((Some(policy.id), Vec::new()));
+pub fn groups() -> Vec<(Option<PolicyId>, Vec<&'static Relation>)> {
+    let mut out: Vec<(Option<PolicyId>, Vec<&'static Relation>)> = vec![(None, Vec::new())];
+    for policy in PolicyId::ALL {
+        out.push((Some(*policy), Vec::new()));
     }
     for relation in ALL {
         let owner = owner_policy(relation);
@@ -118,7 +118,7 @@ pub fn SourcesPanel() -> impl IntoView {
                 .map(|relation| view! { <RelationView relation=relation /> })
                 .collect_view();
             view! {
-                <div class="relation-group" data-group=policy.unwrap_or("model")>
+                <div class="relation-group" data-group=policy.map_or("model", PolicyId::as_str)>
                     <h3>
                         {heading}
                         <span class="badge in-use" class:hidden=move || !in_use()>

@@ -6,14 +6,16 @@ use std::sync::Arc;
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use oncall_sim::autoscale;
+use oncall_sim::autoscale::{self, PolicyId};
+use oncall_sim::ids::ScenarioId;
+use oncall_sim::setup::RunOutcome;
 use oncall_sim::share::ShareState;
-use oncall_sim::{compare, scenario, EventKind, MinuteRecord, ParamError, RunSummary};
+use oncall_sim::{compare, scenario, ParamError};
 
 use crate::charts::figures::{ChartText, Unit};
 use crate::charts::overlay::{overlay_figures, Extremes, Overlay, Run, OVERLAY_IDS};
 use crate::charts::Theme;
-use crate::i18n::{policy_name_text, scenario_title_text, t, tf, Msg};
+use crate::i18n::{core_text, policy_name_text, scenario_title_text, t, tf, Msg};
 use crate::metrics::{format_value, Format, Value};
 
 /// Minutes compared when the scenario is endless (free play): a whole day.
@@ -47,21 +49,12 @@ impl Span {
 }
 
 /// One policy's run, as the core computed it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PolicyOutcome {
-    pub policy: String,
-    pub history: Vec<MinuteRecord>,
-    pub summary: RunSummary,
-    /// Scaling decisions that changed the fleet (the core's `scaling` events).
-    pub scaling_decisions: u32,
-    /// Most instances live (serving and booting) in any minute.
-    pub peak_instances: u32,
-}
+pub type PolicyOutcome = RunOutcome;
 
 /// Both runs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparison {
-    pub scenario: &'static str,
+    pub scenario: ScenarioId,
     pub seed: u32,
     pub minutes: u32,
     pub clock_min: u32,
@@ -80,50 +73,29 @@ impl Comparison {
 }
 
 /// Runs `state`'s scenario, seed, parameters and actions for `minutes` under policies `a`
-/// and `b`. The figures are the core's; the counts are those `oncall-sim compare` prints.
+/// and `b`, through the core's comparison (the one `oncall-sim compare` prints).
 pub fn compare_policies(
     state: &ShareState,
-    a: &str,
-    b: &str,
+    a: PolicyId,
+    b: PolicyId,
     minutes: u32,
 ) -> Result<Comparison, ParamError> {
-    let scenario = scenario::by_id(&state.scenario).ok_or_else(|| ParamError {
-        field: "scenario".into(),
-        message: format!("one of {}", scenario::IDS.join(", ")),
-    })?;
-    let seed = state.seed.unwrap_or_default();
+    let setup = state.setup(state.seed.unwrap_or_default());
+    let scenario = scenario::get(setup.scenario);
     let minutes = minutes.clamp(1, scenario.minutes.unwrap_or(u32::MAX));
-    let run = |id: &str| -> Result<PolicyOutcome, ParamError> {
-        let mut sim = compare::simulation(&scenario, seed, &state.params, &state.policy, id)?;
-        sim.schedule(state.actions.iter().cloned());
-        sim.run(minutes);
-        let scaling_decisions = sim
-            .events()
-            .iter()
-            .filter(|e| matches!(e.kind, EventKind::Scaling { .. }))
-            .count() as u32;
-        let peak_instances = sim
-            .history()
-            .iter()
-            .map(|r| r.serving + r.booting)
-            .max()
-            .unwrap_or(0);
-        Ok(PolicyOutcome {
-            policy: sim.policy().to_owned(),
-            summary: sim.summary(),
-            history: sim.history().to_vec(),
-            scaling_decisions,
-            peak_instances,
-        })
+    let mut runs = compare::compare(&setup, &[a, b], minutes)?.into_iter();
+    let mut next = || runs.next().map(|(_, outcome)| outcome);
+    let (Some(a), Some(b)) = (next(), next()) else {
+        unreachable!("two policies give two runs")
     };
     Ok(Comparison {
-        scenario: scenario.id,
-        seed,
+        scenario: setup.scenario,
+        seed: setup.seed,
         minutes,
         clock_min: scenario.clock_min,
         timeout_s: state.params.timeout_s,
-        a: run(a)?,
-        b: run(b)?,
+        a,
+        b,
     })
 }
 
@@ -197,7 +169,7 @@ fn unit_value(unit: Unit, x: f64) -> String {
 
 /// The comparison's charts, with the catalog's names.
 pub fn comparison_overlays(c: &Comparison) -> Vec<Overlay> {
-    let names = [policy_name_text(&c.a.policy), policy_name_text(&c.b.policy)];
+    let names = [policy_name_text(c.a.policy), policy_name_text(c.b.policy)];
     let label = |key: ChartText, run: Run| {
         tf(
             Msg::CompareSeries,
@@ -244,8 +216,8 @@ pub fn overlay_alt(c: &Comparison, overlay: &Overlay) -> String {
         Msg::CompareAlt,
         &[
             ("title", chart_title(overlay.figure.id)),
-            ("a", &policy_name_text(&c.a.policy)),
-            ("b", &policy_name_text(&c.b.policy)),
+            ("a", &policy_name_text(c.a.policy)),
+            ("b", &policy_name_text(c.b.policy)),
             ("minutes", &c.minutes.to_string()),
             ("values", &values),
         ],
@@ -253,8 +225,8 @@ pub fn overlay_alt(c: &Comparison, overlay: &Overlay) -> String {
 }
 
 /// The other policy to start with as B.
-fn other_policy(a: &str) -> &'static str {
-    autoscale::POLICY_IDS
+fn other_policy(a: PolicyId) -> PolicyId {
+    PolicyId::ALL
         .iter()
         .copied()
         .find(|id| *id != a && *id != autoscale::DEFAULT_POLICY)
@@ -274,12 +246,12 @@ pub fn ComparisonView(
     current: Callback<(), Option<ShareState>>,
     #[prop(into)] played: Signal<u32>,
     #[prop(into)] length: Signal<Option<u32>>,
-    #[prop(into)] policy: Signal<String>,
+    #[prop(into)] policy: Signal<PolicyId>,
     #[prop(into)] dark: Signal<bool>,
 ) -> impl IntoView {
     let first = policy.get_untracked();
-    let pick_a = RwSignal::new(first.clone());
-    let pick_b = RwSignal::new(other_policy(&first).to_owned());
+    let pick_a = RwSignal::new(first);
+    let pick_b = RwSignal::new(other_policy(first));
     let span = RwSignal::new(Span::Whole);
     let outcome = RwSignal::new(None::<Result<Arc<Comparison>, ParamError>>);
     let computing = RwSignal::new(false);
@@ -296,9 +268,9 @@ pub fn ComparisonView(
         ) else {
             return;
         };
-        let length = scenario::by_id(&state.scenario).and_then(|s| s.minutes);
+        let length = scenario::get(state.scenario).minutes;
         let minutes = span.minutes(state.minute.unwrap_or(1), length);
-        let result: Outcome = Some(compare_policies(&state, &a, &b, minutes).map(Arc::new));
+        let result: Outcome = Some(compare_policies(&state, a, b, minutes).map(Arc::new));
         outcome.try_set(result);
         computing.try_set(false);
     };
@@ -341,23 +313,23 @@ pub fn ComparisonView(
     let resize = window_event_listener(leptos::ev::resize, move |_| redraw());
     on_cleanup(move || resize.remove());
 
-    let policy_options = move |selected: RwSignal<String>| {
-        autoscale::POLICY_IDS
+    let policy_options = move |selected: RwSignal<PolicyId>| {
+        PolicyId::ALL
             .iter()
-            .map(|id| {
+            .map(|&id| {
                 view! {
-                    <option value=*id selected=move || selected.get() == *id>
+                    <option value=id.as_str() selected=move || selected.get() == id>
                         {policy_name_text(id)}
                     </option>
                 }
             })
             .collect_view()
     };
-    let pick = move |target: RwSignal<String>| {
+    let pick = move |target: RwSignal<PolicyId>| {
         move |ev: leptos::ev::Event| {
-            let value = event_target_value(&ev);
-            if autoscale::POLICY_IDS.contains(&value.as_str()) {
-                target.set(value);
+            // Only the core's ids; anything else (a tampered page) is ignored.
+            if let Ok(id) = event_target_value(&ev).parse() {
+                target.set(id);
             }
         }
     };
@@ -382,7 +354,10 @@ pub fn ComparisonView(
         outcome.get().map(|result| match result {
             Err(e) => view! {
                 <p class="field-error" role="alert">
-                    {tf(Msg::CompareFailed, &[("field", &e.field), ("message", &e.message)])}
+                    {tf(
+                        Msg::CompareFailed,
+                        &[("field", &e.field), ("message", &core_text(&e.problem))],
+                    )}
                 </p>
             }
             .into_any(),
@@ -406,7 +381,7 @@ pub fn ComparisonView(
                     <select
                         id="compare-a"
                         data-field="compare-a"
-                        prop:value=move || pick_a.get()
+                        prop:value=move || pick_a.get().as_str()
                         on:change=pick(pick_a)
                     >
                         {policy_options(pick_a)}
@@ -417,7 +392,7 @@ pub fn ComparisonView(
                     <select
                         id="compare-b"
                         data-field="compare-b"
-                        prop:value=move || pick_b.get()
+                        prop:value=move || pick_b.get().as_str()
                         on:change=pick(pick_b)
                     >
                         {policy_options(pick_b)}
@@ -465,8 +440,8 @@ fn comparison_body(
     canvases: [NodeRef<Canvas>; 4],
     overlays: Memo<Vec<Overlay>>,
 ) -> impl IntoView {
-    let name_a = policy_name_text(&c.a.policy);
-    let name_b = policy_name_text(&c.b.policy);
+    let name_a = policy_name_text(c.a.policy);
+    let name_b = policy_name_text(c.b.policy);
     let caption = tf(
         Msg::CompareCaption,
         &[
@@ -602,7 +577,7 @@ mod tests {
 
     fn state(scenario: &str, seed: u32) -> ShareState {
         ShareState {
-            scenario: scenario.into(),
+            scenario: scenario.parse().unwrap(),
             seed: Some(seed),
             ..ShareState::default()
         }
@@ -613,17 +588,12 @@ mod tests {
         let mut s = state("viral-surge", 42);
         s.actions = vec![Action::parse("30:min_instances=12", 300).unwrap()];
         s.policy.set("hpa.tolerance", 0.2).unwrap();
-        let c = compare_policies(&s, "hpa", "elastic", 240).unwrap();
-        let cli = compare::compare(
-            &scenario::by_id("viral-surge").unwrap(),
-            42,
-            &s.params,
-            &s.policy,
-            &["hpa", "elastic"],
-            &s.actions,
-            240,
-        )
-        .unwrap();
+        let c = compare_policies(&s, PolicyId::Hpa, PolicyId::Elastic, 240).unwrap();
+        let cli: Vec<_> = compare::compare(&s.setup(42), &[PolicyId::Hpa, PolicyId::Elastic], 240)
+            .unwrap()
+            .iter()
+            .map(|(setup, outcome)| compare::PolicyRun::of(setup, outcome))
+            .collect();
         for (mine, core) in [(&c.a, &cli[0]), (&c.b, &cli[1])] {
             assert_eq!(mine.policy, core.policy);
             assert_eq!(mine.summary, core.summary);
@@ -642,25 +612,33 @@ mod tests {
         assert_eq!(Span::SoFar.minutes(500, Some(240)), 240);
         assert_eq!(Span::Whole.minutes(37, Some(240)), 240);
         assert_eq!(Span::Whole.minutes(37, None), DAY_MINUTES);
-        let c = compare_policies(&state("bad-deploy", 1), "kpa", "kpa", 10_000).unwrap();
+        let c = compare_policies(
+            &state("bad-deploy", 1),
+            PolicyId::Kpa,
+            PolicyId::Kpa,
+            10_000,
+        )
+        .unwrap();
         assert_eq!(c.minutes, 120);
         assert_eq!(c.a, c.b);
     }
 
     #[test]
     fn bad_input_is_an_error_not_a_panic() {
-        let e = compare_policies(&state("nope", 1), "kpa", "hpa", 10).unwrap_err();
-        assert_eq!(e.field, "scenario");
-        let e = compare_policies(&state("free-play", 1), "kpa", "magic", 10).unwrap_err();
-        assert_eq!(e.field, "autoscaler");
+        // Unknown ids stop at parsing; a comparison only ever gets the core's ids.
+        assert!("nope".parse::<ScenarioId>().is_err());
+        assert!("magic".parse::<PolicyId>().is_err());
+        let mut s = state("free-play", 1);
+        s.policy.set("hpa.tolerance", 0.5).unwrap();
+        assert!(compare_policies(&s, PolicyId::Kpa, PolicyId::Hpa, 10).is_ok());
     }
 
     #[test]
     fn table_and_text_alternatives_read_well() {
         let c = compare_policies(
             &state("viral-surge", 42),
-            "target-tracking",
-            "cloud-run",
+            PolicyId::TargetTracking,
+            PolicyId::CloudRun,
             240,
         )
         .unwrap();
@@ -685,8 +663,8 @@ mod tests {
 
     #[test]
     fn b_starts_as_another_policy() {
-        for id in autoscale::POLICY_IDS {
-            assert_ne!(other_policy(id), *id);
+        for id in PolicyId::ALL {
+            assert_ne!(other_policy(*id), *id);
         }
     }
 }

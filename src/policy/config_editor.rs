@@ -7,7 +7,7 @@ use oncall_sim::autoscale::elastic::config::{self, ConfigError, ElasticConfig, N
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
-use crate::i18n::{t, tf, Msg};
+use crate::i18n::{core_text, t, tf, Msg};
 
 /// Largest configuration accepted, in bytes (the source's example is about 5 kB).
 pub const MAX_CONFIG_BYTES: usize = 256 * 1024;
@@ -141,7 +141,7 @@ pub fn ElasticConfigEditor(
                     "error",
                     tf(
                         Msg::ConfigRejected,
-                        &[("field", &e.field), ("message", &e.message)],
+                        &[("field", &e.field), ("message", &core_text(&e.message))],
                     ),
                     Vec::new(),
                 ),
@@ -157,7 +157,10 @@ pub fn ElasticConfigEditor(
                     .map(|n| {
                         view! {
                             <li data-note=n.field.clone()>
-                                {tf(Msg::ConfigNote, &[("field", &n.field), ("message", &n.message)])}
+                                {tf(
+                                    Msg::ConfigNote,
+                                    &[("field", &n.field), ("message", &core_text(&n.message))],
+                                )}
                             </li>
                         }
                     })
@@ -285,7 +288,7 @@ mod tests {
         match check(&broken, &ElasticConfig::default()) {
             Checked::Invalid(e) => {
                 assert_eq!(e.field, "max_nodes");
-                assert!(e.message.contains("1 to 200"), "{}", e.message);
+                assert!(e.message.to_string().contains("1 to 200"), "{e}");
             }
             other => panic!("{other:?}"),
         }

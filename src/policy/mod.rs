@@ -13,8 +13,10 @@ pub mod compare;
 pub mod config_editor;
 pub mod panel;
 
-use oncall_sim::autoscale::{self, PolicyInfo, PolicySettings};
+use oncall_sim::autoscale::{self, PolicyId, PolicySettings};
+use oncall_sim::message::{Message, MessageId};
 use oncall_sim::params::ParamSpec;
+use oncall_sim::setup::RunSetup;
 use oncall_sim::share::ShareState;
 use oncall_sim::{ModelParams, ParamError};
 
@@ -36,8 +38,7 @@ const TARGET_TRACKING_PREFIX: &str = "scale_in_";
 /// parameters (target tracking's live there).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PolicySetup {
-    /// Policy id, one of [`autoscale::POLICY_IDS`].
-    pub policy: String,
+    pub policy: PolicyId,
     pub settings: PolicySettings,
     pub params: ModelParams,
 }
@@ -45,7 +46,7 @@ pub struct PolicySetup {
 impl Default for PolicySetup {
     fn default() -> Self {
         Self {
-            policy: autoscale::DEFAULT_POLICY.to_owned(),
+            policy: autoscale::DEFAULT_POLICY,
             settings: PolicySettings::default(),
             params: ModelParams::default(),
         }
@@ -56,7 +57,7 @@ impl PolicySetup {
     /// The set-up a link's state describes.
     pub fn of(state: &ShareState) -> Self {
         Self {
-            policy: state.autoscaler.clone(),
+            policy: state.autoscaler,
             settings: state.policy.clone(),
             params: state.params.clone(),
         }
@@ -64,19 +65,14 @@ impl PolicySetup {
 
     /// Writes this set-up into a link's state (scenario, seed and actions are kept).
     pub fn write_to(&self, state: &mut ShareState) {
-        state.autoscaler = self.policy.clone();
+        state.autoscaler = self.policy;
         state.policy = self.settings.clone();
         state.params = self.params.clone();
     }
 
-    /// The policy as the core lists it (the default one for an unknown id).
-    pub fn info(&self) -> &'static PolicyInfo {
-        policy_info(&self.policy)
-    }
-
     /// The parameters of the chosen policy, in the core's order.
     pub fn specs(&self) -> Vec<&'static ParamSpec> {
-        PolicySettings::specs(&self.policy)
+        PolicySettings::specs(self.policy)
     }
 
     /// The value of a parameter of any policy.
@@ -101,13 +97,12 @@ impl PolicySetup {
         } else {
             Err(ParamError {
                 field: name.to_owned(),
-                message: format!(
-                    "not a parameter of {}",
-                    PolicySettings::specs(&self.policy)
+                problem: Message::new(MessageId::UnknownParam).codes(
+                    "known",
+                    PolicySettings::specs(self.policy)
                         .iter()
                         .map(|s| s.name)
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                        .collect(),
                 ),
             })
         }
@@ -117,10 +112,9 @@ impl PolicySetup {
     /// blanks allowed), then the core's range check.
     pub fn set_text(&mut self, name: &str, text: &str) -> Result<(), SetError> {
         let Some(value) = parse_number(text) else {
-            let allowed = spec_of(name).map(ParamSpec::allowed).unwrap_or_default();
             return Err(SetError::NotANumber {
                 field: name.to_owned(),
-                allowed,
+                allowed: spec_of(name).map(ParamSpec::allowed),
             });
         };
         self.set(name, value).map_err(SetError::Rejected)
@@ -128,16 +122,12 @@ impl PolicySetup {
 
     /// The chosen policy's parameters back to their defaults (the others are kept).
     pub fn reset_policy(&mut self) {
-        match self.policy.as_str() {
-            "cloud-run" => self.settings.cloud_run = Default::default(),
-            "elastic" => self.settings.elastic = Default::default(),
-            "hpa" => self.settings.hpa = Default::default(),
-            "kpa" => self.settings.kpa = Default::default(),
-            _ => {
-                for spec in self.specs() {
-                    // Defaults are within their own ranges (the core tests it).
-                    let _ = self.params.set(spec.name, spec.default);
-                }
+        self.settings.reset(self.policy);
+        // Target tracking's parameters are model parameters.
+        for spec in self.specs() {
+            if !PolicySettings::owns(spec.name) {
+                // Defaults are within their own ranges (the core tests it).
+                let _ = self.params.set(spec.name, spec.default);
             }
         }
     }
@@ -161,8 +151,7 @@ pub fn PolicyControls() -> impl IntoView {
     });
     let driver = Memo::new(move |_| {
         run.snapshot.track();
-        run.with(|c| c.sim().active_driver().map(str::to_owned))
-            .flatten()
+        run.with(|c| c.sim().active_driver()).flatten()
     });
     let on_change = Callback::new(move |next: PolicySetup| restart_with_setup(run, next));
     view! { <PolicyPanel setup=setup driver=driver on_change=on_change /> }
@@ -177,7 +166,7 @@ pub fn PolicyComparison() -> impl IntoView {
     let current = Callback::new(move |()| run.with(Console::share_state));
     let played = Signal::derive(move || run.snapshot.with(|s| s.minutes));
     let length = Signal::derive(move || run.snapshot.with(|s| s.length));
-    let policy = Signal::derive(move || run.snapshot.with(|s| s.policy.to_owned()));
+    let policy = Signal::derive(move || run.snapshot.with(|s| s.policy));
     view! {
         <ComparisonView
             current=current
@@ -210,27 +199,20 @@ fn restart_with_setup(run: RunHandle, setup: PolicySetup) {
 }
 
 /// Why a typed value was not taken.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SetError {
     /// The text is not a number.
-    NotANumber { field: String, allowed: String },
+    NotANumber {
+        field: String,
+        allowed: Option<Message>,
+    },
     /// The core refused the number.
     Rejected(ParamError),
 }
 
-/// The core's entry for policy `id` (the default policy's for an unknown id).
-pub fn policy_info(id: &str) -> &'static PolicyInfo {
-    autoscale::POLICIES
-        .iter()
-        .find(|p| p.id == id)
-        .unwrap_or(&autoscale::POLICIES[0])
-}
-
 /// The spec of a parameter of any policy, target tracking's included.
 pub fn spec_of(name: &str) -> Option<&'static ParamSpec> {
-    PolicySettings::all_specs()
-        .find(|s| s.name == name)
-        .or_else(|| ModelParams::spec(name).ok())
+    RunSetup::spec(name)
 }
 
 /// A number as a person types it: decimal, optionally signed, with an exponent; blanks
@@ -288,16 +270,16 @@ mod tests {
 
     fn setup(policy: &str) -> PolicySetup {
         PolicySetup {
-            policy: policy.into(),
+            policy: policy.parse().unwrap(),
             ..PolicySetup::default()
         }
     }
 
     #[test]
     fn every_policy_lists_its_parameters_and_reads_them() {
-        for id in autoscale::POLICY_IDS {
+        for id in PolicyId::NAMES {
             let s = setup(id);
-            assert_eq!(s.info().id, *id);
+            assert_eq!(s.policy.as_str(), *id);
             assert!(!s.specs().is_empty(), "{id}");
             for spec in s.specs() {
                 assert_eq!(s.get(spec.name), Some(spec.default), "{}", spec.name);
@@ -319,7 +301,7 @@ mod tests {
         match err {
             SetError::Rejected(e) => {
                 assert_eq!(e.field, "hpa.tolerance");
-                assert!(e.message.contains("0 to 1"), "{}", e.message);
+                assert!(e.to_string().contains("0 to 1"), "{e}");
             }
             other => panic!("{other:?}"),
         }
@@ -327,7 +309,8 @@ mod tests {
             let err = s.set_text("hpa.tolerance", bad).unwrap_err();
             assert!(
                 matches!(&err, SetError::NotANumber { field, allowed }
-                    if field == "hpa.tolerance" && allowed.contains("0 to 1")),
+                    if field == "hpa.tolerance"
+                        && allowed.as_ref().is_some_and(|a| a.to_string().contains("0 to 1"))),
                 "{bad}: {err:?}"
             );
         }
@@ -350,7 +333,7 @@ mod tests {
         let mut s = setup("elastic");
         let err = s.set("elastic.min_nodes", 50.0).unwrap_err();
         assert_eq!(err.field, "elastic.min_nodes");
-        assert!(err.message.contains("max_nodes"), "{}", err.message);
+        assert!(err.to_string().contains("max_nodes"), "{err}");
         assert_eq!(s.get("elastic.min_nodes"), Some(2.0));
     }
 

@@ -3,14 +3,15 @@
 //! driver behind the latest decision, and, for the elastic scaler, its configuration file.
 
 use leptos::prelude::*;
-use oncall_sim::autoscale::{self, PolicySettings};
+use oncall_sim::autoscale::{PolicyId, PolicySettings};
+use oncall_sim::catalog::en as core_en;
+use oncall_sim::ids::DriverId;
 use oncall_sim::params::ParamSpec;
 
 use super::{
-    dom_id, format_number, is_switch, policy_info, short_name, ElasticConfigEditor, PolicySetup,
-    SetError,
+    dom_id, format_number, is_switch, short_name, ElasticConfigEditor, PolicySetup, SetError,
 };
-use crate::i18n::{policy_name_text, t, tf, Msg};
+use crate::i18n::{core_text, policy_name_text, t, tf, Msg};
 
 /// Policies with at most this many parameters show them unfolded.
 const OPEN_PARAMS: usize = 12;
@@ -27,13 +28,19 @@ pub fn error_text(error: &SetError) -> String {
                 ("field", field),
                 (
                     "message",
-                    &tf(Msg::PolicyNotANumber, &[("allowed", allowed)]),
+                    &tf(
+                        Msg::PolicyNotANumber,
+                        &[(
+                            "allowed",
+                            &allowed.as_ref().map(core_text).unwrap_or_default(),
+                        )],
+                    ),
                 ),
             ],
         ),
         SetError::Rejected(e) => tf(
             Msg::PolicyParamError,
-            &[("field", &e.field), ("message", &e.message)],
+            &[("field", &e.field), ("message", &core_text(&e.problem))],
         ),
     }
 }
@@ -69,10 +76,10 @@ pub fn range_text(spec: &ParamSpec) -> String {
 #[component]
 pub fn PolicyPanel(
     #[prop(into)] setup: Signal<PolicySetup>,
-    #[prop(into)] driver: Signal<Option<String>>,
+    #[prop(into)] driver: Signal<Option<DriverId>>,
     on_change: Callback<PolicySetup>,
 ) -> impl IntoView {
-    let policy = Memo::new(move |_| setup.with(|s| s.policy.clone()));
+    let policy = Memo::new(move |_| setup.with(|s| s.policy));
     // Bumped to write the run's values back into the inputs (after a reset, or when a typed
     // value was refused and the run kept its own).
     let revision = RwSignal::new(0_u32);
@@ -83,26 +90,26 @@ pub fn PolicyPanel(
         }
     };
 
-    let options = autoscale::POLICIES
+    let options = PolicyId::ALL
         .iter()
-        .map(|info| {
+        .map(|&id| {
+            let summary = core_en::policy_text(id).map_or("", |(_, summary)| summary);
             view! {
-                <option value=info.id title=info.summary selected=move || policy.get() == info.id>
-                    {policy_name_text(info.id)}
+                <option value=id.as_str() title=summary selected=move || policy.get() == id>
+                    {policy_name_text(id)}
                 </option>
             }
         })
         .collect_view();
 
     let pick = move |ev: leptos::ev::Event| {
-        let id = event_target_value(&ev);
         // Only the core's ids; anything else (a tampered page) is ignored.
-        let Some(id) = autoscale::POLICY_IDS.iter().find(|p| **p == id) else {
+        let Ok(id) = event_target_value(&ev).parse::<PolicyId>() else {
             revision.update(|r| *r += 1);
             return;
         };
         let mut next = setup.get_untracked();
-        next.policy = (*id).to_owned();
+        next.policy = id;
         change(next);
     };
 
@@ -112,7 +119,7 @@ pub fn PolicyPanel(
             Msg::PolicyActiveDriver,
             &[(
                 "driver",
-                driver.as_deref().unwrap_or(t(Msg::PolicyNoDriverYet)),
+                driver.map_or(t(Msg::PolicyNoDriverYet), DriverId::as_str),
             )],
         )
     };
@@ -121,7 +128,7 @@ pub fn PolicyPanel(
     // elastic scaler's) start folded so the panel stays short; its file editor follows.
     let params = move || {
         let id = policy.get();
-        let specs = PolicySettings::specs(&id);
+        let specs = PolicySettings::specs(id);
         // The inputs' errors belong to this policy's inputs and go with them.
         let errors: FieldErrors = RwSignal::new(Vec::new());
         let reset = move |_| {
@@ -135,11 +142,11 @@ pub fn PolicyPanel(
         let heading = tf(
             Msg::PolicyParamsHeading,
             &[
-                ("policy", &policy_name_text(&id)),
+                ("policy", &policy_name_text(id)),
                 ("count", &specs.len().to_string()),
             ],
         );
-        let note = (id == "target-tracking")
+        let note = (id == PolicyId::TargetTracking)
             .then(|| view! { <p class="muted small">{t(Msg::PolicyTargetTrackingNote)}</p> });
         let fields = specs
             .into_iter()
@@ -156,7 +163,7 @@ pub fn PolicyPanel(
             })
             .collect_view();
         view! {
-            <details class="policy-params-box" open=open data-policy=id>
+            <details class="policy-params-box" open=open data-policy=id.as_str()>
                 <summary>{heading.clone()}</summary>
                 <fieldset class="policy-params">
                     <legend class="visually-hidden">{heading}</legend>
@@ -176,7 +183,7 @@ pub fn PolicyPanel(
     };
 
     let elastic_editor = move || {
-        (policy.get() == "elastic").then(|| {
+        (policy.get() == PolicyId::Elastic).then(|| {
             let config = Signal::derive(move || setup.with(|s| s.settings.elastic.clone()));
             let on_apply = Callback::new(move |config| {
                 let mut next = setup.get_untracked();
@@ -198,7 +205,7 @@ pub fn PolicyPanel(
                     aria-describedby="policy-summary"
                     prop:value=move || {
                         revision.track();
-                        policy.get()
+                        policy.get().as_str()
                     }
                     on:change=pick
                 >
@@ -206,7 +213,7 @@ pub fn PolicyPanel(
                 </select>
             </div>
             <p id="policy-summary" class="policy-summary" data-field="policy-summary">
-                {move || policy_info(&policy.get()).summary}
+                {move || core_en::policy_text(policy.get()).map_or("", |(_, summary)| summary)}
             </p>
             <p class="policy-driver" data-field="active-driver">
                 {driver_text}

@@ -8,6 +8,10 @@
 
 use super::{ceil_count, policy_params, Autoscaler, Decision, Observation, SlidingMean};
 use crate::params::ParamError;
+use super::registry::Policy;
+use super::PolicyId;
+use crate::ids::DriverId;
+use crate::message::MessageId;
 use crate::relations::{Relation, CLOUD_RUN_AUTOSCALING, THIS_MODEL};
 
 policy_params! {
@@ -31,22 +35,20 @@ policy_params! {
 impl CloudRunParams {
     fn check_relations(&self) -> Result<(), ParamError> {
         if self.act_cpu_low >= self.act_cpu_high {
-            return Err(ParamError {
-                field: "cloud_run.act_cpu_low".into(),
-                message: format!(
-                    "must be below cloud_run.act_cpu_high ({})",
-                    self.act_cpu_high
-                ),
-            });
+            return Err(ParamError::relation(
+                "cloud_run.act_cpu_low",
+                MessageId::MustBeBelow,
+                "cloud_run.act_cpu_high",
+                self.act_cpu_high,
+            ));
         }
         if self.window_s > self.long_window_s {
-            return Err(ParamError {
-                field: "cloud_run.window_s".into(),
-                message: format!(
-                    "must not exceed cloud_run.long_window_s ({})",
-                    self.long_window_s
-                ),
-            });
+            return Err(ParamError::relation(
+                "cloud_run.window_s",
+                MessageId::MustNotExceed,
+                "cloud_run.long_window_s",
+                self.long_window_s,
+            ));
         }
         Ok(())
     }
@@ -209,8 +211,8 @@ impl CloudRun {
 }
 
 impl Autoscaler for CloudRun {
-    fn id(&self) -> &'static str {
-        "cloud-run"
+    fn id(&self) -> PolicyId {
+        PolicyId::CloudRun
     }
 
     fn tick_s(&self) -> u32 {
@@ -271,12 +273,12 @@ impl Autoscaler for CloudRun {
         let act_exact = conc_1m / act / p.concurrency_target;
         let drivers = [
             (
-                "concurrency",
+                DriverId::Concurrency,
                 band(conc_exact, p.concurrency_target),
                 conc_exact,
             ),
-            ("cpu", band(cpu_exact, p.cpu_target), cpu_exact),
-            ("act", band(act_exact, p.concurrency_target), act_exact),
+            (DriverId::Cpu, band(cpu_exact, p.cpu_target), cpu_exact),
+            (DriverId::Act, band(act_exact, p.concurrency_target), act_exact),
         ];
         let (mut driver, (mut recommended, _, _), _) = drivers[0];
         for &(name, (rec, _, _), _) in &drivers[1..] {
@@ -344,7 +346,7 @@ impl Autoscaler for CloudRun {
             }
             return Some(Decision {
                 desired,
-                driver: "on-demand",
+                driver: DriverId::OnDemand,
                 detail,
                 drain_s: None,
             });
@@ -421,12 +423,28 @@ impl Autoscaler for CloudRun {
         if live > ceiling {
             return Some(Decision {
                 desired: ceiling,
-                driver: "maximum",
+                driver: DriverId::Maximum,
                 detail: format!("{live} instances exceed the maximum {ceiling}"),
                 drain_s: None,
             });
         }
         None
+    }
+}
+
+
+impl Policy for CloudRun {
+    type Params = CloudRunParams;
+    const RELATIONS: &'static [&'static Relation] = &[
+        &CPU_DRIVER,
+        &CONCURRENCY_DRIVER,
+        &ACT_DRIVER,
+        &TOLERANCE_BAND,
+        &SCALE_IN,
+        &ON_DEMAND,
+    ];
+    fn build(params: &CloudRunParams, _model: &crate::params::ModelParams) -> Self {
+        CloudRun::new(params.clone())
     }
 }
 
@@ -504,7 +522,7 @@ mod tests {
         o.arrival_rate = 6000.0;
         o.max_instances = 40;
         let d = cr.decide(&o).unwrap();
-        assert_eq!((d.desired, d.driver), (19, "on-demand"));
+        assert_eq!((d.desired, d.driver), (19, DriverId::OnDemand));
         // With the maximum at 12: capped, and the rest get 429 after the pending queue.
         let mut cr = CloudRun::new(CloudRunParams::default());
         o.max_instances = 12;
@@ -523,7 +541,7 @@ mod tests {
         let mut o = obs(1.0, 1.0, 0, 0, 0.0);
         o.arrival_rate = 5.0;
         let d = cr.decide(&o).unwrap();
-        assert_eq!((d.desired, d.driver), (1, "on-demand"));
+        assert_eq!((d.desired, d.driver), (1, DriverId::OnDemand));
         // One idle instance with no traffic: gone after a minute under 10 %.
         let mut cr = CloudRun::new(CloudRunParams::default());
         let mut last = None;
@@ -542,7 +560,7 @@ mod tests {
         let mut cr = CloudRun::new(CloudRunParams::default());
         // 10 instances at 90 %: ⌈144 / 16 / 0.6⌉ = 15.
         let d = cr.decide(&obs(1.0, 1.0, 10, 0, 144.0)).unwrap();
-        assert_eq!((d.desired, d.driver), (15, "concurrency"));
+        assert_eq!((d.desired, d.driver), (15, DriverId::Concurrency));
         // 15 instances at 60 % (96 busy): in band, holds.
         let mut cr = CloudRun::new(CloudRunParams::default());
         for s in 1..=120 {

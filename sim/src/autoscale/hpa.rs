@@ -8,6 +8,10 @@
 
 use super::{ceil_count, policy_params, tick_dividing_minute, Autoscaler, Decision, Observation};
 use crate::params::ParamError;
+use super::registry::Policy;
+use super::PolicyId;
+use crate::ids::DriverId;
+use crate::message::{Message, MessageId};
 use crate::relations::{Relation, K8S_HPA};
 use std::collections::VecDeque;
 
@@ -31,7 +35,7 @@ impl HpaParams {
         if self.scale_up_percent <= 0.0 && self.scale_up_pods <= 0.0 {
             return Err(ParamError {
                 field: "hpa.scale_up_pods".into(),
-                message: "must be at least 1 when hpa.scale_up_percent is 0 (otherwise the HPA never scales up)".into(),
+                problem: Message::new(MessageId::ScaleUpPodsNeeded),
             });
         }
         Ok(())
@@ -101,8 +105,8 @@ impl Hpa {
 }
 
 impl Autoscaler for Hpa {
-    fn id(&self) -> &'static str {
-        "hpa"
+    fn id(&self) -> PolicyId {
+        PolicyId::Hpa
     }
 
     fn tick_s(&self) -> u32 {
@@ -271,7 +275,7 @@ impl Autoscaler for Hpa {
             .push_back((t, i64::from(desired) - i64::from(current)));
         Some(Decision {
             desired,
-            driver: "cpu",
+            driver: DriverId::Cpu,
             detail: format!(
                 "{} {current} → {desired}: {how}{note}",
                 if desired > current {
@@ -282,6 +286,15 @@ impl Autoscaler for Hpa {
             ),
             drain_s: None,
         })
+    }
+}
+
+
+impl Policy for Hpa {
+    type Params = HpaParams;
+    const RELATIONS: &'static [&'static Relation] = &[&HPA_RATIO, &HPA_BEHAVIOR];
+    fn build(params: &HpaParams, _model: &crate::params::ModelParams) -> Self {
+        Hpa::new(params.clone())
     }
 }
 

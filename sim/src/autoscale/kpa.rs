@@ -10,6 +10,9 @@ use super::{
     ceil_count, policy_params, tick_dividing_minute, Autoscaler, Decision, Observation, SlidingMean,
 };
 use crate::params::ParamError;
+use super::registry::Policy;
+use super::PolicyId;
+use crate::ids::DriverId;
 use crate::relations::{Relation, KNATIVE_AUTOSCALING, KNATIVE_KPA_SOURCE};
 
 policy_params! {
@@ -120,8 +123,8 @@ impl Kpa {
 }
 
 impl Autoscaler for Kpa {
-    fn id(&self) -> &'static str {
-        "kpa"
+    fn id(&self) -> PolicyId {
+        PolicyId::Kpa
     }
 
     fn tick_s(&self) -> u32 {
@@ -200,11 +203,11 @@ impl Autoscaler for Kpa {
             return None;
         }
         let driver = if self.panic_time.is_some() {
-            "panic"
+            DriverId::Panic
         } else if desired == 0 {
-            "scale-to-zero"
+            DriverId::ScaleToZero
         } else {
-            "stable"
+            DriverId::Stable
         };
         Some(Decision {
             desired,
@@ -225,6 +228,15 @@ impl Autoscaler for Kpa {
             ),
             drain_s: None,
         })
+    }
+}
+
+
+impl Policy for Kpa {
+    type Params = KpaParams;
+    const RELATIONS: &'static [&'static Relation] = &[&KPA_STABLE_PANIC, &KPA_BOUNDS];
+    fn build(params: &KpaParams, _model: &crate::params::ModelParams) -> Self {
+        Kpa::new(params.clone())
     }
 }
 
@@ -275,7 +287,7 @@ mod tests {
         t += 2.0;
         let d = kpa.decide(&at(t, 10, 300.0)).unwrap();
         assert!(kpa.panicking());
-        assert_eq!((d.desired, d.driver), (22, "panic"), "{}", d.detail);
+        assert_eq!((d.desired, d.driver), (22, DriverId::Panic), "{}", d.detail);
         assert!(d.detail.contains("entered"), "{}", d.detail);
         // The burst ends; in panic mode the KPA does not scale down.
         let mut left_at = None;

@@ -8,15 +8,24 @@
 //! [`POLICIES`] lists them for the UI, [`PolicySettings`] holds every policy's parameters
 //! with their specs, and [`build`] makes a policy from its id.
 
-pub mod cloud_run;
-pub mod elastic;
-pub mod hpa;
-pub mod kpa;
-pub mod target_tracking;
+#[macro_use]
+pub mod registry;
 
 use crate::params::{ModelParams, ParamError, ParamSpec};
 use crate::queueing::SojournTail;
 use crate::relations::Relation;
+
+// The registry: one line per policy, the default first.
+registry::policies! {
+    TargetTracking = "target-tracking", target_tracking: target_tracking::TargetTracking;
+    CloudRun = "cloud-run", cloud_run: cloud_run::CloudRun;
+    Elastic = "elastic", elastic: elastic::Elastic;
+    Hpa = "hpa", hpa: hpa::Hpa;
+    Kpa = "kpa", kpa: kpa::Kpa;
+}
+
+/// The default policy.
+pub const DEFAULT_POLICY: PolicyId = PolicyId::TargetTracking;
 
 /// What a policy sees at a decision point: the fleet and the queue of the tick that just
 /// ended. Every figure comes from the queue formulas of the core, never from the policy.
@@ -94,11 +103,11 @@ impl Observation {
 }
 
 /// A scaling decision: the desired live fleet size and why.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
     pub desired: u32,
     /// Which driver or strategy fired.
-    pub driver: &'static str,
+    pub driver: crate::ids::DriverId,
     /// The inputs and the computation, in words and numbers.
     pub detail: String,
     /// For a scale-in: drain the removed instances (no new traffic, billed) for this many
@@ -118,7 +127,7 @@ pub struct Admission {
 /// An autoscaling policy.
 pub trait Autoscaler {
     /// Policy id as the CLI and the link spell it.
-    fn id(&self) -> &'static str;
+    fn id(&self) -> PolicyId;
     /// Seconds between observations; divides 60. The minute is split into ticks of this
     /// length, each with its own queue.
     fn tick_s(&self) -> u32 {
@@ -222,37 +231,36 @@ macro_rules! policy_params {
             }
         }
 
-        impl $name {
-            /// Every parameter with its default and allowed range.
-            pub const SPECS: &'static [$crate::params::ParamSpec] = &[
+        impl $crate::autoscale::registry::PolicyParams for $name {
+            const SPECS: &'static [$crate::params::ParamSpec] = &[
                 $( $crate::params::ParamSpec {
                     name: concat!($prefix, ".", stringify!($field)),
                     default: $default, min: $min, max: $max, unit: $unit, integer: $int, doc: $doc,
                 }, )*
             ];
 
-            /// Sets a parameter by its full name (`prefix.field`), checking its range.
-            pub fn set(&mut self, name: &str, value: f64) -> Result<(), $crate::params::ParamError> {
+            fn set(&mut self, name: &str, value: f64) -> Result<(), $crate::params::ParamError> {
                 let spec = $crate::autoscale::find_spec(Self::SPECS, name)?;
                 let value = spec.check(value)?;
                 let field = name.strip_prefix(concat!($prefix, ".")).unwrap_or(name);
+                let mut next = self.clone();
                 match field {
-                    $( stringify!($field) => self.$field = value, )*
+                    $( stringify!($field) => next.$field = value, )*
                     _ => unreachable!("find_spec accepted only known names"),
                 }
-                self.validate()
+                next.validate()?;
+                *self = next;
+                Ok(())
             }
 
-            /// Reads a parameter by its full name.
-            pub fn get(&self, name: &str) -> Option<f64> {
+            fn get(&self, name: &str) -> Option<f64> {
                 match name.strip_prefix(concat!($prefix, "."))? {
                     $( stringify!($field) => Some(self.$field), )*
                     _ => None,
                 }
             }
 
-            /// Checks every field against its range, then the relations between fields.
-            pub fn validate(&self) -> Result<(), $crate::params::ParamError> {
+            fn validate(&self) -> Result<(), $crate::params::ParamError> {
                 for spec in Self::SPECS {
                     spec.check(self.get(spec.name).unwrap_or(f64::NAN))?;
                 }
@@ -271,195 +279,7 @@ pub fn find_spec(
     specs
         .iter()
         .find(|s| s.name == name)
-        .ok_or_else(|| ParamError {
-            field: name.to_string(),
-            message: format!(
-                "unknown parameter; known: {}",
-                specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
-            ),
-        })
-}
-
-/// A policy as the UI lists it.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct PolicyInfo {
-    /// Id for `--set autoscaler=ID`, the link and [`build`].
-    pub id: &'static str,
-    pub name: &'static str,
-    /// One line on how it decides.
-    pub summary: &'static str,
-    /// Its relations in the sources panel.
-    pub relations: &'static [&'static Relation],
-}
-
-/// The policies, the default first.
-pub const POLICIES: &[PolicyInfo] = &[
-    PolicyInfo {
-        id: "target-tracking",
-        name: "Target tracking",
-        summary: "Every minute, ⌈serving × utilization / target⌉; waits for booting instances; scales in slowly.",
-        relations: &[&target_tracking::TARGET_TRACKING],
-    },
-    PolicyInfo {
-        id: "cloud-run",
-        name: "Cloud Run",
-        summary: "The largest of the CPU, concurrency and ACT recommendations with a ±10 % band, plus on-demand instances when requests find no slot.",
-        relations: &[
-            &cloud_run::CPU_DRIVER,
-            &cloud_run::CONCURRENCY_DRIVER,
-            &cloud_run::ACT_DRIVER,
-            &cloud_run::TOLERANCE_BAND,
-            &cloud_run::SCALE_IN,
-            &cloud_run::ON_DEMAND,
-        ],
-    },
-    PolicyInfo {
-        id: "elastic",
-        name: "Elastic multi-strategy (Envoy)",
-        summary: "Every 10 s: trend, delay-prediction and p95 expansion with cooling; shrinks one drained node after 10 healthy minutes.",
-        relations: &[
-            &elastic::TREND_EXPANSION,
-            &elastic::DELAY_PREDICTION,
-            &elastic::P95_EXPANSION,
-            &elastic::SHRINKAGE,
-            &crate::queueing::ENVOY_OVERFLOW,
-        ],
-    },
-    PolicyInfo {
-        id: "hpa",
-        name: "Kubernetes HPA",
-        summary: "Every 15 s, ⌈current × CPU / target⌉ with a 0.1 tolerance; scale-up at most max(100 %, 4 pods) per 15 s; scale-down after a 300 s stabilization window.",
-        relations: &[&hpa::HPA_RATIO, &hpa::HPA_BEHAVIOR],
-    },
-    PolicyInfo {
-        id: "kpa",
-        name: "Knative KPA",
-        summary: "Every 2 s, in-flight requests over 70 % of the container concurrency, averaged over 60 s, or over 6 s in panic mode.",
-        relations: &[&kpa::KPA_STABLE_PANIC, &kpa::KPA_BOUNDS],
-    },
-];
-
-/// Ids of the policies, the default first.
-pub const POLICY_IDS: &[&str] = &["target-tracking", "cloud-run", "elastic", "hpa", "kpa"];
-
-/// The default policy's id.
-pub const DEFAULT_POLICY: &str = "target-tracking";
-
-/// The parameters of every policy (target tracking's live in [`ModelParams`]).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-pub struct PolicySettings {
-    pub cloud_run: cloud_run::CloudRunParams,
-    pub elastic: elastic::config::ElasticConfig,
-    pub hpa: hpa::HpaParams,
-    pub kpa: kpa::KpaParams,
-}
-
-impl PolicySettings {
-    /// The parameter specs of policy `id` (target tracking's are model parameters).
-    pub fn specs(id: &str) -> Vec<&'static ParamSpec> {
-        match id {
-            "target-tracking" => ModelParams::SPECS
-                .iter()
-                .filter(|s| s.name.starts_with("scale_in_"))
-                .collect(),
-            "cloud-run" => cloud_run::CloudRunParams::SPECS.iter().collect(),
-            "elastic" => elastic::config::SPECS.iter().collect(),
-            "hpa" => hpa::HpaParams::SPECS.iter().collect(),
-            "kpa" => kpa::KpaParams::SPECS.iter().collect(),
-            _ => Vec::new(),
-        }
-    }
-
-    /// Every policy parameter this struct holds.
-    pub fn all_specs() -> impl Iterator<Item = &'static ParamSpec> {
-        cloud_run::CloudRunParams::SPECS
-            .iter()
-            .chain(elastic::config::SPECS)
-            .chain(hpa::HpaParams::SPECS)
-            .chain(kpa::KpaParams::SPECS)
-    }
-
-    /// Whether `name` is a policy parameter (`cloud_run.…`, `elastic.…`, `hpa.…`, `kpa.…`).
-    pub fn owns(name: &str) -> bool {
-        ["cloud_run.", "elastic.", "hpa.", "kpa."]
-            .iter()
-            .any(|p| name.starts_with(p))
-    }
-
-    /// Sets a policy parameter by its full name, checking its range.
-    pub fn set(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
-        let mut next = self.clone();
-        if name.starts_with("cloud_run.") {
-            next.cloud_run.set(name, value)?;
-        } else if name.starts_with("elastic.") {
-            next.elastic.set(name, value)?;
-        } else if name.starts_with("hpa.") {
-            next.hpa.set(name, value)?;
-        } else if name.starts_with("kpa.") {
-            next.kpa.set(name, value)?;
-        } else {
-            return Err(ParamError {
-                field: name.to_string(),
-                message: "unknown policy parameter; policy parameters start with cloud_run., elastic., hpa. or kpa.".into(),
-            });
-        }
-        // Nothing changes unless the whole set is valid.
-        *self = next;
-        Ok(())
-    }
-
-    /// Reads a policy parameter by its full name.
-    pub fn get(&self, name: &str) -> Option<f64> {
-        self.cloud_run
-            .get(name)
-            .or_else(|| self.elastic.get(name))
-            .or_else(|| self.hpa.get(name))
-            .or_else(|| self.kpa.get(name))
-    }
-
-    pub fn validate(&self) -> Result<(), ParamError> {
-        self.cloud_run.validate()?;
-        self.elastic.validate()?;
-        self.hpa.validate()?;
-        self.kpa.validate()
-    }
-}
-
-/// Makes policy `id` with these settings. The error names `autoscaler` and the allowed ids,
-/// or the first parameter out of range.
-pub fn build(
-    id: &str,
-    settings: &PolicySettings,
-    model: &ModelParams,
-) -> Result<Box<dyn Autoscaler>, ParamError> {
-    Ok(match id {
-        "target-tracking" => Box::new(target_tracking::TargetTracking::new(
-            model.scale_in_quiet_minutes as u32,
-            model.scale_in_max_share,
-        )),
-        "cloud-run" => {
-            settings.cloud_run.validate()?;
-            Box::new(cloud_run::CloudRun::new(settings.cloud_run.clone()))
-        }
-        "elastic" => {
-            settings.elastic.validate()?;
-            Box::new(elastic::Elastic::new(settings.elastic.clone()))
-        }
-        "hpa" => {
-            settings.hpa.validate()?;
-            Box::new(hpa::Hpa::new(settings.hpa.clone()))
-        }
-        "kpa" => {
-            settings.kpa.validate()?;
-            Box::new(kpa::Kpa::new(settings.kpa.clone()))
-        }
-        _ => {
-            return Err(ParamError {
-                field: "autoscaler".into(),
-                message: format!("unknown policy {id:?}; allowed: {}", POLICY_IDS.join(", ")),
-            })
-        }
-    })
+        .ok_or_else(|| ParamError::unknown(name, specs))
 }
 
 #[cfg(test)]
@@ -515,24 +335,20 @@ mod tests {
     fn every_policy_builds_and_lists_specs() {
         let settings = PolicySettings::default();
         settings.validate().unwrap();
-        for id in POLICY_IDS {
-            let p = build(id, &settings, &ModelParams::default()).unwrap();
+        for id in PolicyId::ALL {
+            let p = build(*id, &settings, &ModelParams::default()).unwrap();
             assert_eq!(p.id(), *id);
             assert_eq!(60 % p.tick_s(), 0, "{id}");
-            assert!(!PolicySettings::specs(id).is_empty(), "{id}");
-            for spec in PolicySettings::specs(id) {
+            assert!(!PolicySettings::specs(*id).is_empty(), "{id}");
+            for spec in PolicySettings::specs(*id) {
                 spec.check(spec.default).unwrap();
             }
+            assert!(!relations(*id).is_empty(), "{id}");
+            assert!(crate::catalog::en::policy_text(*id).is_some(), "{id}");
         }
-        assert_eq!(POLICIES.len(), POLICY_IDS.len());
-        for (info, id) in POLICIES.iter().zip(POLICY_IDS) {
-            assert_eq!(info.id, *id);
-        }
-        let err = build("magic", &settings, &ModelParams::default())
-            .err()
-            .unwrap();
-        assert_eq!(err.field, "autoscaler");
-        assert!(err.message.contains("kpa"), "{}", err.message);
+        let err = "magic".parse::<PolicyId>().unwrap_err();
+        assert_eq!(err.kind, "autoscaler");
+        assert!(err.allowed.contains(&"kpa"), "{err:?}");
     }
 
     #[test]
@@ -542,9 +358,9 @@ mod tests {
         assert_eq!(s.get("hpa.tolerance"), Some(0.2));
         let e = s.set("kpa.stable_window_s", 1.0).unwrap_err();
         assert_eq!(e.field, "kpa.stable_window_s");
-        assert!(e.message.contains("6 to 3600"), "{}", e.message);
+        assert!(e.to_string().contains("6 to 3600"), "{e}");
         let e = s.set("cloud_run.nope", 1.0).unwrap_err();
-        assert!(e.message.contains("cloud_run.cpu_target"), "{}", e.message);
+        assert!(e.to_string().contains("cloud_run.cpu_target"), "{e}");
         assert!(s.set("nothing", 1.0).is_err());
         assert_eq!(s.get("hpa.tolerance"), Some(0.2));
         for spec in PolicySettings::all_specs() {

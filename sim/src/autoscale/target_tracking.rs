@@ -1,6 +1,9 @@
 //! Target tracking on utilization: the default policy.
 
 use super::{Autoscaler, Decision, Observation};
+use super::registry::{NoParams, Policy};
+use super::PolicyId;
+use crate::ids::DriverId;
 use crate::relations::{Relation, AWS_TARGET_TRACKING};
 
 pub const TARGET_TRACKING: Relation = Relation {
@@ -39,8 +42,8 @@ impl TargetTracking {
 }
 
 impl Autoscaler for TargetTracking {
-    fn id(&self) -> &'static str {
-        "target-tracking"
+    fn id(&self) -> PolicyId {
+        PolicyId::TargetTracking
     }
 
     fn decide(&mut self, obs: &Observation) -> Option<Decision> {
@@ -61,7 +64,7 @@ impl Autoscaler for TargetTracking {
             }
             return Some(Decision {
                 desired,
-                driver: "utilization",
+                driver: DriverId::Utilization,
                 detail: format!("scale out: {computed} → {desired} instances"),
                 drain_s: None,
             });
@@ -74,7 +77,7 @@ impl Autoscaler for TargetTracking {
                 let to = desired.max(live.saturating_sub(step));
                 return Some(Decision {
                     desired: to,
-                    driver: "utilization",
+                    driver: DriverId::Utilization,
                     detail: format!(
                         "scale in after {} quiet minutes: {computed}, at most {:.0} % of {live} → {to} instances",
                         self.quiet_minutes_needed,
@@ -87,6 +90,25 @@ impl Autoscaler for TargetTracking {
             self.quiet_minutes = 0;
         }
         None
+    }
+}
+
+
+impl Policy for TargetTracking {
+    type Params = NoParams;
+    const RELATIONS: &'static [&'static Relation] = &[&TARGET_TRACKING];
+    /// Its parameters are the model's scale-in constants.
+    fn specs() -> Vec<&'static crate::params::ParamSpec> {
+        crate::params::ModelParams::SPECS
+            .iter()
+            .filter(|s| s.name.starts_with("scale_in_"))
+            .collect()
+    }
+    fn build(_params: &NoParams, model: &crate::params::ModelParams) -> Self {
+        TargetTracking::new(
+            model.scale_in_quiet_minutes as u32,
+            model.scale_in_max_share,
+        )
     }
 }
 

@@ -3,7 +3,10 @@
 //! Every argument is checked before anything is printed: bad input gives one line on stderr
 //! naming the argument and what is allowed, and exit status 2.
 
-use oncall_sim::autoscale::{self, elastic, PolicySettings, POLICY_IDS};
+use oncall_sim::autoscale::{self, elastic, PolicyId, PolicySettings};
+use oncall_sim::catalog::en;
+use oncall_sim::ids::ScenarioId;
+use oncall_sim::setup::{RunSetup, SetError};
 use oncall_sim::{compare, params::ModelParams, queueing, scenario, Action};
 use std::io::Write;
 use std::process::ExitCode;
@@ -137,7 +140,7 @@ fn parse_f64(name: &str, v: &str, lo: f64, hi: f64, what: &str) -> Result<f64, U
 fn scenarios() -> String {
     let mut out = String::new();
     for s in scenario::all() {
-        out.push_str(&format!("{}\t{}\n", s.id, s.title));
+        out.push_str(&format!("{}\t{}\n", s.id, en::scenario_title(s.id)));
     }
     out
 }
@@ -171,19 +174,11 @@ fn run(args: &[String]) -> Result<String, Usage> {
             )))
         }
     };
-    let setup = setup(&pairs)?;
-    let actions = actions_arg(&pairs, minutes)?;
+    let mut setup = setup(&pairs, scenario.id, seed)?;
+    setup.actions = actions_arg(&pairs, minutes)?;
     let events_file = single(&pairs, "--events")?;
 
-    let mut sim = compare::simulation(
-        &scenario,
-        seed,
-        &setup.params,
-        &setup.policies,
-        &setup.autoscaler,
-    )
-    .map_err(|e| Usage(format!("--set {e}")))?;
-    sim.schedule(actions);
+    let mut sim = setup.build().map_err(|e| Usage(format!("--set {e}")))?;
     let mut out = String::new();
     let mut events = String::new();
     let mut seen = 0;
@@ -229,7 +224,7 @@ fn scenario_arg(pairs: &[(&str, &str)]) -> Result<scenario::Scenario, Usage> {
     scenario::by_id(id).ok_or_else(|| {
         Usage(format!(
             "--scenario {id:?} is unknown; allowed: {}",
-            scenario::IDS.join(", ")
+            ScenarioId::NAMES.join(", ")
         ))
     })
 }
@@ -243,78 +238,57 @@ fn actions_arg(pairs: &[(&str, &str)], minutes: u32) -> Result<Vec<Action>, Usag
     Ok(actions)
 }
 
-/// Model parameters, the policy and the policies' parameters, from `--set` and
-/// `--elastic-config`.
-struct Setup {
-    params: ModelParams,
-    policies: PolicySettings,
-    autoscaler: String,
-}
-
-fn setup(pairs: &[(&str, &str)]) -> Result<Setup, Usage> {
-    let mut params = ModelParams::default();
-    let mut policies = PolicySettings::default();
-    let mut autoscaler = autoscale::DEFAULT_POLICY.to_string();
+/// The run's set-up: model parameters, the policy and the policies' parameters, from `--set`
+/// and `--elastic-config`.
+fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunSetup, Usage> {
+    let mut setup = RunSetup::new(scenario, seed);
     if let Some(path) = single(pairs, "--elastic-config")? {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Usage(format!("--elastic-config {path:?} cannot be read: {e}")))?;
         let (config, _) =
             elastic::parse(&text).map_err(|e| Usage(format!("--elastic-config {path:?}: {e}")))?;
-        policies.elastic = config;
+        setup.policies.elastic = config;
     }
     for (_, v) in pairs.iter().filter(|(n, _)| *n == "--set") {
         let (name, value) = v
             .split_once('=')
             .ok_or_else(|| Usage(format!("--set {v:?} must be NAME=VALUE")))?;
-        if name == "autoscaler" {
-            if !POLICY_IDS.contains(&value) {
-                return Err(Usage(format!(
-                    "--set autoscaler: {value:?} is not allowed; use one of {}",
-                    POLICY_IDS.join(", ")
-                )));
-            }
-            autoscaler = value.to_string();
-            continue;
-        }
-        let policy_param = PolicySettings::owns(name);
-        let value: f64 = value.parse().map_err(|_| {
-            let allowed = if policy_param {
-                PolicySettings::all_specs()
-                    .find(|s| s.name == name)
-                    .map(|s| s.allowed())
-            } else {
-                ModelParams::spec(name).ok().map(|s| s.allowed())
-            };
-            Usage(match allowed {
-                Some(allowed) => format!("--set {name}: {value:?} is not a number; it {allowed}"),
-                None => format!("--set {name}: {value:?} is not a number"),
+        // The scenario has its own flag; `--set` takes the policy and the parameters.
+        let result = if name == "scenario" {
+            Err(SetError::UnknownName {
+                name: name.to_string(),
             })
-        })?;
-        let result = if policy_param {
-            policies.set(name, value)
         } else {
-            params.set(name, value)
+            setup.set(name, value)
         };
         result.map_err(|e| {
-            if e.message.starts_with("unknown parameter") && !policy_param {
-                Usage(format!(
-                    "--set {name}: unknown parameter; use autoscaler, a model parameter ({}) or a policy parameter (cloud_run.*, elastic.*, hpa.*, kpa.*)",
+            Usage(match e {
+                SetError::UnknownId(_) => format!(
+                    "--set autoscaler: {value:?} is not allowed; use one of {}",
+                    PolicyId::NAMES.join(", ")
+                ),
+                SetError::UnknownName { .. } => format!(
+                    "--set {name}: unknown parameter; use autoscaler, a model parameter ({}) or a policy parameter ({})",
                     ModelParams::SPECS
                         .iter()
                         .map(|s| s.name)
                         .collect::<Vec<_>>()
+                        .join(", "),
+                    PolicySettings::prefixes()
+                        .iter()
+                        .map(|p| format!("{p}.*"))
+                        .collect::<Vec<_>>()
                         .join(", ")
-                ))
-            } else {
-                Usage(format!("--set {e}"))
-            }
+                ),
+                SetError::NotANumber { spec, .. } => format!(
+                    "--set {name}: {value:?} is not a number; it {}",
+                    spec.allowed()
+                ),
+                SetError::Param(e) => format!("--set {e}"),
+            })
         })?;
     }
-    Ok(Setup {
-        params,
-        policies,
-        autoscaler,
-    })
+    Ok(setup)
 }
 
 fn compare_policies(args: &[String]) -> Result<String, Usage> {
@@ -336,39 +310,35 @@ fn compare_policies(args: &[String]) -> Result<String, Usage> {
         Some(v) => parse_u32("--minutes", v, 1, MAX_MINUTES)?,
         None => scenario.minutes.unwrap_or(240),
     };
-    let policies: Vec<&str> = match single(&pairs, "--policies")? {
-        Some(list) => list.split(',').map(str::trim).collect(),
-        None => POLICY_IDS.to_vec(),
+    let policies: Vec<PolicyId> = match single(&pairs, "--policies")? {
+        Some(list) => list
+            .split(',')
+            .map(str::trim)
+            .map(|id| {
+                id.parse().map_err(|_| {
+                    Usage(format!(
+                        "--policies: {id:?} is not a policy; use a comma-separated list of {}",
+                        PolicyId::NAMES.join(", ")
+                    ))
+                })
+            })
+            .collect::<Result<_, _>>()?,
+        None => PolicyId::ALL.to_vec(),
     };
-    for id in &policies {
-        if !POLICY_IDS.contains(id) {
-            return Err(Usage(format!(
-                "--policies: {id:?} is not a policy; use a comma-separated list of {}",
-                POLICY_IDS.join(", ")
-            )));
-        }
-    }
-    let setup = setup(&pairs)?;
-    if setup.autoscaler != autoscale::DEFAULT_POLICY {
+    let mut setup = setup(&pairs, scenario.id, seed)?;
+    if setup.policy != autoscale::DEFAULT_POLICY {
         return Err(Usage(
             "--set autoscaler is not allowed with compare; list the policies with --policies"
                 .into(),
         ));
     }
-    let actions = actions_arg(&pairs, minutes)?;
-    let runs = compare::compare(
-        &scenario,
-        seed,
-        &setup.params,
-        &setup.policies,
-        &policies,
-        &actions,
-        minutes,
-    )
-    .map_err(|e| Usage(format!("--set {e}")))?;
+    setup.actions = actions_arg(&pairs, minutes)?;
+    let runs =
+        compare::compare(&setup, &policies, minutes).map_err(|e| Usage(format!("--set {e}")))?;
     let mut out = String::new();
-    for run in runs {
-        out.push_str(&serde_json::to_string(&run).unwrap_or_default());
+    for (variant, outcome) in runs {
+        let row = compare::PolicyRun::of(&variant, &outcome);
+        out.push_str(&serde_json::to_string(&row).unwrap_or_default());
         out.push('\n');
     }
     Ok(out)

@@ -5,6 +5,7 @@
 //! dashboard settings are accepted, reported as ignored, and kept for export.
 
 use crate::params::{ParamError, ParamSpec};
+use crate::message::{Message, MessageId};
 use core::fmt;
 use serde_json::{Map, Value};
 
@@ -21,11 +22,11 @@ pub const LB_POLICIES: &[&str] = &[
 pub const STRATEGIES: &[&str] = &["trend_expansion", "delay_prediction", "p95_expansion"];
 
 /// Top-level fields accepted and ignored, with the reason given in the note.
-const IGNORED: &[(&str, &str)] = &[
-    ("openapi_base_url", "cloud-specific (the cloud's API address): accepted and ignored; the simulator starts and stops its own instances"),
-    ("token", "cloud-specific (the cloud's API key): accepted and ignored; the simulator starts and stops its own instances"),
-    ("scale_up_request", "cloud-specific (the task the cloud starts per node): accepted and ignored; the simulator starts its own instances"),
-    ("dashboard", "accepted and ignored: the simulator's charts show the node history"),
+const IGNORED: &[(&str, MessageId)] = &[
+    ("openapi_base_url", MessageId::ElasticIgnoredApiAddress),
+    ("token", MessageId::ElasticIgnoredApiKey),
+    ("scale_up_request", MessageId::ElasticIgnoredScaleUpRequest),
+    ("dashboard", MessageId::ElasticIgnoredDashboard),
 ];
 
 /// Trend expansion settings.
@@ -185,10 +186,10 @@ pub const SPECS: &[ParamSpec] = &[
 ];
 
 /// A remark about an accepted configuration (an ignored field, a setting without effect).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Note {
     pub field: String,
-    pub message: String,
+    pub message: Message,
 }
 
 impl fmt::Display for Note {
@@ -198,10 +199,10 @@ impl fmt::Display for Note {
 }
 
 /// Why a configuration was rejected: the field (its JSON path) and what is allowed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ConfigError {
     pub field: String,
-    pub message: String,
+    pub message: Message,
 }
 
 impl fmt::Display for ConfigError {
@@ -220,16 +221,24 @@ impl From<ParamError> for ConfigError {
                 .strip_prefix("elastic.")
                 .unwrap_or(&e.field)
                 .to_string(),
-            message: e.message,
+            message: e.problem,
         }
     }
 }
 
-fn err(field: impl Into<String>, message: impl Into<String>) -> ConfigError {
+fn err(field: impl Into<String>, message: Message) -> ConfigError {
     ConfigError {
         field: field.into(),
-        message: message.into(),
+        message,
     }
+}
+
+/// "unknown field; known: …".
+fn unknown_field(field: impl Into<String>, known: Vec<&'static str>) -> ConfigError {
+    err(
+        field,
+        Message::new(MessageId::UnknownField).codes("known", known),
+    )
 }
 
 /// Turns the source's relaxed JSON into strict JSON: comments and trailing commas become
@@ -313,9 +322,14 @@ pub fn strip_relaxed(text: &str) -> String {
 /// notes (ignored fields, settings without effect), or the first error with its field.
 pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
     let strict = strip_relaxed(text);
-    let value: Value = serde_json::from_str(&strict).map_err(|e| err("json", e.to_string()))?;
+    let value: Value = serde_json::from_str(&strict).map_err(|e| {
+        err(
+            "json",
+            Message::new(MessageId::JsonSyntax).given("detail", e.to_string()),
+        )
+    })?;
     let Value::Object(top) = value else {
-        return Err(err("json", "the configuration must be a JSON object { … }"));
+        return Err(err("json", Message::new(MessageId::ElasticNotAnObject)));
     };
     let mut cfg = ElasticConfig::default();
     let mut notes = Vec::new();
@@ -327,7 +341,7 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
         if let Some((_, why)) = IGNORED.iter().find(|(k, _)| k == key) {
             notes.push(Note {
                 field: key.clone(),
-                message: (*why).into(),
+                message: Message::new(*why),
             });
             cfg.ignored.insert(key.clone(), v.clone());
             continue;
@@ -338,7 +352,10 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
                     .as_str()
                     .filter(|s| LB_POLICIES.contains(s))
                     .ok_or_else(|| {
-                        err(key, format!("must be one of {}", LB_POLICIES.join(", ")))
+                        err(
+                            key,
+                            Message::new(MessageId::OneOf).codes("allowed", LB_POLICIES.to_vec()),
+                        )
                     })?;
                 cfg.lb_policy = name.into();
             }
@@ -346,10 +363,8 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
                 let list = v.as_array().ok_or_else(|| {
                     err(
                         key,
-                        format!(
-                            "must be a list of strategy names from {}",
-                            STRATEGIES.join(", ")
-                        ),
+                        Message::new(MessageId::ElasticStrategyList)
+                            .codes("allowed", STRATEGIES.to_vec()),
                     )
                 })?;
                 let mut names = Vec::new();
@@ -360,10 +375,9 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
                         .ok_or_else(|| {
                             err(
                                 format!("{key}[{i}]"),
-                                format!(
-                                    "unknown strategy {item}; allowed: {}",
-                                    STRATEGIES.join(", ")
-                                ),
+                                Message::new(MessageId::ElasticUnknownStrategy)
+                                    .given("given", item.to_string())
+                                    .codes("allowed", STRATEGIES.to_vec()),
                             )
                         })?;
                     if !names.iter().any(|n| n == name) {
@@ -374,7 +388,7 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
             }
             "trend_expansion" | "delay_prediction" | "p95_expansion" => {
                 let block = v.as_object().ok_or_else(|| {
-                    err(key, "must be an object { … } of the strategy's settings")
+                    err(key, Message::new(MessageId::ElasticStrategyObject))
                 })?;
                 for (field, fv) in block {
                     let path = format!("{key}.{field}");
@@ -382,11 +396,11 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
                         .iter()
                         .find(|s| s.name.strip_prefix("elastic.") == Some(path.as_str()))
                         .ok_or_else(|| {
-                            let known: Vec<&str> = SPECS
+                            let known: Vec<&'static str> = SPECS
                                 .iter()
                                 .filter_map(|s| s.name.strip_prefix(&format!("elastic.{key}.")))
                                 .collect();
-                            err(&path, format!("unknown field; known: {}", known.join(", ")))
+                            unknown_field(&path, known)
                         })?;
                     let x = number(&path, fv, spec)?;
                     cfg.set_path(&path, x);
@@ -400,7 +414,7 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
                     .filter(|s| !s.name.contains("expansion_strategies."))
                     .find(|s| s.name.strip_prefix("elastic.") == Some(key.as_str()))
                     .ok_or_else(|| {
-                        let mut known: Vec<&str> = SPECS
+                        let mut known: Vec<&'static str> = SPECS
                             .iter()
                             .filter_map(|s| s.name.strip_prefix("elastic."))
                             .filter(|n| !n.contains('.'))
@@ -413,7 +427,7 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
                             "p95_expansion",
                         ]);
                         known.extend(IGNORED.iter().map(|(k, _)| *k));
-                        err(key, format!("unknown field; known: {}", known.join(", ")))
+                        unknown_field(key, known)
                     })?;
                 let x = number(key, v, spec)?;
                 // The top-level p95 settings are resolved against the strategy's below.
@@ -430,10 +444,9 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
         (Some(x), false) => cfg.p95_expansion.threshold = x,
         (Some(x), true) if x != cfg.p95_expansion.threshold => notes.push(Note {
             field: "p95_latency_threshold".into(),
-            message: format!(
-                "differs from p95_expansion.threshold ({}); the strategy's own value is used",
-                cfg.p95_expansion.threshold
-            ),
+            message: Message::new(MessageId::ElasticDiffers)
+                .code("other", "p95_expansion.threshold")
+                .num("value", cfg.p95_expansion.threshold),
         }),
         _ => {}
     }
@@ -441,10 +454,9 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
         (Some(x), false) => cfg.p95_expansion.threshold_duration = x,
         (Some(x), true) if x != cfg.p95_expansion.threshold_duration => notes.push(Note {
             field: "p95_delay_duration".into(),
-            message: format!(
-                "differs from p95_expansion.threshold_duration ({}); the strategy's own value is used",
-                cfg.p95_expansion.threshold_duration
-            ),
+            message: Message::new(MessageId::ElasticDiffers)
+                .code("other", "p95_expansion.threshold_duration")
+                .num("value", cfg.p95_expansion.threshold_duration),
         }),
         _ => {}
     }
@@ -455,22 +467,19 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
         if top.contains_key(*name) && !cfg.enabled(name) {
             notes.push(Note {
                 field: (*name).into(),
-                message: "configured but not listed in expansion_strategies, so inactive".into(),
+                message: Message::new(MessageId::ElasticStrategyInactive),
             });
         }
     }
     if cfg.expansion_strategies.is_empty() {
         notes.push(Note {
             field: "expansion_strategies".into(),
-            message: "empty: the scaler never expands, it only shrinks".into(),
+            message: Message::new(MessageId::ElasticNoStrategy),
         });
     }
     notes.push(Note {
         field: "lb_policy".into(),
-        message: format!(
-            "{} is kept and exported; the minute model pools the fleet's queue, so the balancing policy does not change its numbers",
-            cfg.lb_policy
-        ),
+        message: Message::new(MessageId::ElasticLbPolicyKept).given("policy", cfg.lb_policy.clone()),
     });
     Ok((cfg, notes))
 }
@@ -599,14 +608,16 @@ impl ElasticConfig {
         if !LB_POLICIES.contains(&self.lb_policy.as_str()) {
             return Err(ParamError {
                 field: "elastic.lb_policy".into(),
-                message: format!("must be one of {}", LB_POLICIES.join(", ")),
+                problem: Message::new(MessageId::OneOf).codes("allowed", LB_POLICIES.to_vec()),
             });
         }
         if self.min_nodes > self.max_nodes {
-            return Err(ParamError {
-                field: "elastic.min_nodes".into(),
-                message: format!("must not exceed max_nodes ({})", self.max_nodes),
-            });
+            return Err(ParamError::relation(
+                "elastic.min_nodes",
+                MessageId::MustNotExceed,
+                "max_nodes",
+                f64::from(self.max_nodes),
+            ));
         }
         Ok(())
     }
@@ -722,6 +733,19 @@ fn indent(pretty: &str) -> String {
     pretty.replace('\n', "\n  ")
 }
 
+impl crate::autoscale::registry::PolicyParams for ElasticConfig {
+    const SPECS: &'static [ParamSpec] = SPECS;
+    fn set(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
+        ElasticConfig::set(self, name, value)
+    }
+    fn get(&self, name: &str) -> Option<f64> {
+        ElasticConfig::get(self, name)
+    }
+    fn validate(&self) -> Result<(), ParamError> {
+        ElasticConfig::validate(self)
+    }
+}
+
 impl serde::Serialize for ElasticConfig {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let v: Value = serde_json::from_str(&self.to_json_text(false)).unwrap_or(Value::Null);
@@ -761,30 +785,30 @@ mod tests {
     fn errors_name_the_field_and_range() {
         let e = parse(r#"{"max_nodes": 0}"#).unwrap_err();
         assert_eq!(e.field, "max_nodes");
-        assert!(e.message.contains("1 to 200"), "{e}");
+        assert!(e.message.to_string().contains("1 to 200"), "{e}");
         let e = parse(r#"{"delay_prediction": {"delay_time": -1}}"#).unwrap_err();
         assert_eq!(e.field, "delay_prediction.delay_time");
         let e = parse(r#"{"p95_expansion": {"thresold": 5}}"#).unwrap_err();
         assert_eq!(e.field, "p95_expansion.thresold");
-        assert!(e.message.contains("threshold_duration"), "{e}");
+        assert!(e.message.to_string().contains("threshold_duration"), "{e}");
         let e = parse(r#"{"lb_policy": "FASTEST"}"#).unwrap_err();
-        assert!(e.message.contains("MAGLEV"), "{e}");
+        assert!(e.message.to_string().contains("MAGLEV"), "{e}");
         let e = parse(r#"{"expansion_strategies": ["trend_expansion", "guess"]}"#).unwrap_err();
         assert_eq!(e.field, "expansion_strategies[1]");
         let e = parse(r#"{"min_nodes": 5, "max_nodes": 3}"#).unwrap_err();
         assert_eq!(e.field, "min_nodes");
         let e = parse(r#"{"shrinkage_number": 1.5}"#).unwrap_err();
-        assert!(e.message.contains("whole number"), "{e}");
+        assert!(e.message.to_string().contains("whole number"), "{e}");
         let e = parse(r#"{"acq_frequency": "10"}"#).unwrap_err();
         assert_eq!(e.field, "acq_frequency");
         let e = parse(r#"{"colour": 1}"#).unwrap_err();
         assert!(
-            e.message.contains("unknown field") && e.message.contains("max_requests"),
+            e.message.to_string().contains("unknown field") && e.message.to_string().contains("max_requests"),
             "{e}"
         );
         let e = parse("{\n  \"max_nodes\": 3\n  \"min_nodes\": 1\n}").unwrap_err();
         assert_eq!(e.field, "json");
-        assert!(e.message.contains("line 3"), "{e}");
+        assert!(e.message.to_string().contains("line 3"), "{e}");
         assert_eq!(parse("[1]").unwrap_err().field, "json");
     }
 

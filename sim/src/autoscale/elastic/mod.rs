@@ -12,6 +12,9 @@
 pub mod config;
 
 use super::{ceil_count, tick_dividing_minute, Admission, Autoscaler, Decision, Observation};
+use super::registry::Policy;
+use super::PolicyId;
+use crate::ids::DriverId;
 use crate::relations::{Relation, ELASTIC_SCALER_DOC, ENVOY_CIRCUIT_BREAKING};
 use config::ElasticConfig;
 use std::collections::VecDeque;
@@ -138,8 +141,8 @@ impl Elastic {
 }
 
 impl Autoscaler for Elastic {
-    fn id(&self) -> &'static str {
-        "elastic"
+    fn id(&self) -> PolicyId {
+        PolicyId::Elastic
     }
 
     fn tick_s(&self) -> u32 {
@@ -166,7 +169,7 @@ impl Autoscaler for Elastic {
             if nodes < floor {
                 return Some(Decision {
                     desired: floor,
-                    driver: "min_nodes",
+                    driver: DriverId::MinNodes,
                     detail: format!("{nodes} nodes < min_nodes {floor}: scale up at once"),
                     drain_s: None,
                 });
@@ -174,7 +177,7 @@ impl Autoscaler for Elastic {
             if nodes > ceiling {
                 return Some(Decision {
                     desired: ceiling,
-                    driver: "max_nodes",
+                    driver: DriverId::MaxNodes,
                     detail: format!("{nodes} nodes > max_nodes {ceiling}"),
                     drain_s: None,
                 });
@@ -266,7 +269,7 @@ impl Autoscaler for Elastic {
         let p95_hot = breach && breach_for >= p.threshold_duration - 1e-9;
 
         // Expansions: independent, each with its own cooling.
-        let mut fired: Vec<(&'static str, u32, String)> = Vec::new();
+        let mut fired: Vec<(DriverId, u32, String)> = Vec::new();
         if trend_hot && t >= self.cool_until[0] {
             let (to, how) = match tr.needed {
                 Some(n) => (
@@ -286,7 +289,7 @@ impl Autoscaler for Elastic {
             };
             self.cool_until[0] = t + c.trend_expansion.expand_cooling_time;
             fired.push((
-                "trend",
+                DriverId::Trend,
                 to,
                 format!(
                     "trend: active {active:.0} + {rate:.1}/s × 60 s = {:.0} > {nodes} × {limit:.0} → {how}",
@@ -298,7 +301,7 @@ impl Autoscaler for Elastic {
             let size = expansion_size(nodes, d.expansion_ratio, d.min_expansion);
             self.cool_until[1] = t + d.expand_cooling_time;
             fired.push((
-                "delay",
+                DriverId::Delay,
                 nodes + size,
                 format!(
                     "delay prediction: {active:.0} in flight / {completion_rate:.0} completed per s = {predicted:.2} s ≥ {} s over {arrivals:.0} requests → add max(⌈{nodes} × {}⌉, {}) = {size}",
@@ -310,7 +313,7 @@ impl Autoscaler for Elastic {
             let size = expansion_size(nodes, p.expansion_ratio, p.min_expansion);
             self.cool_until[2] = t + p.expand_cooling_time;
             fired.push((
-                "p95",
+                DriverId::P95,
                 nodes + size,
                 format!(
                     "p95: {:.1} % of {arrivals:.0} requests over {:.0} ms for {breach_for:.0} s ≥ {:.0} s → add max(⌈{nodes} × {}⌉, {}) = {size}",
@@ -343,8 +346,8 @@ impl Autoscaler for Elastic {
                             String::new()
                         },
                         match driver {
-                            "trend" => c.trend_expansion.expand_cooling_time,
-                            "delay" => d.expand_cooling_time,
+                            DriverId::Trend => c.trend_expansion.expand_cooling_time,
+                            DriverId::Delay => d.expand_cooling_time,
                             _ => p.expand_cooling_time,
                         }
                     ),
@@ -372,7 +375,7 @@ impl Autoscaler for Elastic {
         let drain_s = obs.p99_s.min(c.drain_timeout);
         Some(Decision {
             desired: nodes - remove,
-            driver: "shrink",
+            driver: DriverId::Shrink,
             detail: format!(
                 "shrink: healthy for {:.0} s; trend allows ⌈{active:.0} / {:.0}⌉ = {needed} nodes, min_nodes {floor} → remove {remove} (at most {}); drain until its requests finish (≈ {:.2} s) or drain_timeout {:.0} s",
                 t - since,
@@ -383,6 +386,21 @@ impl Autoscaler for Elastic {
             ),
             drain_s: Some(drain_s),
         })
+    }
+}
+
+
+impl Policy for Elastic {
+    type Params = ElasticConfig;
+    const RELATIONS: &'static [&'static Relation] = &[
+        &TREND_EXPANSION,
+        &DELAY_PREDICTION,
+        &P95_EXPANSION,
+        &SHRINKAGE,
+        &crate::queueing::ENVOY_OVERFLOW,
+    ];
+    fn build(params: &ElasticConfig, _model: &crate::params::ModelParams) -> Self {
+        Elastic::new(params.clone())
     }
 }
 
@@ -438,7 +456,7 @@ mod tests {
         }
         let last = e.decide(&one_node(70.0, 820.0));
         let d = last.expect("trend fires at 820");
-        assert_eq!((d.desired, d.driver), (2, "trend"), "{}", d.detail);
+        assert_eq!((d.desired, d.driver), (2, DriverId::Trend), "{}", d.detail);
         assert!(d.detail.contains("active 820"), "{}", d.detail);
     }
 
@@ -467,7 +485,7 @@ mod tests {
         // 250 / 100 = 2.5 s ≥ 2 s: fires once 100 requests have been seen (t = 10 s: 1,000),
         // adds max(⌈10 × 0.2⌉, 2) = 2, then not again for 180 s.
         assert_eq!(fires[0].0, 10.0);
-        assert_eq!((fires[0].1.desired, fires[0].1.driver), (12, "delay"));
+        assert_eq!((fires[0].1.desired, fires[0].1.driver), (12, DriverId::Delay));
         assert_eq!(fires[1].0, 190.0, "cooling blocks a second expansion");
         assert_eq!(fires.len(), 3);
     }
@@ -499,7 +517,7 @@ mod tests {
         let (t, d) = first.unwrap();
         // Breach from the first sample at 10 s; fires once it has lasted 30 s.
         assert_eq!(t, 40.0);
-        assert_eq!((d.desired, d.driver), (12, "p95"), "{}", d.detail);
+        assert_eq!((d.desired, d.driver), (12, DriverId::P95), "{}", d.detail);
         // Too few requests: ignored.
         let mut e = Elastic::new(ElasticConfig::default());
         for k in 1..=10 {
@@ -538,7 +556,7 @@ mod tests {
     fn min_nodes_at_start_and_limits() {
         let mut e = Elastic::new(ElasticConfig::default());
         let d = e.decide(&obs(10.0, 10.0, 1, 0, 1.0)).unwrap();
-        assert_eq!((d.desired, d.driver), (2, "min_nodes"));
+        assert_eq!((d.desired, d.driver), (2, DriverId::MinNodes));
         assert_eq!(
             e.admission(),
             Some(Admission {

@@ -1,0 +1,176 @@
+//! The machinery behind the policy registry: a policy is a type implementing [`Policy`], and
+//! the one list in `autoscale/mod.rs` (`policies! { … }`) generates from it [`PolicyId`],
+//! [`PolicySettings`] (every policy's parameters), the parameter look-ups by name,
+//! [`build`] and [`relations`]. Adding a policy is one file plus one line of that list.
+//!
+//! [`PolicyId`]: super::PolicyId
+//! [`PolicySettings`]: super::PolicySettings
+//! [`build`]: super::build
+//! [`relations`]: super::relations
+
+use super::Autoscaler;
+use crate::params::{ModelParams, ParamError, ParamSpec};
+use crate::relations::Relation;
+
+/// A policy's parameters as one typed struct, with specs named `prefix.field` as `--set` and
+/// links spell them.
+pub trait PolicyParams: Clone + core::fmt::Debug + Default + PartialEq + serde::Serialize {
+    /// Every parameter with its default and allowed range.
+    const SPECS: &'static [ParamSpec];
+    /// Sets a parameter by its full name, checking its range and the whole set; nothing
+    /// changes on error.
+    fn set(&mut self, name: &str, value: f64) -> Result<(), ParamError>;
+    /// Reads a parameter by its full name.
+    fn get(&self, name: &str) -> Option<f64>;
+    /// Checks every field and the relations between fields.
+    fn validate(&self) -> Result<(), ParamError>;
+}
+
+/// A policy the registry can list and build.
+pub trait Policy: Autoscaler + Sized + 'static {
+    /// Its parameters, stored in `PolicySettings`.
+    type Params: PolicyParams;
+    /// Its relations in the sources panel.
+    const RELATIONS: &'static [&'static Relation];
+    /// The specs of the parameters that tune it (by default its own struct's).
+    fn specs() -> Vec<&'static ParamSpec> {
+        Self::Params::SPECS.iter().collect()
+    }
+    /// A new instance with these (already validated) parameters.
+    fn build(params: &Self::Params, model: &ModelParams) -> Self;
+}
+
+/// For a policy whose parameters live elsewhere (target tracking's are model parameters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct NoParams;
+
+impl PolicyParams for NoParams {
+    const SPECS: &'static [ParamSpec] = &[];
+    fn set(&mut self, name: &str, _value: f64) -> Result<(), ParamError> {
+        Err(ParamError::unknown(name, Self::SPECS))
+    }
+    fn get(&self, _name: &str) -> Option<f64> {
+        None
+    }
+    fn validate(&self) -> Result<(), ParamError> {
+        Ok(())
+    }
+}
+
+/// Generates the registry from one line per policy:
+/// `Variant = "spelling", field: module::Type;` declares the module, the id, the settings
+/// field and the constructor.
+macro_rules! policies {
+    ($( $(#[$vmeta:meta])* $variant:ident = $text:literal, $field:ident : $module:ident :: $ty:ident; )*) => {
+        $( pub mod $module; )*
+
+        $crate::ids::ids! {
+            /// An autoscaling policy, as `--set autoscaler=ID` and links spell it.
+            PolicyId, "autoscaler" { $( $(#[$vmeta])* $variant = $text, )* }
+        }
+
+        /// The parameters of every policy.
+        #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+        pub struct PolicySettings {
+            $( pub $field: <$module::$ty as $crate::autoscale::registry::Policy>::Params, )*
+        }
+
+        impl PolicySettings {
+            /// The parameter specs of policy `id`.
+            pub fn specs(id: PolicyId) -> Vec<&'static ParamSpec> {
+                use $crate::autoscale::registry::Policy;
+                match id {
+                    $( PolicyId::$variant => <$module::$ty>::specs(), )*
+                }
+            }
+
+            /// Every parameter this struct holds.
+            pub fn all_specs() -> impl Iterator<Item = &'static ParamSpec> {
+                use $crate::autoscale::registry::PolicyParams;
+                [$( <<$module::$ty as $crate::autoscale::registry::Policy>::Params>::SPECS ),*]
+                    .into_iter()
+                    .flatten()
+            }
+
+            /// Whether `name` is a policy parameter held here.
+            pub fn owns(name: &str) -> bool {
+                Self::all_specs().any(|s| s.name == name)
+                    || name
+                        .split_once('.')
+                        .is_some_and(|(prefix, _)| Self::prefixes().contains(&prefix))
+            }
+
+            /// The name prefixes of the policies' parameters (`cloud_run`, `hpa`, …).
+            pub fn prefixes() -> Vec<&'static str> {
+                let mut out: Vec<&'static str> = Self::all_specs()
+                    .filter_map(|s| s.name.split_once('.').map(|(p, _)| p))
+                    .collect();
+                out.dedup();
+                out
+            }
+
+            /// Sets a policy parameter by its full name, checking its range; nothing changes
+            /// unless the whole set is valid.
+            pub fn set(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
+                use $crate::autoscale::registry::PolicyParams;
+                let mut next = self.clone();
+                $(
+                    if <<$module::$ty as $crate::autoscale::registry::Policy>::Params>::SPECS
+                        .iter()
+                        .any(|s| s.name.split_once('.').map(|(p, _)| p) == name.split_once('.').map(|(p, _)| p))
+                    {
+                        next.$field.set(name, value)?;
+                        *self = next;
+                        return Ok(());
+                    }
+                )*
+                Err(ParamError::unknown_policy_param(name, Self::prefixes()))
+            }
+
+            /// Reads a policy parameter by its full name.
+            pub fn get(&self, name: &str) -> Option<f64> {
+                use $crate::autoscale::registry::PolicyParams;
+                None $( .or_else(|| self.$field.get(name)) )*
+            }
+
+            /// Policy `id`'s own parameters back to their defaults.
+            pub fn reset(&mut self, id: PolicyId) {
+                match id {
+                    $( PolicyId::$variant => self.$field = Default::default(), )*
+                }
+            }
+
+            /// Checks every policy's parameters.
+            pub fn validate(&self) -> Result<(), ParamError> {
+                use $crate::autoscale::registry::PolicyParams;
+                $( self.$field.validate()?; )*
+                Ok(())
+            }
+        }
+
+        /// Makes policy `id` with these settings; the error names the first parameter out of
+        /// range.
+        pub fn build(
+            id: PolicyId,
+            settings: &PolicySettings,
+            model: &ModelParams,
+        ) -> Result<Box<dyn Autoscaler>, ParamError> {
+            use $crate::autoscale::registry::{Policy, PolicyParams};
+            Ok(match id {
+                $( PolicyId::$variant => {
+                    settings.$field.validate()?;
+                    Box::new(<$module::$ty>::build(&settings.$field, model))
+                } )*
+            })
+        }
+
+        /// The relations of policy `id`, in the order the sources panel shows them.
+        pub fn relations(id: PolicyId) -> &'static [&'static Relation] {
+            use $crate::autoscale::registry::Policy;
+            match id {
+                $( PolicyId::$variant => <$module::$ty>::RELATIONS, )*
+            }
+        }
+    };
+}
+pub(crate) use policies;

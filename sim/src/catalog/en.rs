@@ -1,0 +1,84 @@
+//! English: the catalog the command line prints from and the console's default language.
+
+use crate::autoscale::PolicyId;
+use crate::ids::ScenarioId;
+use crate::message::MessageId;
+
+/// A scenario's title.
+pub fn scenario_title(id: ScenarioId) -> &'static str {
+    match id {
+        ScenarioId::FreePlay => "Free play",
+        ScenarioId::BadDeploy => "Bad deploy",
+        ScenarioId::ViralSurge => "Viral surge",
+        ScenarioId::CacheFlush => "Cache flush at peak",
+    }
+}
+
+/// A scenario's briefing.
+pub fn scenario_briefing(id: ScenarioId) -> &'static str {
+    match id {
+        ScenarioId::FreePlay => "A normal day at the midday peak: no incident is scripted. Try the controls and watch what each one costs.",
+        ScenarioId::BadDeploy => "A new build goes out at 09:10. The month has been hard: only 20 % of the error budget is left. Minutes after the deploy the burn-rate page fires. Protect the budget.",
+        ScenarioId::ViralSurge => "A link to the service is spreading. A traffic surge is expected sometime this morning; nobody knows when or how big. New instances need 8 minutes to boot today. Keep errors and latency low without paying for idle capacity.",
+        ScenarioId::CacheFlush => "At the midday peak a maintenance script flushes the whole cache. Every request now goes to a database sized for the usual 85 % hit rate. Bring the service back without overloading the database.",
+    }
+}
+
+/// A policy's name and a line on how it decides. A policy missing here shows its id: adding
+/// one to the registry compiles at once, and a test asks for its text.
+pub fn policy_text(id: PolicyId) -> Option<(&'static str, &'static str)> {
+    Some(match id {
+        PolicyId::TargetTracking => ("Target tracking", "Every minute, ⌈serving × utilization / target⌉; waits for booting instances; scales in slowly."),
+        PolicyId::CloudRun => ("Cloud Run", "The largest of the CPU, concurrency and ACT recommendations with a ±10 % band, plus on-demand instances when requests find no slot."),
+        PolicyId::Elastic => ("Elastic multi-strategy (Envoy)", "Every 10 s: trend, delay-prediction and p95 expansion with cooling; shrinks one drained node after 10 healthy minutes."),
+        PolicyId::Hpa => ("Kubernetes HPA", "Every 15 s, ⌈current × CPU / target⌉ with a 0.1 tolerance; scale-up at most max(100 %, 4 pods) per 15 s; scale-down after a 300 s stabilization window."),
+        PolicyId::Kpa => ("Knative KPA", "Every 2 s, in-flight requests over 70 % of the container concurrency, averaged over 60 s, or over 6 s in panic mode."),
+        #[allow(unreachable_patterns)]
+        _ => return None,
+    })
+}
+
+/// The English template of message `id`.
+pub fn template(id: MessageId) -> &'static str {
+    use MessageId::*;
+    match id {
+        MustBe => "must be {range}",
+        RangeWhole => "a whole number from {min} to {max}",
+        RangeNumber => "a number from {min} to {max}",
+        RangeWholeUnit => "a whole number from {min} to {max} {unit}",
+        RangeNumberUnit => "a number from {min} to {max} {unit}",
+        UnknownParam => "unknown parameter; known: {known}",
+        UnknownPolicyParam => "unknown policy parameter; policy parameters start with {prefixes}",
+        UnknownId => "unknown {kind} {given:?}; allowed: {allowed}",
+        OneOf => "must be one of {allowed}",
+        MustBeBelow => "must be below {other} ({value})",
+        MustNotExceed => "must not exceed {other} ({value})",
+        AllowedMinutes => "a whole number of minutes from 0 to {max}",
+        OneOfList => "one of {allowed}",
+        ActionMalformed => "action {text:?} must be MINUTE:NAME[=VALUE], e.g. 12:rollback",
+        ActionBadMinute => "action {text:?}: minute {minute:?} must be a whole number from 0 to {max}",
+        ActionUnknown => "unknown action {name:?}; allowed: {allowed}",
+        ActionNeedsValue => "action {name} needs a value: {name}=VALUE with VALUE {allowed}",
+        ActionTakesNoValue => "action {name} takes no value",
+        ActionBadValue => "action {name}: value {value:?} is not allowed; use {allowed}",
+        ActionAllowedWhole => "a whole number from {lo} to {hi}",
+        ActionAllowedSeconds => "a whole number of seconds from {lo} to {hi}",
+        ActionAllowedFraction => "a fraction from {lo} to {hi}",
+        ActionAllowedOnOff => "on or off",
+        UnknownField => "unknown field; known: {known}",
+        JsonSyntax => "{detail}",
+        ElasticNotAnObject => "the configuration must be a JSON object { … }",
+        ElasticStrategyList => "must be a list of strategy names from {allowed}",
+        ElasticUnknownStrategy => "unknown strategy {given}; allowed: {allowed}",
+        ElasticStrategyObject => "must be an object { … } of the strategy's settings",
+        ElasticDiffers => "differs from {other} ({value}); the strategy's own value is used",
+        ElasticStrategyInactive => "configured but not listed in expansion_strategies, so inactive",
+        ElasticNoStrategy => "empty: the scaler never expands, it only shrinks",
+        ElasticLbPolicyKept => "{policy} is kept and exported; the minute model pools the fleet's queue, so the balancing policy does not change its numbers",
+        ElasticIgnoredApiAddress => "cloud-specific (the cloud's API address): accepted and ignored; the simulator starts and stops its own instances",
+        ElasticIgnoredApiKey => "cloud-specific (the cloud's API key): accepted and ignored; the simulator starts and stops its own instances",
+        ElasticIgnoredScaleUpRequest => "cloud-specific (the task the cloud starts per node): accepted and ignored; the simulator starts its own instances",
+        ElasticIgnoredDashboard => "accepted and ignored: the simulator's charts show the node history",
+        ScaleUpPodsNeeded => "must be at least 1 when hpa.scale_up_percent is 0 (otherwise the HPA never scales up)",
+    }
+}

@@ -1,0 +1,133 @@
+//! The catalogs: the text of what the core says, one template per message id, per language.
+//! The command line and the console both render from here (the console may put a language
+//! of its own in front), so English is written once.
+//!
+//! Template syntax: `{name}` is replaced by the argument called `name`; `{name:.N}` shows a
+//! quantity with N decimals (without it, the shortest text that reads back the same number).
+//! Lists of codes are joined with ", ", sequences of messages with "; ".
+
+pub mod en;
+
+use crate::message::{Arg, Message, MessageId};
+
+/// A language's templates.
+pub type Templates = fn(MessageId) -> &'static str;
+
+/// `message` as text, with its arguments filled into the template of its id.
+pub fn render(message: &Message, templates: Templates) -> String {
+    let mut out = String::new();
+    render_into(&mut out, message, templates);
+    out
+}
+
+fn render_into(out: &mut String, message: &Message, templates: Templates) {
+    let template = templates(message.id);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            out.push_str(&rest[open..]);
+            return;
+        };
+        let (name, spec) = after[..close]
+            .split_once(':')
+            .unwrap_or((&after[..close], ""));
+        let format = match spec.strip_prefix('.') {
+            Some(d) => Format::Decimals(d.parse().unwrap_or(0)),
+            None if spec == "?" => Format::Quoted,
+            None => Format::Plain,
+        };
+        match message.arg(name) {
+            Some(arg) => render_arg(out, arg, format, templates),
+            // A missing argument stays visible instead of vanishing.
+            None => {
+                out.push('{');
+                out.push_str(&after[..close]);
+                out.push('}');
+            }
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+}
+
+/// How a placeholder shows its argument.
+#[derive(Clone, Copy)]
+enum Format {
+    Plain,
+    /// `{x:.N}`: N decimals.
+    Decimals(usize),
+    /// `{x:?}`: in quotes, with control characters escaped.
+    Quoted,
+}
+
+fn render_arg(out: &mut String, arg: &Arg, format: Format, templates: Templates) {
+    use core::fmt::Write;
+    match arg {
+        Arg::Num(x) => {
+            let _ = match format {
+                Format::Decimals(d) => write!(out, "{x:.d$}"),
+                _ => write!(out, "{x}"),
+            };
+        }
+        Arg::Int(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Arg::Code(code) => out.push_str(code),
+        Arg::Given(text) => {
+            let _ = match format {
+                Format::Quoted => write!(out, "{text:?}"),
+                _ => write!(out, "{text}"),
+            };
+        }
+        Arg::Codes(codes) => out.push_str(&codes.join(", ")),
+        Arg::Msg(message) => render_into(out, message, templates),
+        Arg::Msgs(messages) => {
+            for (i, message) in messages.iter().enumerate() {
+                if i > 0 {
+                    out.push_str("; ");
+                }
+                render_into(out, message, templates);
+            }
+        }
+    }
+}
+
+/// The names of the placeholders in `template`, in order.
+pub fn placeholders(template: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else { break };
+        let inner = &after[..close];
+        names.push(inner.split_once(':').map_or(inner, |(n, _)| n));
+        rest = &after[close + 1..];
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_message_has_an_english_template() {
+        for id in MessageId::ALL {
+            assert!(!en::template(*id).trim().is_empty(), "{id}");
+        }
+    }
+
+    #[test]
+    fn placeholders_take_decimals_and_nest() {
+        let inner = Message::new(MessageId::RangeNumberUnit)
+            .num("min", 0.05)
+            .num("max", 60.0)
+            .code("unit", "s");
+        let outer = Message::new(MessageId::MustBe).msg("range", inner);
+        let text = render(&outer, en::template);
+        assert_eq!(text, "must be a number from 0.05 to 60 s");
+        assert_eq!(placeholders("a {x:.2} b {y}"), ["x", "y"]);
+    }
+}

@@ -1,0 +1,144 @@
+//! What the core has to say, as data: a [`Message`] is a [`MessageId`] plus named, typed
+//! arguments. The core never builds a sentence; the catalogs at the edge (the command line's
+//! and the console's) turn a message into text in their language, from a template per id
+//! (see [`crate::catalog`]).
+
+use crate::ids::ids;
+
+/// One argument of a message.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// A quantity; the template says how many decimals it shows.
+    Num(f64),
+    /// A count.
+    Int(i64),
+    /// An identifier or code the person types or reads as is (a parameter's name, a driver,
+    /// an action's `NAME=VALUE`): never translated.
+    Code(&'static str),
+    /// Text given by the person (echoed back as is).
+    Given(String),
+    /// A list of codes (for "allowed: a, b, c").
+    Codes(Vec<&'static str>),
+    /// Another message, rendered in place.
+    Msg(Box<Message>),
+    /// Messages rendered one after another, separated as the template's list separator says.
+    Msgs(Vec<Message>),
+}
+
+/// A message id and its arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    pub id: MessageId,
+    pub args: Vec<(&'static str, Arg)>,
+}
+
+impl Message {
+    /// A message without arguments.
+    pub fn new(id: MessageId) -> Self {
+        Self {
+            id,
+            args: Vec::new(),
+        }
+    }
+
+    /// Adds a quantity.
+    pub fn num(mut self, name: &'static str, x: f64) -> Self {
+        self.args.push((name, Arg::Num(x)));
+        self
+    }
+
+    /// Adds a count.
+    pub fn int(mut self, name: &'static str, n: impl Into<i64>) -> Self {
+        self.args.push((name, Arg::Int(n.into())));
+        self
+    }
+
+    /// Adds an identifier shown as is.
+    pub fn code(mut self, name: &'static str, code: &'static str) -> Self {
+        self.args.push((name, Arg::Code(code)));
+        self
+    }
+
+    /// Adds text the person gave.
+    pub fn given(mut self, name: &'static str, text: impl Into<String>) -> Self {
+        self.args.push((name, Arg::Given(text.into())));
+        self
+    }
+
+    /// Adds a list of identifiers.
+    pub fn codes(mut self, name: &'static str, codes: Vec<&'static str>) -> Self {
+        self.args.push((name, Arg::Codes(codes)));
+        self
+    }
+
+    /// Adds a nested message.
+    pub fn msg(mut self, name: &'static str, message: Message) -> Self {
+        self.args.push((name, Arg::Msg(Box::new(message))));
+        self
+    }
+
+    /// Adds a sequence of messages.
+    pub fn msgs(mut self, name: &'static str, messages: Vec<Message>) -> Self {
+        self.args.push((name, Arg::Msgs(messages)));
+        self
+    }
+
+    /// The argument called `name`.
+    pub fn arg(&self, name: &str) -> Option<&Arg> {
+        self.args.iter().find(|(n, _)| *n == name).map(|(_, a)| a)
+    }
+}
+
+impl core::fmt::Display for Message {
+    /// The English text, from the core's English catalog.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&crate::catalog::render(self, crate::catalog::en::template))
+    }
+}
+
+ids! {
+    /// Every message the core can say. The spelling is the catalog key.
+    MessageId, "message" {
+        // Parameters and their values.
+        MustBe = "param.must_be",
+        RangeWhole = "param.range_whole",
+        RangeNumber = "param.range_number",
+        RangeWholeUnit = "param.range_whole_unit",
+        RangeNumberUnit = "param.range_number_unit",
+        UnknownParam = "param.unknown",
+        UnknownPolicyParam = "param.unknown_policy_param",
+        UnknownId = "param.unknown_id",
+        OneOf = "param.one_of",
+        MustBeBelow = "param.must_be_below",
+        MustNotExceed = "param.must_not_exceed",
+        ScaleUpPodsNeeded = "param.hpa_scale_up_pods_needed",
+        AllowedMinutes = "param.allowed_minutes",
+        OneOfList = "param.one_of_list",
+        // Actions.
+        ActionMalformed = "action.malformed",
+        ActionBadMinute = "action.bad_minute",
+        ActionUnknown = "action.unknown",
+        ActionNeedsValue = "action.needs_value",
+        ActionTakesNoValue = "action.takes_no_value",
+        ActionBadValue = "action.bad_value",
+        ActionAllowedWhole = "action.allowed_whole",
+        ActionAllowedSeconds = "action.allowed_seconds",
+        ActionAllowedFraction = "action.allowed_fraction",
+        ActionAllowedOnOff = "action.allowed_on_off",
+        // The elastic scaler's JSON configuration.
+        UnknownField = "config.unknown_field",
+        JsonSyntax = "config.json_syntax",
+        ElasticNotAnObject = "config.not_an_object",
+        ElasticStrategyList = "config.strategy_list",
+        ElasticUnknownStrategy = "config.unknown_strategy",
+        ElasticStrategyObject = "config.strategy_object",
+        ElasticDiffers = "config.differs",
+        ElasticStrategyInactive = "config.strategy_inactive",
+        ElasticNoStrategy = "config.no_strategy",
+        ElasticLbPolicyKept = "config.lb_policy_kept",
+        ElasticIgnoredApiAddress = "config.ignored_api_address",
+        ElasticIgnoredApiKey = "config.ignored_api_key",
+        ElasticIgnoredScaleUpRequest = "config.ignored_scale_up_request",
+        ElasticIgnoredDashboard = "config.ignored_dashboard",
+    }
+}

@@ -1,0 +1,204 @@
+//! One path to build a run: a [`RunSetup`] (scenario, seed, model and policy parameters,
+//! actions) set by name from text and built into a [`Simulation`]; a [`RunOutcome`] (history,
+//! events, summary) for debriefs and comparisons. The command line, the link parser and the
+//! console all go through here.
+
+use crate::action::Action;
+use crate::autoscale::{self, PolicyId, PolicySettings};
+use crate::event::{Event, EventKind};
+use crate::ids::{ScenarioId, UnknownId};
+use crate::params::{ModelParams, ParamError, ParamSpec};
+use crate::record::MinuteRecord;
+use crate::scenario;
+use crate::sim::Simulation;
+use crate::summary::RunSummary;
+
+/// Everything that determines a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSetup {
+    pub scenario: ScenarioId,
+    pub seed: u32,
+    pub params: ModelParams,
+    pub policy: PolicyId,
+    pub policies: PolicySettings,
+    pub actions: Vec<Action>,
+}
+
+/// Why a setting given as text was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SetError {
+    /// `scenario` or `autoscaler` named no known id.
+    UnknownId(UnknownId),
+    /// Neither a model nor a policy parameter.
+    UnknownName { name: String },
+    /// The value is not a number; `spec` says what is allowed.
+    NotANumber {
+        name: String,
+        given: String,
+        spec: &'static ParamSpec,
+    },
+    /// The number is outside what the parameter allows (or breaks a relation).
+    Param(ParamError),
+}
+
+impl RunSetup {
+    /// `scenario` with `seed`, default parameters, the default policy and no actions.
+    pub fn new(scenario: ScenarioId, seed: u32) -> Self {
+        Self {
+            scenario,
+            seed,
+            params: ModelParams::default(),
+            policy: autoscale::DEFAULT_POLICY,
+            policies: PolicySettings::default(),
+            actions: Vec::new(),
+        }
+    }
+
+    /// The spec of the model or policy parameter called `name`.
+    pub fn spec(name: &str) -> Option<&'static ParamSpec> {
+        ModelParams::spec(name)
+            .ok()
+            .or_else(|| PolicySettings::all_specs().find(|s| s.name == name))
+    }
+
+    /// Sets `autoscaler`, `scenario`, or a model or policy parameter from text; nothing
+    /// changes on error.
+    pub fn set(&mut self, name: &str, text: &str) -> Result<(), SetError> {
+        match name {
+            "autoscaler" => {
+                self.policy = text.parse().map_err(SetError::UnknownId)?;
+                return Ok(());
+            }
+            "scenario" => {
+                self.scenario = text.parse().map_err(SetError::UnknownId)?;
+                return Ok(());
+            }
+            _ => {}
+        }
+        let policy_param = PolicySettings::owns(name);
+        let spec = Self::spec(name);
+        if spec.is_none() && !policy_param {
+            return Err(SetError::UnknownName {
+                name: name.to_string(),
+            });
+        }
+        let value: f64 = match text.parse() {
+            Ok(x) => x,
+            Err(_) => match spec {
+                Some(spec) => {
+                    return Err(SetError::NotANumber {
+                        name: name.to_string(),
+                        given: text.to_string(),
+                        spec,
+                    })
+                }
+                // An unknown policy parameter: let its policy name the known ones.
+                None => f64::NAN,
+            },
+        };
+        let result = if policy_param {
+            self.policies.set(name, value)
+        } else {
+            self.params.set(name, value)
+        };
+        result.map_err(SetError::Param)
+    }
+
+    /// A simulation of this setup with its actions scheduled, not yet stepped.
+    pub fn build(&self) -> Result<Simulation, ParamError> {
+        let scenario = scenario::get(self.scenario);
+        let policy = autoscale::build(self.policy, &self.policies, &self.params)?;
+        let mut sim = Simulation::new(&scenario, self.seed, self.params.clone());
+        sim.set_autoscaler(policy);
+        sim.schedule(self.actions.iter().cloned());
+        Ok(sim)
+    }
+
+    /// Runs `minutes` and returns what happened.
+    pub fn run(&self, minutes: u32) -> Result<RunOutcome, ParamError> {
+        let mut sim = self.build()?;
+        sim.run(minutes);
+        Ok(RunOutcome::of(&sim))
+    }
+}
+
+/// What a run produced: for debriefs, comparisons and reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunOutcome {
+    pub policy: PolicyId,
+    pub history: Vec<MinuteRecord>,
+    pub events: Vec<Event>,
+    pub summary: RunSummary,
+    /// Scaling decisions that changed the fleet.
+    pub scaling_decisions: u32,
+    /// Most instances live (serving and booting) in any minute.
+    pub peak_instances: u32,
+}
+
+impl RunOutcome {
+    /// The outcome of `sim` so far.
+    pub fn of(sim: &Simulation) -> Self {
+        let scaling_decisions = sim
+            .events()
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::Scaling { .. }))
+            .count() as u32;
+        let peak_instances = sim
+            .history()
+            .iter()
+            .map(|r| r.serving + r.booting)
+            .max()
+            .unwrap_or(0);
+        Self {
+            policy: sim.policy(),
+            history: sim.history().to_vec(),
+            events: sim.events().to_vec(),
+            summary: sim.summary(),
+            scaling_decisions,
+            peak_instances,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_by_name_and_refuse_with_the_reason() {
+        let mut setup = RunSetup::new(ScenarioId::FreePlay, 1);
+        setup.set("autoscaler", "hpa").unwrap();
+        setup.set("scenario", "bad-deploy").unwrap();
+        setup.set("timeout_s", "3").unwrap();
+        setup.set("hpa.tolerance", "0.2").unwrap();
+        assert_eq!(setup.policy, PolicyId::Hpa);
+        assert_eq!(setup.scenario, ScenarioId::BadDeploy);
+        assert_eq!(setup.params.timeout_s, 3.0);
+        assert_eq!(setup.policies.hpa.tolerance, 0.2);
+        let before = setup.clone();
+        assert!(matches!(
+            setup.set("autoscaler", "magic"),
+            Err(SetError::UnknownId(_))
+        ));
+        assert!(matches!(
+            setup.set("nope", "1"),
+            Err(SetError::UnknownName { .. })
+        ));
+        assert!(matches!(
+            setup.set("timeout_s", "x"),
+            Err(SetError::NotANumber { .. })
+        ));
+        assert!(matches!(
+            setup.set("timeout_s", "999"),
+            Err(SetError::Param(_))
+        ));
+        assert!(matches!(
+            setup.set("hpa.nope", "1"),
+            Err(SetError::Param(_))
+        ));
+        assert_eq!(setup, before);
+        let outcome = setup.run(30).unwrap();
+        assert_eq!(outcome.history.len(), 30);
+        assert_eq!(outcome.policy, PolicyId::Hpa);
+    }
+}

@@ -21,6 +21,7 @@ pub mod action;
 pub mod autoscale;
 pub mod budget;
 pub mod cache;
+pub mod catalog;
 pub mod compare;
 pub mod database;
 pub mod event;

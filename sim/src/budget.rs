@@ -1,6 +1,6 @@
 //! Error budget, burn rate and the multiwindow page.
 
-use crate::relations::{Relation, SRE_BOOK_SLO, SRE_WORKBOOK_ALERTING, THIS_MODEL};
+use crate::relations::{Relation, RelationId, SRE_BOOK_SLO, SRE_WORKBOOK_ALERTING, THIS_MODEL};
 
 /// Minutes in the 30-day month the budget covers.
 pub const MONTH_MINUTES: f64 = 43_200.0;
@@ -16,21 +16,15 @@ pub fn budget_spent_per_minute(burn: f64) -> f64 {
 }
 
 pub const ERROR_BUDGET: Relation = Relation {
-    id: "error_budget",
-    name: "Error budget",
-    formula: "budget = 1 − SLO = 0.1 %;  burn = error rate / 0.1 %;  budget spent per minute = burn / 43,200",
-    symbols: &[("SLO", "99.9 % of requests succeed over 30 days")],
-    note: "A burn rate of 1 spends exactly the month's budget in 30 days.",
+    id: RelationId::ErrorBudget,
+    symbols: &["SLO"],
     citations: &[SRE_BOOK_SLO, SRE_WORKBOOK_ALERTING],
     assumption: false,
 };
 
 pub const BURN_RATE_1H: Relation = Relation {
-    id: "burn_rate_1h",
-    name: "Burn rate over a window",
-    formula: "burn(1 h) = mean error rate over the last 60 minutes / 0.1 %  (likewise over 5 minutes)",
+    id: RelationId::BurnRate1h,
     symbols: &[],
-    note: "The windows are pre-filled with the opening minute, so a run does not start with a false page or a false calm.",
     citations: &[SRE_WORKBOOK_ALERTING],
     assumption: false,
 };
@@ -45,24 +39,15 @@ pub fn page_fires(burn_long: f64, burn_short: f64) -> bool {
 }
 
 pub const MULTIWINDOW_PAGE: Relation = Relation {
-    id: "multiwindow_page",
-    name: "Burn-rate page",
-    formula: "page ⇔ burn(1 h) ≥ 14.4 and burn(5 min) ≥ 14.4",
-    symbols: &[(
-        "14.4",
-        "burn that spends 2 % of a 30-day budget in one hour",
-    )],
-    note: "",
+    id: RelationId::MultiwindowPage,
+    symbols: &["14.4"],
     citations: &[SRE_WORKBOOK_ALERTING],
     assumption: false,
 };
 
 pub const ERRORS_COUNTED: Relation = Relation {
-    id: "errors_counted",
-    name: "What counts as an error",
-    formula: "error rate = timeouts (incl. the failed share at saturation) + (1 − timeouts) × bad-build share × 5 % + overflow rejections (429/503)",
+    id: RelationId::ErrorsCounted,
     symbols: &[],
-    note: "Low-priority requests shed on purpose get \"try later\" and are reported as shed traffic, not as errors of the critical traffic; the error rate is a share of the admitted requests.",
     citations: &[THIS_MODEL, SRE_BOOK_SLO],
     assumption: true,
 };

@@ -1,6 +1,6 @@
 //! The TTL cache in front of the database.
 
-use crate::relations::{Relation, JUNG_2003, THIS_MODEL};
+use crate::relations::{Relation, RelationId, JUNG_2003, THIS_MODEL};
 
 /// Hit ratio of a TTL cache: an object requested at rate r stays cached for T seconds after
 /// each miss, so of the 1 + rT requests in a cycle one misses: hit = warm × rT/(1 + rT) with
@@ -19,15 +19,8 @@ pub fn mean_age_s(ttl_s: f64) -> f64 {
 }
 
 pub const TTL_HIT: Relation = Relation {
-    id: "ttl_hit",
-    name: "TTL cache hit rate and staleness",
-    formula: "hit = warm × rT / (1 + rT),  r = λ / 20,000 objects;  mean age ≈ T/2",
-    symbols: &[
-        ("T", "cache TTL (s)"),
-        ("r", "request rate per hot object (1/s)"),
-        ("warm", "share of the working set in the cache (0 after a flush)"),
-    ],
-    note: "Uniform popularity over the working set is an assumption; 20,000 hot objects is an example calibration.",
+    id: RelationId::TtlHit,
+    symbols: &["T", "r", "warm"],
     citations: &[JUNG_2003],
     assumption: false,
 };
@@ -41,11 +34,8 @@ pub fn refill(warm: f64, dt_min: f64, tau_min: f64, db_headroom: f64) -> f64 {
 }
 
 pub const CACHE_REFILL: Relation = Relation {
-    id: "cache_refill",
-    name: "Cache refill and warm-up job",
-    formula: "warm ← warm + (1 − warm)(1 − e^(−Δt·f/τ)),  τ = 30 min,  f = min(1, DB capacity / DB demand);  warm-up job: +12 % per minute for 6 minutes, +600 queries/s",
-    symbols: &[("f", "how much of the refill the database can serve")],
-    note: "Refill speed and the warm-up job's figures are example calibrations.",
+    id: RelationId::CacheRefill,
+    symbols: &["f"],
     citations: &[THIS_MODEL],
     assumption: true,
 };

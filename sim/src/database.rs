@@ -1,6 +1,6 @@
 //! The database behind the cache, and its feedback into the service time.
 
-use crate::relations::{Relation, JAIN_1991, THIS_MODEL};
+use crate::relations::{Relation, RelationId, JAIN_1991, THIS_MODEL};
 
 /// Queries per second reaching the database: λ·q·(1 − hit) plus any background load.
 pub fn db_load(lambda: f64, queries_per_miss: f64, hit: f64, background_qps: f64) -> f64 {
@@ -8,14 +8,8 @@ pub fn db_load(lambda: f64, queries_per_miss: f64, hit: f64, background_qps: f64
 }
 
 pub const DB_LOAD: Relation = Relation {
-    id: "db_load",
-    name: "Database load",
-    formula: "load = λ·q·(1 − hit) (+ 600 queries/s while warming);  ρ_db = load / 4,000",
-    symbols: &[(
-        "q",
-        "queries per request that misses the cache: 2, or 3 with the heavy feature",
-    )],
-    note: "Capacity 4,000 queries/s is an example calibration.",
+    id: RelationId::DbLoad,
+    symbols: &["q"],
     citations: &[THIS_MODEL],
     assumption: true,
 };
@@ -30,11 +24,8 @@ pub fn query_time_ms(base_ms: f64, rho: f64, cap_ms: f64) -> f64 {
 }
 
 pub const QUERY_TIME: Relation = Relation {
-    id: "query_time",
-    name: "Query time under load",
-    formula: "query time = 5 ms / (1 − ρ_db), at most 250 ms",
-    symbols: &[("ρ_db", "database utilization")],
-    note: "The M/M/1 response time; the 250 ms cap stands for the database's own queue limit.",
+    id: RelationId::QueryTime,
+    symbols: &["ρ_db"],
     citations: &[JAIN_1991],
     assumption: false,
 };
@@ -45,11 +36,8 @@ pub fn service_time_ms(app_ms: f64, hit: f64, queries_per_miss: f64, query_ms: f
 }
 
 pub const SERVICE_TIME: Relation = Relation {
-    id: "service_time",
-    name: "Service time",
-    formula: "S = S_app + (1 − hit)·q·query time;  S_app = 50 ms (+20 ms with the heavy feature, ×1.25 on a bad build)",
-    symbols: &[("S_app", "application time per request")],
-    note: "A saturated database lengthens every miss, which fills the workers: the feedback that turns a cache flush into an outage.",
+    id: RelationId::ServiceTime,
+    symbols: &["S_app"],
     citations: &[THIS_MODEL],
     assumption: true,
 };

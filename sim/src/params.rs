@@ -4,7 +4,7 @@
 
 use crate::ids::UnknownId;
 use crate::message::{Message, MessageId};
-use crate::relations::{Relation, THIS_MODEL};
+use crate::relations::{Relation, RelationId, THIS_MODEL};
 use core::fmt;
 
 /// Description of one parameter.
@@ -225,11 +225,8 @@ impl ModelParams {
 }
 
 pub const CALIBRATION: Relation = Relation {
-    id: "calibration",
-    name: "Constants (assumptions)",
-    formula: "16 workers/instance · app time 50 ms (+20 ms and +1 query with the heavy feature) · 2 queries per miss · database 4,000 queries/s, 5 ms idle, ≤ 250 ms · 20,000 hot objects · refill τ = 30 min · warm-up +12 %/min for 6 min, +600 queries/s · timeout 2 s · 30 % low-priority traffic · bad build +5 % errors, ×1.25 CPU · rollback 5 min · $0.40 per instance-hour · scale-in ≤ 20 % after 10 quiet minutes · up to 40 instances",
+    id: RelationId::Calibration,
     symbols: &[],
-    note: "Example calibrations for a mid-size web service. This is an educational model: real sites calibrate every constant to their own tools and data.",
     citations: &[THIS_MODEL],
     assumption: true,
 };

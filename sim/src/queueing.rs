@@ -5,21 +5,13 @@
 //! a step lasts seconds to a minute.
 
 use crate::relations::{
-    Relation, ENVOY_CIRCUIT_BREAKING, ERLANG_1917, HARCHOL_BALTER_2013, KLEINROCK_1975,
+    Relation, RelationId, ENVOY_CIRCUIT_BREAKING, ERLANG_1917, HARCHOL_BALTER_2013, KLEINROCK_1975,
     LITTLE_1961, THIS_MODEL,
 };
 
 pub const OFFERED_LOAD: Relation = Relation {
-    id: "offered_load",
-    name: "Servers and offered load",
-    formula: "N = instances × workers per instance;  a = λ·S",
-    symbols: &[
-        ("N", "worker slots serving requests"),
-        ("λ", "arrival rate admitted by the load balancer (req/s)"),
-        ("S", "mean service time (s)"),
-        ("a", "offered load in Erlangs"),
-    ],
-    note: "16 workers per instance is an example calibration.",
+    id: RelationId::OfferedLoad,
+    symbols: &["N", "λ", "S", "a"],
     citations: &[KLEINROCK_1975],
     assumption: false,
 };
@@ -39,14 +31,8 @@ pub fn erlang_b(a: f64, n: u32) -> f64 {
 }
 
 pub const ERLANG_B: Relation = Relation {
-    id: "erlang_b",
-    name: "Erlang B",
-    formula: "B(a, 0) = 1;  B(a, k) = a·B(a, k−1) / (k + a·B(a, k−1))",
-    symbols: &[(
-        "B",
-        "probability that all N servers are busy in a loss system",
-    )],
-    note: "Computed by the recursion, which never overflows.",
+    id: RelationId::ErlangB,
+    symbols: &["B"],
     citations: &[ERLANG_1917, KLEINROCK_1975],
     assumption: false,
 };
@@ -67,11 +53,8 @@ pub fn erlang_c(a: f64, n: u32) -> f64 {
 }
 
 pub const ERLANG_C: Relation = Relation {
-    id: "erlang_c",
-    name: "Erlang C (probability of waiting)",
-    formula: "C(a, N) = B / (1 − (a/N)(1 − B)),  B = Erlang B(a, N)",
-    symbols: &[("C", "probability that a request waits for a worker")],
-    note: "C = 1 when a ≥ N.",
+    id: RelationId::ErlangC,
+    symbols: &["C"],
     citations: &[ERLANG_1917, KLEINROCK_1975, HARCHOL_BALTER_2013],
     assumption: false,
 };
@@ -91,14 +74,8 @@ pub fn waiting_tail(c: f64, theta: f64, t: f64) -> f64 {
 }
 
 pub const WAITING_TAIL: Relation = Relation {
-    id: "waiting_tail",
-    name: "Waiting-time tail and timeouts",
-    formula: "P(W > t) = C·e^(−(N/S − λ)·t);  timeout share = P(W > 2 s)",
-    symbols: &[
-        ("W", "time waiting for a worker"),
-        ("t", "threshold (the 2 s request timeout)"),
-    ],
-    note: "A request that waits longer than the timeout fails; it counts as an error.",
+    id: RelationId::WaitingTail,
+    symbols: &["W", "t"],
     citations: &[KLEINROCK_1975, HARCHOL_BALTER_2013],
     assumption: false,
 };
@@ -115,11 +92,8 @@ pub fn saturated_failed_share(a: f64, n: u32) -> f64 {
 }
 
 pub const SATURATED_FAILURES: Relation = Relation {
-    id: "saturated_failures",
-    name: "Failed share at saturation",
-    formula: "a ≥ N  ⇒  failed share = 1 − N/a",
+    id: RelationId::SaturatedFailures,
     symbols: &[],
-    note: "Workers complete at most N/S requests per second; the rest of the arrivals time out.",
     citations: &[KLEINROCK_1975],
     assumption: false,
 };
@@ -208,15 +182,8 @@ pub fn sojourn_quantile_at(c: f64, service_s: f64, theta: f64, tail: f64) -> Opt
 }
 
 pub const SOJOURN_P99_EXACT: Relation = Relation {
-    id: "sojourn_p99_exact",
-    name: "Latency p99 (exact, M/M/N)",
-    formula: "P(T > t) = (1 − C)·e^(−μt) + C·(θ·e^(−μt) − μ·e^(−θt)) / (θ − μ);  p99: P(T > t) = 0.01, solved numerically",
-    symbols: &[
-        ("T", "time in the system: waiting plus service"),
-        ("μ", "1/S, service rate of one worker"),
-        ("θ", "N/S − λ, rate at which the queue drains"),
-    ],
-    note: "Exponential service times; the waiting time of a delayed request is Exp(θ), so T is a mixture of Exp(μ) and a hypoexponential. Shown capped at the 2 s timeout.",
+    id: RelationId::SojournP99Exact,
+    symbols: &["T", "μ", "θ"],
     citations: &[KLEINROCK_1975, HARCHOL_BALTER_2013],
     assumption: false,
 };
@@ -238,11 +205,8 @@ pub fn sojourn_p99_approx(c: f64, service_s: f64, n: u32, lambda: f64) -> Option
 }
 
 pub const SOJOURN_P99_APPROX: Relation = Relation {
-    id: "sojourn_p99_approx",
-    name: "Latency p99 (the source's approximation)",
-    formula: "p99 ≈ S·ln 100 + ln(C/0.01) / (N/S − λ)",
+    id: RelationId::SojournP99Approx,
     symbols: &[],
-    note: "Adds the p99 of service and of waiting; the quantile of a sum is not the sum of quantiles, so this is only an approximation (it overestimates here). Kept beside the exact value for comparison.",
     citations: &[THIS_MODEL, KLEINROCK_1975],
     assumption: true,
 };
@@ -256,11 +220,8 @@ pub fn utilization(lambda: f64, service_s: f64, n: u32) -> f64 {
 }
 
 pub const UTILIZATION: Relation = Relation {
-    id: "utilization",
-    name: "Utilization (Little's law)",
-    formula: "L = λ·S busy workers;  utilization = λ·S / N",
-    symbols: &[("L", "mean number of busy workers")],
-    note: "Measured utilization cannot exceed 100 %: beyond it the excess is failing, not served.",
+    id: RelationId::Utilization,
+    symbols: &["L"],
     citations: &[LITTLE_1961],
     assumption: false,
 };
@@ -345,11 +306,8 @@ pub fn mixture_quantile(steps: &[(f64, SojournTail)], tail: f64) -> f64 {
 }
 
 pub const MINUTE_QUANTILE: Relation = Relation {
-    id: "minute_quantile",
-    name: "Latency of a minute made of several steps",
-    formula: "P(T > t) over the minute = Σₖ wₖ·Pₖ(T > t) / Σₖ wₖ;  p99: the t where it equals 0.01 (bisection between the steps' own p99s)",
-    symbols: &[("wₖ", "length of step k (arrivals are steady within the minute)")],
-    note: "Policies that act faster than a minute split it into steps (ticks); the minute's p99 is the p99 of all its requests, not the largest step's.",
+    id: RelationId::MinuteQuantile,
+    symbols: &["wₖ"],
     citations: &[KLEINROCK_1975],
     assumption: false,
 };
@@ -391,15 +349,8 @@ pub fn mmnk_blocking(a: f64, n: u32, room: u32) -> f64 {
 }
 
 pub const ENVOY_OVERFLOW: Relation = Relation {
-    id: "envoy_overflow",
-    name: "Per-node limits and the overflow queue (elastic scaler)",
-    formula: "room R = nodes × (min(max_connections, max_requests) − workers)⁺ + max_pending_requests;  if R < (N/S)·timeout:  rejected = P_K of M/M/N/K = ρ^R / (1/B + Σ_{j=1..R} ρ^j), admitted requests never wait past the timeout;  else the room never fills before requests time out, and the M/M/N formulas apply",
-    symbols: &[
-        ("K", "N + R: requests the nodes and the balancer's pending queue hold at once"),
-        ("ρ", "a/N"),
-        ("B", "Erlang B(a, N)"),
-    ],
-    note: "The balancer does not queue beyond its limits: requests past the sum of the nodes' limits wait in up to max_pending_requests places and the rest are rejected (503), counted as errors. A node never runs more requests at once than its limit, so a limit below the workers per instance also lowers N. Which of the two regimes applies is this model's simplification.",
+    id: RelationId::EnvoyOverflow,
+    symbols: &["K", "ρ", "B"],
     citations: &[ENVOY_CIRCUIT_BREAKING, KLEINROCK_1975],
     assumption: true,
 };

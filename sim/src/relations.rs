@@ -1,10 +1,20 @@
 //! The relations the model uses, as data for the sources panel.
 //!
-//! Each formula of the model is one function; beside it sits a [`Relation`] constant with the
-//! text the sources panel shows (formula, symbols, citation). [`ALL`] lists them in the order
-//! the panel presents them, so the panel is generated from the same place as the code.
+//! Each formula of the model is one function; beside it sits a [`Relation`] constant with what
+//! is language-neutral about it: its [`RelationId`], the glyphs of its symbols, its citations
+//! and whether it is an assumption. The words (name, formula, what each symbol means, caveats)
+//! live in the catalogs of [`crate::catalog`], keyed by [`RelationId`], with placeholders
+//! where they state a parameter's value, so the text always shows the values in force.
+//! [`ALL`] lists the relations in the order the panel presents them.
+
+use core::fmt;
+use core::str::FromStr;
 
 /// A published source.
+///
+/// Citation texts stay here as data rather than in a catalog: they are bibliographic
+/// references (authors, titles as published, venue, year) that are quoted, not translated,
+/// and the model never composes them from its own values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Citation {
     /// Author, title, venue and year.
@@ -13,24 +23,158 @@ pub struct Citation {
     pub url: &'static str,
 }
 
-/// One relation of the model, as shown in the sources panel.
+/// Declares [`RelationId`] with its stable string keys and the list of every variant, so the
+/// list cannot miss one.
+macro_rules! relation_ids {
+    ($( $variant:ident => $key:literal, )*) => {
+        /// Which relation of the model; the stable key of its texts in every catalog, of its
+        /// entry in the sources panel (`data-relation`) and of links to it.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum RelationId {
+            $( #[doc = concat!("`", $key, "`")] $variant, )*
+        }
+
+        impl RelationId {
+            /// Every relation, in the order the sources panel shows them.
+            pub const ALL: &'static [RelationId] = &[ $( RelationId::$variant, )* ];
+
+            /// The stable string key (what [`fmt::Display`] writes and [`FromStr`] reads).
+            pub const fn key(self) -> &'static str {
+                match self {
+                    $( RelationId::$variant => $key, )*
+                }
+            }
+        }
+    };
+}
+
+relation_ids! {
+    Arrivals => "arrivals",
+    OfferedLoad => "offered_load",
+    ErlangB => "erlang_b",
+    ErlangC => "erlang_c",
+    WaitingTail => "waiting_tail",
+    SaturatedFailures => "saturated_failures",
+    SojournP99Exact => "sojourn_p99_exact",
+    SojournP99Approx => "sojourn_p99_approx",
+    Utilization => "utilization",
+    TtlHit => "ttl_hit",
+    CacheRefill => "cache_refill",
+    DbLoad => "db_load",
+    QueryTime => "query_time",
+    ServiceTime => "service_time",
+    ErrorBudget => "error_budget",
+    BurnRate1h => "burn_rate_1h",
+    MultiwindowPage => "multiwindow_page",
+    ErrorsCounted => "errors_counted",
+    TargetTracking => "target_tracking",
+    CloudRunCpu => "cloud_run_cpu",
+    CloudRunConcurrency => "cloud_run_concurrency",
+    CloudRunAct => "cloud_run_act",
+    CloudRunTolerance => "cloud_run_tolerance",
+    CloudRunScaleIn => "cloud_run_scale_in",
+    CloudRunOnDemand => "cloud_run_on_demand",
+    ElasticTrend => "elastic_trend",
+    ElasticDelay => "elastic_delay",
+    ElasticP95 => "elastic_p95",
+    ElasticShrink => "elastic_shrink",
+    EnvoyOverflow => "envoy_overflow",
+    HpaRatio => "hpa_ratio",
+    HpaBehavior => "hpa_behavior",
+    KpaStablePanic => "kpa_stable_panic",
+    KpaBounds => "kpa_bounds",
+    MinuteQuantile => "minute_quantile",
+    Calibration => "calibration",
+    Randomness => "randomness",
+}
+
+impl fmt::Display for RelationId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// A string that is not the key of any relation (it carries the string).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownRelation(pub String);
+
+impl FromStr for RelationId {
+    type Err = UnknownRelation;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        RelationId::ALL
+            .iter()
+            .copied()
+            .find(|id| id.key() == s)
+            .ok_or_else(|| UnknownRelation(s.to_owned()))
+    }
+}
+
+impl serde::Serialize for RelationId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.key())
+    }
+}
+
+/// One relation of the model, as shown in the sources panel. Its texts come from a catalog
+/// (see [`crate::catalog::relations_en::render`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Relation {
-    /// Stable identifier (also the message-catalog key prefix in the UI).
-    pub id: &'static str,
-    /// Short name.
-    pub name: &'static str,
-    /// The formula in plain Unicode.
-    pub formula: &'static str,
-    /// What each symbol means.
-    pub symbols: &'static [(&'static str, &'static str)],
-    /// Caveats: where the relation is an approximation or a choice of this model.
-    pub note: &'static str,
+    /// Which relation this is.
+    pub id: RelationId,
+    /// The symbols the formula uses, as written in it, in the order the panel explains them;
+    /// the catalog gives one meaning per symbol.
+    pub symbols: &'static [&'static str],
     /// Sources.
     pub citations: &'static [Citation],
     /// True when the relation (or its constants) is an assumption of this model rather than
     /// a law: an example calibration that real sites replace with their own measurements.
     pub assumption: bool,
+}
+
+impl Relation {
+    /// The relation constant of `id` (beside its formula function in its module).
+    pub const fn of(id: RelationId) -> &'static Relation {
+        match id {
+            RelationId::Arrivals => &crate::traffic::ARRIVALS,
+            RelationId::OfferedLoad => &crate::queueing::OFFERED_LOAD,
+            RelationId::ErlangB => &crate::queueing::ERLANG_B,
+            RelationId::ErlangC => &crate::queueing::ERLANG_C,
+            RelationId::WaitingTail => &crate::queueing::WAITING_TAIL,
+            RelationId::SaturatedFailures => &crate::queueing::SATURATED_FAILURES,
+            RelationId::SojournP99Exact => &crate::queueing::SOJOURN_P99_EXACT,
+            RelationId::SojournP99Approx => &crate::queueing::SOJOURN_P99_APPROX,
+            RelationId::Utilization => &crate::queueing::UTILIZATION,
+            RelationId::TtlHit => &crate::cache::TTL_HIT,
+            RelationId::CacheRefill => &crate::cache::CACHE_REFILL,
+            RelationId::DbLoad => &crate::database::DB_LOAD,
+            RelationId::QueryTime => &crate::database::QUERY_TIME,
+            RelationId::ServiceTime => &crate::database::SERVICE_TIME,
+            RelationId::ErrorBudget => &crate::budget::ERROR_BUDGET,
+            RelationId::BurnRate1h => &crate::budget::BURN_RATE_1H,
+            RelationId::MultiwindowPage => &crate::budget::MULTIWINDOW_PAGE,
+            RelationId::ErrorsCounted => &crate::budget::ERRORS_COUNTED,
+            RelationId::TargetTracking => &crate::autoscale::target_tracking::TARGET_TRACKING,
+            RelationId::CloudRunCpu => &crate::autoscale::cloud_run::CPU_DRIVER,
+            RelationId::CloudRunConcurrency => &crate::autoscale::cloud_run::CONCURRENCY_DRIVER,
+            RelationId::CloudRunAct => &crate::autoscale::cloud_run::ACT_DRIVER,
+            RelationId::CloudRunTolerance => &crate::autoscale::cloud_run::TOLERANCE_BAND,
+            RelationId::CloudRunScaleIn => &crate::autoscale::cloud_run::SCALE_IN,
+            RelationId::CloudRunOnDemand => &crate::autoscale::cloud_run::ON_DEMAND,
+            RelationId::ElasticTrend => &crate::autoscale::elastic::TREND_EXPANSION,
+            RelationId::ElasticDelay => &crate::autoscale::elastic::DELAY_PREDICTION,
+            RelationId::ElasticP95 => &crate::autoscale::elastic::P95_EXPANSION,
+            RelationId::ElasticShrink => &crate::autoscale::elastic::SHRINKAGE,
+            RelationId::EnvoyOverflow => &crate::queueing::ENVOY_OVERFLOW,
+            RelationId::HpaRatio => &crate::autoscale::hpa::HPA_RATIO,
+            RelationId::HpaBehavior => &crate::autoscale::hpa::HPA_BEHAVIOR,
+            RelationId::KpaStablePanic => &crate::autoscale::kpa::KPA_STABLE_PANIC,
+            RelationId::KpaBounds => &crate::autoscale::kpa::KPA_BOUNDS,
+            RelationId::MinuteQuantile => &crate::queueing::MINUTE_QUANTILE,
+            RelationId::Calibration => &crate::params::CALIBRATION,
+            RelationId::Randomness => &crate::relations::RANDOMNESS,
+        }
+    }
 }
 
 pub const ERLANG_1917: Citation = Citation {
@@ -111,67 +255,74 @@ pub const THIS_MODEL: Citation = Citation {
 };
 
 pub const RANDOMNESS: Relation = Relation {
-    id: "randomness",
-    name: "Randomness",
-    formula: "mulberry32(seed); uniform u; exponential −m·ln(1 − u); normal √(−2 ln u₁)·cos(2π u₂) (Box–Muller); Poisson by Knuth's product of uniforms",
-    symbols: &[("seed", "32-bit seed shown on screen and in the link"), ("u", "uniform draw on [0, 1)")],
-    note: "The seed is the only source of randomness: the same seed, settings and actions give the same run.",
+    id: RelationId::Randomness,
+    symbols: &["seed", "u"],
     citations: &[MULBERRY32, BOX_MULLER_1958, KNUTH_TAOCP2],
     assumption: false,
 };
 
-/// Every relation, in the order the sources panel shows them.
-pub const ALL: &[&Relation] = &[
-    &crate::traffic::ARRIVALS,
-    &crate::queueing::OFFERED_LOAD,
-    &crate::queueing::ERLANG_B,
-    &crate::queueing::ERLANG_C,
-    &crate::queueing::WAITING_TAIL,
-    &crate::queueing::SATURATED_FAILURES,
-    &crate::queueing::SOJOURN_P99_EXACT,
-    &crate::queueing::SOJOURN_P99_APPROX,
-    &crate::queueing::UTILIZATION,
-    &crate::cache::TTL_HIT,
-    &crate::cache::CACHE_REFILL,
-    &crate::database::DB_LOAD,
-    &crate::database::QUERY_TIME,
-    &crate::database::SERVICE_TIME,
-    &crate::budget::ERROR_BUDGET,
-    &crate::budget::BURN_RATE_1H,
-    &crate::budget::MULTIWINDOW_PAGE,
-    &crate::budget::ERRORS_COUNTED,
-    &crate::autoscale::target_tracking::TARGET_TRACKING,
-    &crate::autoscale::cloud_run::CPU_DRIVER,
-    &crate::autoscale::cloud_run::CONCURRENCY_DRIVER,
-    &crate::autoscale::cloud_run::ACT_DRIVER,
-    &crate::autoscale::cloud_run::TOLERANCE_BAND,
-    &crate::autoscale::cloud_run::SCALE_IN,
-    &crate::autoscale::cloud_run::ON_DEMAND,
-    &crate::autoscale::elastic::TREND_EXPANSION,
-    &crate::autoscale::elastic::DELAY_PREDICTION,
-    &crate::autoscale::elastic::P95_EXPANSION,
-    &crate::autoscale::elastic::SHRINKAGE,
-    &crate::queueing::ENVOY_OVERFLOW,
-    &crate::autoscale::hpa::HPA_RATIO,
-    &crate::autoscale::hpa::HPA_BEHAVIOR,
-    &crate::autoscale::kpa::KPA_STABLE_PANIC,
-    &crate::autoscale::kpa::KPA_BOUNDS,
-    &crate::queueing::MINUTE_QUANTILE,
-    &crate::params::CALIBRATION,
-    &RANDOMNESS,
-];
+/// Every relation, in the order the sources panel shows them: [`RelationId::ALL`] mapped
+/// through [`Relation::of`], so no relation can be left out.
+pub const ALL: &[&Relation] = &{
+    let mut out = [&RANDOMNESS; RelationId::ALL.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = Relation::of(RelationId::ALL[i]);
+        i += 1;
+    }
+    out
+};
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
-    fn ids_are_unique_and_texts_present() {
-        let mut ids: Vec<&str> = super::ALL.iter().map(|r| r.id).collect();
-        ids.sort_unstable();
-        let n = ids.len();
-        ids.dedup();
-        assert_eq!(ids.len(), n);
-        for r in super::ALL {
-            assert!(!r.formula.is_empty() && !r.citations.is_empty(), "{}", r.id);
+    fn every_id_appears_once_in_order_and_names_its_constant() {
+        assert_eq!(ALL.len(), RelationId::ALL.len());
+        for (relation, id) in ALL.iter().zip(RelationId::ALL) {
+            assert_eq!(relation.id, *id);
+            assert_eq!(Relation::of(*id).id, *id);
+        }
+        let mut keys: Vec<&str> = RelationId::ALL.iter().map(|id| id.key()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), RelationId::ALL.len(), "keys are unique");
+        for r in ALL {
+            assert!(!r.citations.is_empty(), "{}", r.id);
+        }
+    }
+
+    #[test]
+    fn ids_parse_and_print_as_their_stable_keys() {
+        for id in RelationId::ALL {
+            assert_eq!(id.to_string().parse::<RelationId>(), Ok(*id));
+        }
+        assert_eq!("hpa_ratio".parse(), Ok(RelationId::HpaRatio));
+        assert_eq!(RelationId::ErlangC.to_string(), "erlang_c");
+        assert_eq!(RelationId::BurnRate1h.to_string(), "burn_rate_1h");
+        assert_eq!(
+            "nope".parse::<RelationId>(),
+            Err(UnknownRelation("nope".into()))
+        );
+        assert_eq!(
+            serde_json::to_string(&RelationId::CloudRunCpu).unwrap(),
+            "\"cloud_run_cpu\""
+        );
+    }
+
+    #[test]
+    fn every_policy_relation_reaches_the_panel() {
+        // Every relation reachable from the policy registry is in the panel's list.
+        for policy in crate::autoscale::PolicyId::ALL {
+            for relation in crate::autoscale::relations(*policy) {
+                assert!(
+                    ALL.iter().any(|r| r == relation),
+                    "{} of {} is missing from the panel",
+                    relation.id,
+                    policy
+                );
+            }
         }
     }
 }

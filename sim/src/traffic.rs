@@ -1,18 +1,11 @@
 //! Arrivals: the diurnal sine, the scenario's surge and the per-minute noise.
 
-use crate::relations::{Relation, THIS_MODEL};
+use crate::relations::{Relation, RelationId, THIS_MODEL};
 use crate::rng::Mulberry32;
 
 pub const ARRIVALS: Relation = Relation {
-    id: "arrivals",
-    name: "Arrival rate",
-    formula: "λ(t) = base × (1 + 0.25·sin(2π(t + clock − 6 h)/24 h)) × surge(t);  requests in a minute ≈ Normal(60λ, √(60λ)) × (1 + Normal(0, 0.02))",
-    symbols: &[
-        ("base", "mean daily rate (req/s); the peak at 12:00 is 1.25 × base"),
-        ("clock", "time of day when the run starts"),
-        ("surge(t)", "the scenario's traffic multiplier (1 when there is none)"),
-    ],
-    note: "The Normal(60λ, √(60λ)) term is the Poisson count's normal approximation; the 2 % factor is day-to-day drift.",
+    id: RelationId::Arrivals,
+    symbols: &["base", "clock", "surge(t)"],
     citations: &[THIS_MODEL],
     assumption: true,
 };

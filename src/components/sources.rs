@@ -1,6 +1,8 @@
 use leptos::prelude::*;
-use oncall_sim::autoscale::{self, PolicyId};
+use oncall_sim::autoscale::{self, PolicyId, PolicySettings};
+use oncall_sim::catalog::relations_en::{render, texts};
 use oncall_sim::relations::{Relation, ALL};
+use oncall_sim::ModelParams;
 
 use crate::components::run::use_run;
 use crate::i18n::{policy_name_text, t, tf, Msg};
@@ -30,17 +32,27 @@ pub fn groups() -> Vec<(Option<PolicyId>, Vec<&'static Relation>)> {
     out
 }
 
+/// The parameters in force for the panel's texts: the run's model parameters and policy
+/// settings.
+type Values = (ModelParams, PolicySettings);
+
 #[component]
-fn RelationView(relation: &'static Relation) -> impl IntoView {
+fn RelationView(relation: &'static Relation, values: Memo<Values>) -> impl IntoView {
+    // The structure (which symbols, whether there is a note) is fixed; only the numbers in
+    // the texts follow the parameters, so an open entry stays open when they change.
+    let rendered =
+        Memo::new(move |_| values.with(|(model, policies)| render(relation, model, policies)));
     let symbols = (!relation.symbols.is_empty()).then(|| {
         let items = relation
             .symbols
             .iter()
-            .map(|(symbol, meaning)| {
+            .enumerate()
+            .map(|(i, symbol)| {
+                let meaning = move || rendered.with(|r| r.symbols.get(i).map(|s| s.1.clone()));
                 view! {
                     <div>
                         <dt>{*symbol}</dt>
-                        <dd>{*meaning}</dd>
+                        <dd>{meaning}</dd>
                     </div>
                 }
             })
@@ -52,11 +64,11 @@ fn RelationView(relation: &'static Relation) -> impl IntoView {
             </div>
         }
     });
-    let note = (!relation.note.is_empty()).then(|| {
+    let note = (!texts(relation.id).note.is_empty()).then(|| {
         view! {
             <p class="note">
                 <strong>{t(Msg::NoteLabel)} ": "</strong>
-                {relation.note}
+                {move || rendered.with(|r| r.note.clone())}
             </p>
         }
     });
@@ -79,15 +91,15 @@ fn RelationView(relation: &'static Relation) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <details class="relation" data-relation=relation.id>
+        <details class="relation" data-relation=relation.id.key()>
             <summary>
-                <span class="relation-name">{relation.name}</span>
+                <span class="relation-name">{move || rendered.with(|r| r.name.clone())}</span>
                 {relation
                     .assumption
                     .then(|| view! { <span class="badge assumption">{t(Msg::AssumptionBadge)}</span> })}
             </summary>
             <div class="relation-body">
-                <p class="formula">{relation.formula}</p>
+                <p class="formula">{move || rendered.with(|r| r.formula.clone())}</p>
                 {symbols}
                 {note}
                 <h5>{t(Msg::CitationsLabel)}</h5>
@@ -98,10 +110,17 @@ fn RelationView(relation: &'static Relation) -> impl IntoView {
 }
 
 /// Every relation the model uses, generated from the core's `relations::ALL`, so the panel and
-/// the code cannot drift apart.
+/// the code cannot drift apart. The texts come from the core's English catalog with the run's
+/// parameters filled in.
 #[component]
 pub fn SourcesPanel() -> impl IntoView {
     let run = use_run();
+    // The parameters change only when a new run replaces the old one.
+    let values = Memo::new(move |_| {
+        run.generation.track();
+        run.with(|c| (c.sim().params().clone(), c.base().policy.clone()))
+            .unwrap_or_default()
+    });
     let groups = groups()
         .into_iter()
         .map(|(policy, relations)| {
@@ -115,7 +134,7 @@ pub fn SourcesPanel() -> impl IntoView {
             let in_use = move || policy.is_some_and(|id| run.snapshot.with(|s| s.policy == id));
             let items = relations
                 .into_iter()
-                .map(|relation| view! { <RelationView relation=relation /> })
+                .map(|relation| view! { <RelationView relation=relation values=values /> })
                 .collect_view();
             view! {
                 <div class="relation-group" data-group=policy.map_or("model", PolicyId::as_str)>
@@ -143,10 +162,11 @@ pub fn SourcesPanel() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use oncall_sim::relations::RelationId;
 
     #[test]
     fn every_relation_appears_once() {
-        let shown: Vec<&str> = groups()
+        let shown: Vec<RelationId> = groups()
             .iter()
             .flat_map(|(_, rs)| rs.iter().map(|r| r.id))
             .collect();

@@ -12,7 +12,7 @@ use super::registry::Policy;
 use super::PolicyId;
 use crate::ids::DriverId;
 use crate::message::MessageId;
-use crate::relations::{Relation, CLOUD_RUN_AUTOSCALING, THIS_MODEL};
+use crate::relations::{Relation, RelationId, CLOUD_RUN_AUTOSCALING, THIS_MODEL};
 
 policy_params! {
     /// Parameters of the Cloud Run policy, with Cloud Run's documented defaults.
@@ -55,11 +55,8 @@ impl CloudRunParams {
 }
 
 pub const CPU_DRIVER: Relation = Relation {
-    id: "cloud_run_cpu",
-    name: "Cloud Run: CPU driver",
-    formula: "instances = ⌈(average CPU usage per second over the past minute / CPUs per instance) / CPU target⌉",
-    symbols: &[("CPU target", "60 % by default, 10–95 %")],
-    note: "Here each worker is one CPU's worth: CPU utilization = busy workers' share × application time / service time.",
+    id: RelationId::CloudRunCpu,
+    symbols: &["CPU target"],
     citations: &[CLOUD_RUN_AUTOSCALING, THIS_MODEL],
     assumption: false,
 };
@@ -70,11 +67,8 @@ pub fn cpu_recommendation(cpu_in_use: f64, cpus_per_instance: f64, target: f64) 
 }
 
 pub const CONCURRENCY_DRIVER: Relation = Relation {
-    id: "cloud_run_concurrency",
-    name: "Cloud Run: concurrency driver",
-    formula: "instances = ⌈(max(average concurrent requests over 1 min, over 10 min) / maximum concurrency) / concurrency target⌉",
-    symbols: &[("maximum concurrency", "requests one instance serves at once (here its 16 workers)")],
-    note: "The 10-minute average keeps instances for a while after traffic falls.",
+    id: RelationId::CloudRunConcurrency,
+    symbols: &["maximum concurrency"],
     citations: &[CLOUD_RUN_AUTOSCALING],
     assumption: false,
 };
@@ -90,11 +84,8 @@ pub fn concurrency_recommendation(
 }
 
 pub const ACT_DRIVER: Relation = Relation {
-    id: "cloud_run_act",
-    name: "Cloud Run: adaptive concurrency (ACT)",
-    formula: "instances = ⌈(average concurrent requests over 1 min / ACT) / concurrency target⌉;  each second: CPU > 90 % ⇒ ACT − 1;  at ACT and CPU < 70 % ⇒ ACT + 1 (up to the maximum concurrency)",
-    symbols: &[("ACT", "an instance's adaptive maximum concurrency, used as its capacity")],
-    note: "The model has no CPU throttling for ACT to prevent, so the lowered maximum shapes only the recommendation; the workers keep serving.",
+    id: RelationId::CloudRunAct,
+    symbols: &["ACT"],
     citations: &[CLOUD_RUN_AUTOSCALING, THIS_MODEL],
     assumption: false,
 };
@@ -124,11 +115,8 @@ pub fn act_step(
 }
 
 pub const TOLERANCE_BAND: Relation = Relation {
-    id: "cloud_run_tolerance",
-    name: "Cloud Run: tolerance band and rounding",
-    formula: "hold while |utilization / target − 1| ≤ 10 % (54–66 % at a 60 % target);  otherwise recompute from measured utilization and target, rounded up (4.1 → 5)",
+    id: RelationId::CloudRunTolerance,
     symbols: &[],
-    note: "Because of the rounding a service can scale out while utilization is still under the target.",
     citations: &[CLOUD_RUN_AUTOSCALING],
     assumption: false,
 };
@@ -139,21 +127,15 @@ pub fn within_tolerance(utilization: f64, target: f64, tolerance: f64) -> bool {
 }
 
 pub const SCALE_IN: Relation = Relation {
-    id: "cloud_run_scale_in",
-    name: "Cloud Run: scale-in",
-    formula: "the recommendation drops only when utilization is more than 10 % below target;  the balancer prefers recommended instances;  the others shut down after 1 minute under 10 % utilization, or else after a 15-minute idle timeout",
+    id: RelationId::CloudRunScaleIn,
     symbols: &[],
-    note: "Here the spill-over the recommended instances cannot hold goes to the others as a group; a group still above 10 % stays until the idle timeout.",
     citations: &[CLOUD_RUN_AUTOSCALING],
     assumption: false,
 };
 
 pub const ON_DEMAND: Relation = Relation {
-    id: "cloud_run_on_demand",
-    name: "Cloud Run: on-demand scaling and the pending queue",
-    formula: "demand a = λ·S > (serving + starting) × maximum concurrency ⇒ start ⌈a / maximum concurrency⌉ at once;  a request waits in the pending queue at most max(10 s, 3.5 × expected cold start);  at the maximum instances with no slot free in that time: 429 (share 1 − maximum × concurrency / a)",
-    symbols: &[("cold start", "here the scenario's boot time")],
-    note: "The only way to scale from zero. Requests first queue for a starting or an existing instance. In this model the 2 s request timeout ends a waiting request before the pending bound does.",
+    id: RelationId::CloudRunOnDemand,
+    symbols: &["cold start"],
     citations: &[CLOUD_RUN_AUTOSCALING, THIS_MODEL],
     assumption: false,
 };

@@ -12,7 +12,7 @@ use super::registry::Policy;
 use super::PolicyId;
 use crate::ids::DriverId;
 use crate::message::{Message, MessageId};
-use crate::relations::{Relation, K8S_HPA};
+use crate::relations::{Relation, RelationId, K8S_HPA};
 use std::collections::VecDeque;
 
 policy_params! {
@@ -43,14 +43,8 @@ impl HpaParams {
 }
 
 pub const HPA_RATIO: Relation = Relation {
-    id: "hpa_ratio",
-    name: "Kubernetes HPA: desired replicas",
-    formula: "desired = ⌈current × metric / target⌉;  no change while |metric / target − 1| ≤ 0.1;  when scaling up, pods not yet ready count as 0 % and the ratio is recomputed (no change if that reverses the direction or falls within the tolerance)",
-    symbols: &[
-        ("metric", "average CPU utilization of the ready pods"),
-        ("target", "the target utilization"),
-    ],
-    note: "200m against a 100m target doubles the replicas; 50 replicas at 90 % with a 75 % target give ⌈50 × 0.9 / 0.75⌉ = 60.",
+    id: RelationId::HpaRatio,
+    symbols: &["metric", "target"],
     citations: &[K8S_HPA],
     assumption: false,
 };
@@ -66,11 +60,8 @@ pub fn desired_replicas(current: u32, metric: f64, target: f64, tolerance: f64) 
 }
 
 pub const HPA_BEHAVIOR: Relation = Relation {
-    id: "hpa_behavior",
-    name: "Kubernetes HPA: default scaling behavior",
-    formula: "every 15 s;  scale-down: the highest recommendation of the last 300 s, at most 100 % per 15 s;  scale-up: no stabilization, at most max(current × 2, current + 4) per 15 s",
+    id: RelationId::HpaBehavior,
     symbols: &[],
-    note: "The stabilization window stops flapping when the metric wobbles; the scale-up policy lets the HPA at least double every period.",
     citations: &[K8S_HPA],
     assumption: false,
 };

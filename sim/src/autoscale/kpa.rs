@@ -13,7 +13,7 @@ use crate::params::ParamError;
 use super::registry::Policy;
 use super::PolicyId;
 use crate::ids::DriverId;
-use crate::relations::{Relation, KNATIVE_AUTOSCALING, KNATIVE_KPA_SOURCE};
+use crate::relations::{Relation, RelationId, KNATIVE_AUTOSCALING, KNATIVE_KPA_SOURCE};
 
 policy_params! {
     /// Parameters of the KPA, with Knative's defaults (`config-autoscaler`).
@@ -41,21 +41,15 @@ impl KpaParams {
 }
 
 pub const KPA_STABLE_PANIC: Relation = Relation {
-    id: "kpa_stable_panic",
-    name: "Knative KPA: stable and panic mode",
-    formula: "target = container concurrency × 70 %;  stable pods = ⌈average concurrency over 60 s / target⌉;  panic pods = ⌈average over 6 s / target⌉;  panic when panic pods / ready pods ≥ 200 %;  in panic: the larger of the two, never decreasing;  panic ends 60 s after the last tick over the threshold",
-    symbols: &[("concurrency", "requests in flight at the pods, in service and waiting")],
-    note: "Counting waiting requests makes the KPA see overload that a utilization metric, which saturates at 100 %, hides.",
+    id: RelationId::KpaStablePanic,
+    symbols: &["concurrency"],
     citations: &[KNATIVE_AUTOSCALING, KNATIVE_KPA_SOURCE],
     assumption: false,
 };
 
 pub const KPA_BOUNDS: Relation = Relation {
-    id: "kpa_bounds",
-    name: "Knative KPA: scale rates and scale to zero",
-    formula: "⌊ready / 2⌋ ≤ desired ≤ ⌈1000 × ready⌉ (ready taken as at least 1);  desired 0 only after the 30 s scale-to-zero grace period",
+    id: RelationId::KpaBounds,
     symbols: &[],
-    note: "Scale to zero happens only when the minimum instances allows it.",
     citations: &[KNATIVE_AUTOSCALING, KNATIVE_KPA_SOURCE],
     assumption: false,
 };

@@ -4,14 +4,11 @@ use super::{Autoscaler, Decision, Observation};
 use super::registry::{NoParams, Policy};
 use super::PolicyId;
 use crate::ids::DriverId;
-use crate::relations::{Relation, AWS_TARGET_TRACKING};
+use crate::relations::{Relation, RelationId, AWS_TARGET_TRACKING};
 
 pub const TARGET_TRACKING: Relation = Relation {
-    id: "target_tracking",
-    name: "Target tracking",
-    formula: "desired = ⌈serving × utilization / target⌉, within [minimum, 40];  no scale-out while instances boot;  scale-in by ≤ 20 % of the fleet after 10 quiet minutes",
-    symbols: &[("target", "target utilization (the slider)")],
-    note: "Measured utilization saturates at 100 %, so a saturated fleet grows only step by step. New instances serve only after the boot delay.",
+    id: RelationId::TargetTracking,
+    symbols: &["target"],
     citations: &[AWS_TARGET_TRACKING],
     assumption: false,
 };

@@ -7,6 +7,7 @@
 //! Lists of codes are joined with ", ", sequences of messages with "; ".
 
 pub mod en;
+pub mod relations_en;
 
 use crate::message::{Arg, Message, MessageId};
 

@@ -15,18 +15,15 @@ use super::{ceil_count, tick_dividing_minute, Admission, Autoscaler, Decision, O
 use super::registry::Policy;
 use super::PolicyId;
 use crate::ids::DriverId;
-use crate::relations::{Relation, ELASTIC_SCALER_DOC, ENVOY_CIRCUIT_BREAKING};
+use crate::relations::{Relation, RelationId, ELASTIC_SCALER_DOC, ENVOY_CIRCUIT_BREAKING};
 use config::ElasticConfig;
 use std::collections::VecDeque;
 
 pub use config::{parse, ConfigError, Note};
 
 pub const TREND_EXPANSION: Relation = Relation {
-    id: "elastic_trend",
-    name: "Elastic scaler: trend expansion",
-    formula: "every 10 s: rate = growth of active requests over the last 60 s;  active + rate × 60 s > nodes × max_requests ⇒ nodes = ⌈active / safe capacity⌉, safe capacity = max_requests − rate × 60 s (≤ 0 ⇒ max_nodes);  then cooling",
-    symbols: &[("active", "requests in flight at the balancer")],
-    note: "Example: 1,000 requests growing 5/s → safe capacity 1000 − 5 × 60 = 700 → ⌈1000 / 700⌉ = ⌈1.43⌉ = 2 nodes. With the source's max_requests of 1,000 per node and 16 workers per instance, this rule rarely fires here: the requests time out long before a node holds 1,000.",
+    id: RelationId::ElasticTrend,
+    symbols: &["active"],
     citations: &[ELASTIC_SCALER_DOC],
     assumption: false,
 };
@@ -54,21 +51,15 @@ pub fn trend(active: f64, rate: f64, max_requests: f64) -> Trend {
 }
 
 pub const DELAY_PREDICTION: Relation = Relation {
-    id: "elastic_delay",
-    name: "Elastic scaler: delay-prediction expansion",
-    formula: "every 10 s: predicted time = (new + in service + queued) / completions per second over the last minute;  ≥ delay_time (2 s) ⇒ add max(⌈nodes × 0.2⌉, 2);  ignored below min_sample_size (100) requests in the last minute;  then cooling (180 s)",
+    id: RelationId::ElasticDelay,
     symbols: &[],
-    note: "By Little's law the predicted time is the mean time in the system, so with a 2 s timeout it fires only when the fleet is overloaded. Rounding nodes × ratio up is this model's reading.",
     citations: &[ELASTIC_SCALER_DOC],
     assumption: false,
 };
 
 pub const P95_EXPANSION: Relation = Relation {
-    id: "elastic_p95",
-    name: "Elastic scaler: p95 expansion",
-    formula: "every 10 s: more than 5 % of the last minute's requests slower than threshold (500 ms) for threshold_duration (30 s) ⇒ add max(⌈nodes × 0.2⌉, 2);  same sample-size and cooling rules",
+    id: RelationId::ElasticP95,
     symbols: &[],
-    note: "The share of slow requests comes from the M/M/N time-in-system distribution of each tick, weighted by its requests.",
     citations: &[ELASTIC_SCALER_DOC],
     assumption: false,
 };
@@ -79,11 +70,8 @@ pub fn expansion_size(nodes: u32, ratio: f64, min_expansion: u32) -> u32 {
 }
 
 pub const SHRINKAGE: Relation = Relation {
-    id: "elastic_shrink",
-    name: "Elastic scaler: shrink with drain",
-    formula: "all strategies healthy for shrinkage_delay_time (600 s) ⇒ remove min(nodes − max(trend's ⌈active / safe capacity⌉, min_nodes), shrinkage_number (1));  the node takes no new traffic and leaves when its active requests reach zero or after drain_timeout (60 s)",
+    id: RelationId::ElasticShrink,
     symbols: &[],
-    note: "The healthy period starts again after each shrink. A drained node's requests finish in about the p99 time in the system; it is billed until it leaves.",
     citations: &[ELASTIC_SCALER_DOC, ENVOY_CIRCUIT_BREAKING],
     assumption: false,
 };

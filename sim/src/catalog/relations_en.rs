@@ -1,0 +1,576 @@
+//! English texts of the model's relations: name, formula, what each symbol means and caveats,
+//! looked up by [`RelationId`], and [`render`], which fills in the values in force.
+//!
+//! # Placeholders
+//!
+//! Where a text states the value of a parameter, it names the parameter in braces instead,
+//! so the text follows the value when it changes:
+//!
+//! | written            | rendered as                                   | default |
+//! |--------------------|-----------------------------------------------|---------|
+//! | `{timeout_s}`      | the value                                     | `2`     |
+//! | `{hpa.tolerance}`  | the value (policy parameters by full name)    | `0.1`   |
+//! | `{slo%}`           | the value × 100, for a share written with `%` | `99.9`  |
+//! | `{1-slo%}`         | (1 − value) × 100: the complement of a share  | `0.1`   |
+//!
+//! The name is any parameter [`ModelParams::get`] or [`PolicySettings::get`] knows. Braces
+//! are reserved for placeholders: a text never contains a literal brace, so a brace left in
+//! rendered text is a placeholder that did not resolve (the tests check there are none).
+//!
+//! Numbers are written plainly: whole numbers without decimals (`4000`, `16`), others in the
+//! shortest form that reads back as the same value (`0.4`, `1.25`). A value scaled by `%` or
+//! complemented by `1-` is first rounded to ten significant digits, so that binary rounding
+//! (0.07 × 100 = 7.000000000000001) does not show.
+
+use crate::autoscale::PolicySettings;
+use crate::params::ModelParams;
+use crate::relations::{Citation, Relation, RelationId};
+
+/// The English texts of one relation, placeholders unfilled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RelationTexts {
+    /// Short name.
+    pub name: &'static str,
+    /// The formula in plain Unicode.
+    pub formula: &'static str,
+    /// What each symbol of [`Relation::symbols`] means, in the same order.
+    pub symbols: &'static [&'static str],
+    /// Caveats: where the relation is an approximation or a choice of this model; may be
+    /// empty.
+    pub note: &'static str,
+}
+
+/// A relation with its texts rendered for the values in force, ready to show.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RenderedRelation {
+    /// Which relation.
+    pub id: RelationId,
+    /// Short name.
+    pub name: String,
+    /// The formula.
+    pub formula: String,
+    /// Each symbol with what it means.
+    pub symbols: Vec<(&'static str, String)>,
+    /// Caveats; empty when there are none.
+    pub note: String,
+    /// Sources (bibliographic data, shown as they are).
+    pub citations: &'static [Citation],
+    /// Whether the relation is an assumption of this model rather than a law.
+    pub assumption: bool,
+}
+
+/// Renders `relation`'s texts with the values of `model` and `policies` filled in.
+pub fn render(
+    relation: &Relation,
+    model: &ModelParams,
+    policies: &PolicySettings,
+) -> RenderedRelation {
+    let texts = texts(relation.id);
+    let value = |name: &str| model.get(name).or_else(|| policies.get(name));
+    RenderedRelation {
+        id: relation.id,
+        name: fill(texts.name, value),
+        formula: fill(texts.formula, value),
+        symbols: relation
+            .symbols
+            .iter()
+            .zip(texts.symbols)
+            .map(|(glyph, meaning)| (*glyph, fill(meaning, value)))
+            .collect(),
+        note: fill(texts.note, value),
+        citations: relation.citations,
+        assumption: relation.assumption,
+    }
+}
+
+/// One placeholder of a text (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placeholder<'a> {
+    /// The parameter's name.
+    pub name: &'a str,
+    /// `1-`: one minus the value.
+    pub complement: bool,
+    /// `%`: the value × 100.
+    pub percent: bool,
+}
+
+impl<'a> Placeholder<'a> {
+    /// Reads the inside of a pair of braces; `None` when it is not a placeholder.
+    fn parse(inside: &'a str) -> Option<Self> {
+        let (complement, rest) = match inside.strip_prefix("1-") {
+            Some(rest) => (true, rest),
+            None => (false, inside),
+        };
+        let (percent, name) = match rest.strip_suffix('%') {
+            Some(name) => (true, name),
+            None => (false, rest),
+        };
+        let well_formed = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.');
+        well_formed.then_some(Self {
+            name,
+            complement,
+            percent,
+        })
+    }
+
+    /// The number to show for the parameter's value `x`.
+    fn apply(&self, x: f64) -> String {
+        let mut shown = x;
+        if self.complement {
+            shown = 1.0 - shown;
+        }
+        if self.percent {
+            shown *= 100.0;
+        }
+        if self.complement || self.percent {
+            shown = round_significant(shown);
+        }
+        format_number(shown)
+    }
+}
+
+/// The placeholders of `text`, in order.
+pub fn placeholders(text: &str) -> Vec<Placeholder<'_>> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                out.extend(Placeholder::parse(&after[..close]));
+                rest = &after[close + 1..];
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+/// `text` with each placeholder replaced by the value `value` gives for its name. A
+/// placeholder whose name has no value, or braces that hold no placeholder, stay as written.
+pub fn fill(text: &str, value: impl Fn(&str) -> Option<f64>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            rest = &rest[open..];
+            break;
+        };
+        let inside = &after[..close];
+        match Placeholder::parse(inside).and_then(|p| Some(p.apply(value(p.name)?))) {
+            Some(number) => out.push_str(&number),
+            None => {
+                out.push('{');
+                out.push_str(inside);
+                out.push('}');
+            }
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Whole numbers without decimals, others in their shortest round-trip form.
+fn format_number(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}
+
+/// `x` rounded to ten significant digits.
+fn round_significant(x: f64) -> f64 {
+    format!("{x:.9e}").parse().unwrap_or(x)
+}
+
+/// The English texts of relation `id`, placeholders unfilled.
+pub const fn texts(id: RelationId) -> RelationTexts {
+    match id {
+        RelationId::Arrivals => RelationTexts {
+            name: "Arrival rate",
+            formula: "λ(t) = base × (1 + {diurnal_amplitude}·sin(2π(t + clock − 6 h)/24 h)) × surge(t);  requests in a minute ≈ Normal(60λ, √(60λ)) × (1 + Normal(0, {traffic_drift_cv}))",
+            symbols: &["mean daily rate (req/s); the peak at 12:00 is (1 + {diurnal_amplitude}) × base", "time of day when the run starts", "the scenario's traffic multiplier (1 when there is none)"],
+            note: "The Normal(60λ, √(60λ)) term is the Poisson count's normal approximation; the {traffic_drift_cv%} % factor is day-to-day drift.",
+        },
+        RelationId::OfferedLoad => RelationTexts {
+            name: "Servers and offered load",
+            formula: "N = instances × workers per instance;  a = λ·S",
+            symbols: &["worker slots serving requests", "arrival rate admitted by the load balancer (req/s)", "mean service time (s)", "offered load in Erlangs"],
+            note: "{workers_per_instance} workers per instance is an example calibration.",
+        },
+        RelationId::ErlangB => RelationTexts {
+            name: "Erlang B",
+            formula: "B(a, 0) = 1;  B(a, k) = a·B(a, k−1) / (k + a·B(a, k−1))",
+            symbols: &["probability that all N servers are busy in a loss system"],
+            note: "Computed by the recursion, which never overflows.",
+        },
+        RelationId::ErlangC => RelationTexts {
+            name: "Erlang C (probability of waiting)",
+            formula: "C(a, N) = B / (1 − (a/N)(1 − B)),  B = Erlang B(a, N)",
+            symbols: &["probability that a request waits for a worker"],
+            note: "C = 1 when a ≥ N.",
+        },
+        RelationId::WaitingTail => RelationTexts {
+            name: "Waiting-time tail and timeouts",
+            formula: "P(W > t) = C·e^(−(N/S − λ)·t);  timeout share = P(W > {timeout_s} s)",
+            symbols: &["time waiting for a worker", "threshold (the {timeout_s} s request timeout)"],
+            note: "A request that waits longer than the timeout fails; it counts as an error.",
+        },
+        RelationId::SaturatedFailures => RelationTexts {
+            name: "Failed share at saturation",
+            formula: "a ≥ N  ⇒  failed share = 1 − N/a",
+            symbols: &[],
+            note: "Workers complete at most N/S requests per second; the rest of the arrivals time out.",
+        },
+        RelationId::SojournP99Exact => RelationTexts {
+            name: "Latency p99 (exact, M/M/N)",
+            formula: "P(T > t) = (1 − C)·e^(−μt) + C·(θ·e^(−μt) − μ·e^(−θt)) / (θ − μ);  p99: P(T > t) = 0.01, solved numerically",
+            symbols: &["time in the system: waiting plus service", "1/S, service rate of one worker", "N/S − λ, rate at which the queue drains"],
+            note: "Exponential service times; the waiting time of a delayed request is Exp(θ), so T is a mixture of Exp(μ) and a hypoexponential. Shown capped at the {timeout_s} s timeout.",
+        },
+        RelationId::SojournP99Approx => RelationTexts {
+            name: "Latency p99 (the source's approximation)",
+            formula: "p99 ≈ S·ln 100 + ln(C/0.01) / (N/S − λ)",
+            symbols: &[],
+            note: "Adds the p99 of service and of waiting; the quantile of a sum is not the sum of quantiles, so this is only an approximation (it overestimates here). Kept beside the exact value for comparison.",
+        },
+        RelationId::Utilization => RelationTexts {
+            name: "Utilization (Little's law)",
+            formula: "L = λ·S busy workers;  utilization = λ·S / N",
+            symbols: &["mean number of busy workers"],
+            note: "Measured utilization cannot exceed 100 %: beyond it the excess is failing, not served.",
+        },
+        RelationId::TtlHit => RelationTexts {
+            name: "TTL cache hit rate and staleness",
+            formula: "hit = warm × rT / (1 + rT),  r = λ / {hot_objects} objects;  mean age ≈ T/2",
+            symbols: &["cache TTL (s)", "request rate per hot object (1/s)", "share of the working set in the cache (0 after a flush)"],
+            note: "Uniform popularity over the working set is an assumption; {hot_objects} hot objects is an example calibration.",
+        },
+        RelationId::CacheRefill => RelationTexts {
+            name: "Cache refill and warm-up job",
+            formula: "warm ← warm + (1 − warm)(1 − e^(−Δt·f/τ)),  τ = {refill_tau_min} min,  f = min(1, DB capacity / DB demand);  warm-up job: +{warmup_gain_per_min%} % per minute for {warmup_minutes} minutes, +{warmup_db_qps} queries/s",
+            symbols: &["how much of the refill the database can serve"],
+            note: "Refill speed and the warm-up job's figures are example calibrations.",
+        },
+        RelationId::DbLoad => RelationTexts {
+            name: "Database load",
+            formula: "load = λ·q·(1 − hit) (+ {warmup_db_qps} queries/s while warming);  ρ_db = load / {db_capacity_qps}",
+            symbols: &["queries per request that misses the cache: {queries_per_miss}, plus {heavy_feature_queries} with the heavy feature"],
+            note: "Capacity {db_capacity_qps} queries/s is an example calibration.",
+        },
+        RelationId::QueryTime => RelationTexts {
+            name: "Query time under load",
+            formula: "query time = {db_query_ms} ms / (1 − ρ_db), at most {db_query_cap_ms} ms",
+            symbols: &["database utilization"],
+            note: "The M/M/1 response time; the {db_query_cap_ms} ms cap stands for the database's own queue limit.",
+        },
+        RelationId::ServiceTime => RelationTexts {
+            name: "Service time",
+            formula: "S = S_app + (1 − hit)·q·query time;  S_app = {app_time_ms} ms (+{heavy_feature_ms} ms with the heavy feature, ×{bad_build_cpu_factor} on a bad build)",
+            symbols: &["application time per request"],
+            note: "A saturated database lengthens every miss, which fills the workers: the feedback that turns a cache flush into an outage.",
+        },
+        RelationId::ErrorBudget => RelationTexts {
+            name: "Error budget",
+            formula: "budget = 1 − SLO = {1-slo%} %;  burn = error rate / {1-slo%} %;  budget spent per minute = burn / 43,200",
+            symbols: &["{slo%} % of requests succeed over 30 days"],
+            note: "A burn rate of 1 spends exactly the month's budget in 30 days.",
+        },
+        RelationId::BurnRate1h => RelationTexts {
+            name: "Burn rate over a window",
+            formula: "burn(1 h) = mean error rate over the last 60 minutes / {1-slo%} %  (likewise over 5 minutes)",
+            symbols: &[],
+            note: "The windows are pre-filled with the opening minute, so a run does not start with a false page or a false calm.",
+        },
+        RelationId::MultiwindowPage => RelationTexts {
+            name: "Burn-rate page",
+            formula: "page ⇔ burn(1 h) ≥ 14.4 and burn(5 min) ≥ 14.4",
+            symbols: &["burn that spends 2 % of a 30-day budget in one hour"],
+            note: "",
+        },
+        RelationId::ErrorsCounted => RelationTexts {
+            name: "What counts as an error",
+            formula: "error rate = timeouts (incl. the failed share at saturation) + (1 − timeouts) × bad-build share × {bad_build_error_rate%} % + overflow rejections (429/503)",
+            symbols: &[],
+            note: "Low-priority requests shed on purpose get \"try later\" and are reported as shed traffic, not as errors of the critical traffic; the error rate is a share of the admitted requests.",
+        },
+        RelationId::TargetTracking => RelationTexts {
+            name: "Target tracking",
+            formula: "desired = ⌈serving × utilization / target⌉, within [minimum, {max_instances}];  no scale-out while instances boot;  scale-in by ≤ {scale_in_max_share%} % of the fleet after {scale_in_quiet_minutes} quiet minutes",
+            symbols: &["target utilization (the slider)"],
+            note: "Measured utilization saturates at 100 %, so a saturated fleet grows only step by step. New instances serve only after the boot delay.",
+        },
+        RelationId::CloudRunCpu => RelationTexts {
+            name: "Cloud Run: CPU driver",
+            formula: "instances = ⌈(average CPU usage per second over the past {cloud_run.window_s} s / CPUs per instance) / CPU target⌉",
+            symbols: &["the CPU utilization target: {cloud_run.cpu_target%} % here (Cloud Run's default is 60 %, allowed 10–95 %)"],
+            note: "Here each worker is one CPU's worth: CPU utilization = busy workers' share × application time / service time.",
+        },
+        RelationId::CloudRunConcurrency => RelationTexts {
+            name: "Cloud Run: concurrency driver",
+            formula: "instances = ⌈(max(average concurrent requests over {cloud_run.window_s} s, over {cloud_run.long_window_s} s) / maximum concurrency) / concurrency target⌉",
+            symbols: &["requests one instance serves at once (here its {workers_per_instance} workers)"],
+            note: "The long average (over {cloud_run.long_window_s} s) keeps instances for a while after traffic falls.",
+        },
+        RelationId::CloudRunAct => RelationTexts {
+            name: "Cloud Run: adaptive concurrency (ACT)",
+            formula: "instances = ⌈(average concurrent requests over {cloud_run.window_s} s / ACT) / concurrency target⌉;  each second: CPU > {cloud_run.act_cpu_high%} % ⇒ ACT − 1;  at ACT and CPU < {cloud_run.act_cpu_low%} % ⇒ ACT + 1 (up to the maximum concurrency)",
+            symbols: &["an instance's adaptive maximum concurrency, used as its capacity"],
+            note: "The model has no CPU throttling for ACT to prevent, so the lowered maximum shapes only the recommendation; the workers keep serving.",
+        },
+        RelationId::CloudRunTolerance => RelationTexts {
+            name: "Cloud Run: tolerance band and rounding",
+            formula: "hold while |utilization / target − 1| ≤ {cloud_run.tolerance%} % (a 10 % band around a 60 % target, for example, holds from 54 to 66 %);  otherwise recompute from measured utilization and target, rounded up (4.1 → 5)",
+            symbols: &[],
+            note: "Because of the rounding a service can scale out while utilization is still under the target.",
+        },
+        RelationId::CloudRunScaleIn => RelationTexts {
+            name: "Cloud Run: scale-in",
+            formula: "the recommendation drops only when utilization is more than {cloud_run.tolerance%} % below target;  the balancer prefers recommended instances;  the others shut down after {cloud_run.scale_in_after_s} s under {cloud_run.scale_in_utilization%} % utilization, or else after an idle timeout of {cloud_run.idle_timeout_s} s",
+            symbols: &[],
+            note: "Here the spill-over the recommended instances cannot hold goes to the others as a group; a group still above {cloud_run.scale_in_utilization%} % stays until the idle timeout.",
+        },
+        RelationId::CloudRunOnDemand => RelationTexts {
+            name: "Cloud Run: on-demand scaling and the pending queue",
+            formula: "demand a = λ·S > (serving + starting) × maximum concurrency ⇒ start ⌈a / maximum concurrency⌉ at once;  a request waits in the pending queue at most max({cloud_run.pending_min_s} s, {cloud_run.pending_cold_start_factor} × expected cold start);  at the maximum instances with no slot free in that time: 429 (share 1 − maximum × concurrency / a)",
+            symbols: &["here the scenario's boot time"],
+            note: "The only way to scale from zero. Requests first queue for a starting or an existing instance. In this model the {timeout_s} s request timeout ends a waiting request if it comes before the pending bound.",
+        },
+        RelationId::ElasticTrend => RelationTexts {
+            name: "Elastic scaler: trend expansion",
+            formula: "every {elastic.acq_frequency} s: rate = growth of active requests over the last 60 s;  active + rate × 60 s > nodes × max_requests ⇒ nodes = ⌈active / safe capacity⌉, safe capacity = max_requests − rate × 60 s (≤ 0 ⇒ max_nodes);  then cooling ({elastic.trend_expansion.expand_cooling_time} s)",
+            symbols: &["requests in flight at the balancer"],
+            note: "Example with max_requests = 1000: 1000 requests growing 5/s → safe capacity 1000 − 5 × 60 = 700 → ⌈1000 / 700⌉ = ⌈1.43⌉ = 2 nodes. With max_requests at {elastic.max_requests} per node (the source's value is 1000) far above the {workers_per_instance} workers per instance, this rule rarely fires here: the requests time out long before a node holds that many.",
+        },
+        RelationId::ElasticDelay => RelationTexts {
+            name: "Elastic scaler: delay-prediction expansion",
+            formula: "every {elastic.acq_frequency} s: predicted time = (new + in service + queued) / completions per second over the last minute;  ≥ delay_time ({elastic.delay_prediction.delay_time} s) ⇒ add max(⌈nodes × {elastic.delay_prediction.expansion_ratio}⌉, {elastic.delay_prediction.min_expansion});  ignored below min_sample_size ({elastic.delay_prediction.min_sample_size}) requests in the last minute;  then cooling ({elastic.delay_prediction.expand_cooling_time} s)",
+            symbols: &[],
+            note: "By Little's law the predicted time is the mean time in the system, so with a delay_time near the {timeout_s} s request timeout it fires only when the fleet is overloaded. Rounding nodes × ratio up is this model's reading.",
+        },
+        RelationId::ElasticP95 => RelationTexts {
+            name: "Elastic scaler: p95 expansion",
+            formula: "every {elastic.acq_frequency} s: more than 5 % of the last minute's requests slower than threshold ({elastic.p95_expansion.threshold} ms) for threshold_duration ({elastic.p95_expansion.threshold_duration} s) ⇒ add max(⌈nodes × {elastic.p95_expansion.expansion_ratio}⌉, {elastic.p95_expansion.min_expansion});  the same rules of sample size (min_sample_size {elastic.p95_expansion.min_sample_size}) and cooling ({elastic.p95_expansion.expand_cooling_time} s)",
+            symbols: &[],
+            note: "The share of slow requests comes from the M/M/N time-in-system distribution of each tick, weighted by its requests.",
+        },
+        RelationId::ElasticShrink => RelationTexts {
+            name: "Elastic scaler: shrink with drain",
+            formula: "all strategies healthy for shrinkage_delay_time ({elastic.shrinkage_delay_time} s) ⇒ remove min(nodes − max(trend's ⌈active / safe capacity⌉, min_nodes ({elastic.min_nodes})), shrinkage_number ({elastic.shrinkage_number}));  the node takes no new traffic and leaves when its active requests reach zero or after drain_timeout ({elastic.drain_timeout} s)",
+            symbols: &[],
+            note: "The healthy period starts again after each shrink. A drained node's requests finish in about the p99 time in the system; it is billed until it leaves.",
+        },
+        RelationId::EnvoyOverflow => RelationTexts {
+            name: "Per-node limits and the overflow queue (elastic scaler)",
+            formula: "room R = nodes × (min(max_connections, max_requests) − workers)⁺ + max_pending_requests;  if R < (N/S)·timeout:  rejected = P_K of M/M/N/K = ρ^R / (1/B + Σ_(j=1..R) ρ^j), admitted requests never wait past the timeout;  else the room never fills before requests time out, and the M/M/N formulas apply",
+            symbols: &["N + R: requests the nodes and the balancer's pending queue hold at once", "a/N", "Erlang B(a, N)"],
+            note: "The balancer does not queue beyond its limits: requests past the sum of the nodes' limits wait in up to max_pending_requests places and the rest are rejected (503), counted as errors. A node never runs more requests at once than its limit, so a limit below the workers per instance also lowers N. Which of the two regimes applies is this model's simplification.",
+        },
+        RelationId::HpaRatio => RelationTexts {
+            name: "Kubernetes HPA: desired replicas",
+            formula: "desired = ⌈current × metric / target⌉;  no change while |metric / target − 1| ≤ {hpa.tolerance};  when scaling up, pods not yet ready count as 0 % and the ratio is recomputed (no change if that reverses the direction or falls within the tolerance)",
+            symbols: &["average CPU utilization of the ready pods", "the target utilization"],
+            note: "200m against a 100m target doubles the replicas; 50 replicas at 90 % with a 75 % target give ⌈50 × 0.9 / 0.75⌉ = 60.",
+        },
+        RelationId::HpaBehavior => RelationTexts {
+            name: "Kubernetes HPA: scaling behavior",
+            formula: "every {hpa.sync_period_s} s;  scale-down: the highest recommendation of the last {hpa.scale_down_stabilization_s} s, at most {hpa.scale_down_percent} % of the pods per {hpa.scale_down_period_s} s;  scale-up: the lowest recommendation of the last {hpa.scale_up_stabilization_s} s (0: no stabilization), at most max(current × (1 + {hpa.scale_up_percent} %), current + {hpa.scale_up_pods}) per {hpa.scale_up_period_s} s",
+            symbols: &[],
+            note: "The stabilization window stops flapping when the metric wobbles; the scale-up policies let the HPA add the larger of {hpa.scale_up_percent} % of its pods and {hpa.scale_up_pods} pods every period.",
+        },
+        RelationId::KpaStablePanic => RelationTexts {
+            name: "Knative KPA: stable and panic mode",
+            formula: "target = container concurrency × {kpa.target_utilization%} %;  stable pods = ⌈average concurrency over {kpa.stable_window_s} s / target⌉;  panic pods = ⌈average over the panic window ({kpa.panic_window_percentage} % of {kpa.stable_window_s} s) / target⌉;  panic when panic pods / ready pods ≥ {kpa.panic_threshold_percentage} %;  in panic: the larger of the two, never decreasing;  panic ends {kpa.stable_window_s} s after the last tick over the threshold",
+            symbols: &["requests in flight at the pods, in service and waiting"],
+            note: "Counting waiting requests makes the KPA see overload that a utilization metric, which saturates at 100 %, hides.",
+        },
+        RelationId::KpaBounds => RelationTexts {
+            name: "Knative KPA: scale rates and scale to zero",
+            formula: "⌊ready / {kpa.max_scale_down_rate}⌋ ≤ desired ≤ ⌈{kpa.max_scale_up_rate} × ready⌉ (ready taken as at least 1);  desired 0 only after the {kpa.scale_to_zero_grace_s} s scale-to-zero grace period",
+            symbols: &[],
+            note: "Scale to zero happens only when the minimum instances allows it.",
+        },
+        RelationId::MinuteQuantile => RelationTexts {
+            name: "Latency of a minute made of several steps",
+            formula: "P(T > t) over the minute = Σₖ wₖ·Pₖ(T > t) / Σₖ wₖ;  p99: the t where it equals 0.01 (bisection between the steps' own p99s)",
+            symbols: &["length of step k (arrivals are steady within the minute)"],
+            note: "Policies that act faster than a minute split it into steps (ticks); the minute's p99 is the p99 of all its requests, not the largest step's.",
+        },
+        RelationId::Calibration => RelationTexts {
+            name: "Constants (assumptions)",
+            formula: "{workers_per_instance} workers/instance · app time {app_time_ms} ms (+{heavy_feature_ms} ms and +{heavy_feature_queries} queries per miss with the heavy feature) · {queries_per_miss} queries per miss · database {db_capacity_qps} queries/s, {db_query_ms} ms idle, ≤ {db_query_cap_ms} ms · {hot_objects} hot objects · refill τ = {refill_tau_min} min · warm-up +{warmup_gain_per_min%} %/min for {warmup_minutes} min, +{warmup_db_qps} queries/s · timeout {timeout_s} s · {low_priority_share%} % low-priority traffic · bad build +{bad_build_error_rate%} % errors, ×{bad_build_cpu_factor} CPU · rollback {rollback_minutes} min · ${price_per_instance_hour} per instance-hour · scale-in ≤ {scale_in_max_share%} % after {scale_in_quiet_minutes} quiet minutes · up to {max_instances} instances · daily swing ±{diurnal_amplitude%} %, drift {traffic_drift_cv%} % · SLO {slo%} %",
+            symbols: &[],
+            note: "Example calibrations for a mid-size web service. This is an educational model: real sites calibrate every constant to their own tools and data.",
+        },
+        RelationId::Randomness => RelationTexts {
+            name: "Randomness",
+            formula: "mulberry32(seed); uniform u; exponential −m·ln(1 − u); normal √(−2 ln u₁)·cos(2π u₂) (Box–Muller); Poisson by Knuth's product of uniforms",
+            symbols: &["32-bit seed shown on screen and in the link", "uniform draw on [0, 1)"],
+            note: "The seed is the only source of randomness: the same seed, settings and actions give the same run.",
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::relations::ALL;
+
+    fn is_parameter(name: &str) -> bool {
+        ModelParams::SPECS
+            .iter()
+            .chain(PolicySettings::all_specs())
+            .any(|s| s.name == name)
+    }
+
+    fn all_texts(r: &RenderedRelation) -> Vec<&str> {
+        let mut out = vec![r.name.as_str(), r.formula.as_str(), r.note.as_str()];
+        out.extend(r.symbols.iter().map(|(_, meaning)| meaning.as_str()));
+        out
+    }
+
+    #[test]
+    fn every_relation_renders_with_the_defaults() {
+        let model = ModelParams::default();
+        let policies = PolicySettings::default();
+        for relation in ALL {
+            let t = texts(relation.id);
+            assert!(
+                !t.name.is_empty() && !t.formula.is_empty(),
+                "{}",
+                relation.id
+            );
+            assert_eq!(
+                t.symbols.len(),
+                relation.symbols.len(),
+                "{}: one meaning per symbol",
+                relation.id
+            );
+            let mut templates = vec![t.name, t.formula, t.note];
+            templates.extend(t.symbols);
+            for template in templates {
+                for p in placeholders(template) {
+                    assert!(is_parameter(p.name), "{}: {{{}}}", relation.id, p.name);
+                }
+            }
+            let rendered = render(relation, &model, &policies);
+            for text in all_texts(&rendered) {
+                assert!(
+                    !text.contains('{') && !text.contains('}'),
+                    "{}: unfilled placeholder in {text:?}",
+                    relation.id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_defaults_read_as_before() {
+        let model = ModelParams::default();
+        let policies = PolicySettings::default();
+        let formula = |r: &Relation| render(r, &model, &policies).formula;
+        assert_eq!(
+            formula(&crate::budget::ERROR_BUDGET),
+            "budget = 1 − SLO = 0.1 %;  burn = error rate / 0.1 %;  budget spent per minute = burn / 43,200"
+        );
+        assert!(formula(&crate::autoscale::hpa::HPA_RATIO).contains("|metric / target − 1| ≤ 0.1;"));
+        assert!(formula(&crate::queueing::WAITING_TAIL).contains("P(W > 2 s)"));
+        let kpa = formula(&crate::autoscale::kpa::KPA_STABLE_PANIC);
+        assert!(
+            kpa.starts_with("target = container concurrency × 70 %;"),
+            "{kpa}"
+        );
+        assert!(kpa.contains("≥ 200 %"), "{kpa}");
+        let calibration = formula(&crate::params::CALIBRATION);
+        assert!(calibration.starts_with("16 workers/instance · app time 50 ms"));
+        assert!(
+            calibration.contains("$0.4 per instance-hour"),
+            "{calibration}"
+        );
+        assert!(calibration.contains("scale-in ≤ 20 % after 10 quiet minutes"));
+        let slo = render(&crate::budget::ERROR_BUDGET, &model, &policies).symbols;
+        assert_eq!(
+            slo,
+            vec![("SLO", "99.9 % of requests succeed over 30 days".to_owned())]
+        );
+    }
+
+    #[test]
+    fn a_changed_parameter_shows_in_the_text() {
+        let mut model = ModelParams::default();
+        let mut policies = PolicySettings::default();
+        model.set("timeout_s", 3.0).unwrap();
+        model.set("slo", 0.995).unwrap();
+        policies.set("hpa.tolerance", 0.2).unwrap();
+        policies.set("kpa.target_utilization", 0.07).unwrap();
+        let hpa = render(&crate::autoscale::hpa::HPA_RATIO, &model, &policies);
+        assert!(
+            hpa.formula.contains("|metric / target − 1| ≤ 0.2;"),
+            "{}",
+            hpa.formula
+        );
+        let tail = render(&crate::queueing::WAITING_TAIL, &model, &policies);
+        assert!(tail.formula.contains("P(W > 3 s)"), "{}", tail.formula);
+        assert_eq!(tail.symbols[1].1, "threshold (the 3 s request timeout)");
+        let budget = render(&crate::budget::ERROR_BUDGET, &model, &policies);
+        assert!(
+            budget.formula.contains("1 − SLO = 0.5 %"),
+            "{}",
+            budget.formula
+        );
+        assert_eq!(
+            budget.symbols[0].1,
+            "99.5 % of requests succeed over 30 days"
+        );
+        let kpa = render(&crate::autoscale::kpa::KPA_STABLE_PANIC, &model, &policies);
+        assert!(kpa.formula.contains("× 7 %;"), "{}", kpa.formula);
+        let calibration = render(&crate::params::CALIBRATION, &model, &policies);
+        assert!(
+            calibration.formula.contains("timeout 3 s"),
+            "{}",
+            calibration.formula
+        );
+    }
+
+    #[test]
+    fn placeholder_syntax() {
+        let value = |name: &str| match name {
+            "a" => Some(0.999),
+            "b.c" => Some(4000.0),
+            "d" => Some(0.07),
+            _ => None,
+        };
+        assert_eq!(fill("{a} {a%} {1-a%} {b.c}", value), "0.999 99.9 0.1 4000");
+        assert_eq!(fill("{d%} %", value), "7 %");
+        assert_eq!(
+            fill("{unknown} {Not A Name} {", value),
+            "{unknown} {Not A Name} {"
+        );
+        assert_eq!(fill("no braces", value), "no braces");
+        assert_eq!(
+            placeholders("x {1-a%} y {b.c} {j = 1}"),
+            vec![
+                Placeholder {
+                    name: "a",
+                    complement: true,
+                    percent: true
+                },
+                Placeholder {
+                    name: "b.c",
+                    complement: false,
+                    percent: false
+                },
+            ]
+        );
+        assert_eq!(format_number(0.4), "0.4");
+        assert_eq!(format_number(1.25), "1.25");
+        assert_eq!(format_number(-3.0), "-3");
+    }
+}

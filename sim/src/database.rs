@@ -30,6 +30,17 @@ pub const QUERY_TIME: Relation = Relation {
     assumption: false,
 };
 
+/// Share of its queries a database at utilization `rho` cannot complete: beyond capacity it
+/// completes 1/ρ of them and fails the rest (on top of the capped query time). A modelling
+/// choice of this simulator, stated beside the query-time relation.
+pub fn failed_share(rho: f64) -> f64 {
+    if rho > 1.0 {
+        1.0 - 1.0 / rho
+    } else {
+        0.0
+    }
+}
+
 /// Mean service time of a request: application time plus the queries of a cache miss.
 pub fn service_time_ms(app_ms: f64, hit: f64, queries_per_miss: f64, query_ms: f64) -> f64 {
     app_ms + (1.0 - hit) * queries_per_miss * query_ms

@@ -142,6 +142,63 @@ impl Fleet {
         (stopped, draining)
     }
 
+    /// Rolling update in place: `build` replaces the live fleet's older builds until
+    /// ⌈live × done / minutes⌉ instances run it (oldest instances first).
+    pub fn roll_out(&mut self, build: u32, done: u32, minutes: u32) {
+        let live: Vec<usize> = (0..self.instances.len())
+            .filter(|&i| !self.instances[i].rollback)
+            .collect();
+        let want = (live.len() as u32 * done.min(minutes)).div_ceil(minutes) as usize;
+        let mut have = live
+            .iter()
+            .filter(|&&i| self.instances[i].build == build)
+            .count();
+        for &i in &live {
+            if have >= want {
+                break;
+            }
+            if self.instances[i].build != build {
+                self.instances[i].build = build;
+                have += 1;
+            }
+        }
+    }
+
+    /// Prepares a rollback fleet of `build`, as large as the live fleet, ready at `ready_s`;
+    /// with `restart`, the one being prepared starts its preparation again. Returns its size.
+    pub fn prepare_rollback(&mut self, build: u32, now_s: f64, ready_s: f64, restart: bool) -> u32 {
+        if restart {
+            for inst in self.instances.iter_mut().filter(|i| i.rollback) {
+                inst.state = InstanceState::Booting {
+                    ready_at_s: ready_s,
+                };
+            }
+        } else {
+            let n = self.live();
+            self.start(n, now_s, ready_s - now_s, build, true);
+        }
+        self.count(|i| i.rollback)
+    }
+
+    /// Switches traffic to the rollback fleet: the old instances stop and the rollback ones
+    /// serve. Returns how many old instances stopped.
+    pub fn switch_to_rollback(&mut self) -> u32 {
+        let old = self.count(|i| !i.rollback);
+        self.instances.retain(|i| i.rollback);
+        for inst in &mut self.instances {
+            inst.rollback = false;
+            inst.state = InstanceState::Serving;
+        }
+        old
+    }
+
+    /// Whether a live (not rollback) instance runs a build for which `is_bad` holds.
+    pub fn runs_live(&self, is_bad: impl Fn(u32) -> bool) -> bool {
+        self.instances
+            .iter()
+            .any(|i| !i.rollback && is_bad(i.build))
+    }
+
     pub fn serving(&self) -> u32 {
         self.count(|i| i.state == InstanceState::Serving)
     }

@@ -24,6 +24,7 @@ pub mod cache;
 pub mod catalog;
 pub mod compare;
 pub mod database;
+pub mod engine;
 pub mod event;
 pub mod fleet;
 pub mod ids;
@@ -39,6 +40,7 @@ pub mod share;
 pub mod sim;
 pub mod summary;
 pub mod traffic;
+pub mod world;
 
 pub use action::{Action, ActionError, ActionKind, Settings};
 pub use event::{Event, EventKind};

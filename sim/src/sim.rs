@@ -1,64 +1,76 @@
 //! The minute model: one call to [`Simulation::step`] advances the service by one simulated
 //! minute. A run is a pure function of (scenario, seed, parameters, actions).
+//!
+//! `step` is a short orchestrator over stages, in order: the person's actions and the
+//! scenario's script (deploys), the fleet's boots and drains, traffic, the cache and the
+//! database, the service (tick by tick, with the autoscaler deciding at its cadence), the
+//! error budget and its page, the ledger. Each stage reads and writes plain state structs
+//! ([`crate::world`]); the service stage asks a [`ServiceModel`] how the fleet serves a tick.
+//! The clock is integer: a minute and the second within it.
 
 use crate::action::{Action, ActionKind, Settings};
 use crate::autoscale::target_tracking::TargetTracking;
-use crate::autoscale::{Autoscaler, Observation};
-use crate::budget::{self, Window};
+use crate::autoscale::{Autoscaler, Observation, PolicyId};
+use crate::engine::formulas::QueueFormulas;
+use crate::engine::{ServiceModel, TickInput, TickOutcome};
 use crate::event::{Event, EventKind, FleetReason};
+use crate::ids::DriverId;
 use crate::params::ModelParams;
-use crate::queueing::QueueOutcome;
+use crate::queueing::{self, SojournTail};
 use crate::record::MinuteRecord;
 use crate::rng::Mulberry32;
 use crate::scenario::{Scenario, Scripted};
 use crate::traffic::{self, Surge};
-use crate::{cache, database, queueing};
-
-/// The build every scenario starts on.
-const OPENING_BUILD: u32 = 1;
-
-/// A build rolling out over several minutes.
-#[derive(Clone, Debug, PartialEq)]
-struct Rollout {
-    build: u32,
-    start_minute: u32,
-    minutes: u32,
-}
+use crate::world::budget::ErrorBudget;
+use crate::world::deploys::{Deploys, OPENING_BUILD};
+use crate::world::journal::Journal;
+use crate::world::ledger::Ledger;
+use crate::world::service::{CacheState, ServiceUnit};
+use crate::{cache, database};
 
 /// A simulated service and everything that happened to it so far.
 pub struct Simulation {
     scenario: Scenario,
     seed: u32,
     params: ModelParams,
+    /// The controls in force.
     settings: Settings,
     rng: Mulberry32,
     surge: Option<Surge>,
-    fleet: crate::fleet::Fleet,
-    autoscaler: Box<dyn Autoscaler>,
+    /// The next minute to simulate.
     minute: u32,
-    cache_warm: f64,
-    warmup_left: u32,
-    rollback_ready_minute: Option<u32>,
-    rollout: Option<Rollout>,
-    live_build: u32,
-    last_good_build: u32,
-    bad_builds: Vec<u32>,
-    next_build: u32,
-    budget_left: f64,
-    cost_so_far: f64,
-    window_1h: Window,
-    window_5m: Window,
-    paging: bool,
-    /// Actions not yet applied, in the order given (stable within a minute).
-    pending: Vec<Action>,
-    applied: Vec<Action>,
-    history: Vec<MinuteRecord>,
-    events: Vec<Event>,
     /// Seconds into the minute of the tick being simulated, for events inside the minute.
     tick_second: Option<u32>,
-    instance_seconds: f64,
-    /// Driver of the latest scaling decision.
-    active_driver: Option<crate::ids::DriverId>,
+    service: ServiceUnit,
+    deploys: Deploys,
+    budget: ErrorBudget,
+    ledger: Ledger,
+    journal: Journal,
+}
+
+/// The traffic of a minute.
+#[derive(Clone, Copy, Debug)]
+struct Traffic {
+    /// Incoming requests per second.
+    rate: f64,
+    /// Share shed on purpose.
+    shed_share: f64,
+    /// Requests per second past the shedding.
+    admitted: f64,
+}
+
+/// The cache and the database in a minute.
+#[derive(Clone, Copy, Debug)]
+struct Backend {
+    ttl_s: f64,
+    hit: f64,
+    heavy: bool,
+    queries: f64,
+    db_demand: f64,
+    db_rho: f64,
+    query_ms: f64,
+    /// Share of the database's queries it cannot complete.
+    db_failed: f64,
 }
 
 /// Running sums over one minute's ticks.
@@ -102,23 +114,25 @@ struct TickState {
     serving: u32,
     booting: u32,
     draining: u32,
-    queue: QueueOutcome,
+    served: TickOutcome,
+    /// Share of the serving fleet on a bad build.
+    bad_share: f64,
     service_s: f64,
     app_ms: f64,
     service_ms: f64,
-    /// Share of arrivals rejected by a per-node limit.
-    rejected: f64,
-    /// p95 of the time in the system, s (0 when no policy needs it).
-    p95_s: f64,
 }
 
-/// Inputs of a queue solve; ticks with the same inputs reuse the last solution.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct QueueKey {
-    lambda: f64,
-    service_s: f64,
-    workers: u32,
-    room: Option<u32>,
+/// What the service stage gives for a minute.
+#[derive(Clone, Copy, Debug)]
+struct MinuteService {
+    /// Means over the ticks.
+    sums: TickSums,
+    /// The minute's last tick.
+    last: TickState,
+    /// p99 of all the minute's requests, s.
+    p99_s: f64,
+    /// Seconds per tick.
+    dt: f64,
 }
 
 impl Simulation {
@@ -136,43 +150,36 @@ impl Simulation {
             seed,
             settings: scenario.settings.clone(),
             rng: Mulberry32::new(seed),
-            fleet,
-            autoscaler,
             minute: 0,
-            cache_warm: 1.0,
-            warmup_left: 0,
-            rollback_ready_minute: None,
-            rollout: None,
-            live_build: OPENING_BUILD,
-            last_good_build: OPENING_BUILD,
-            bad_builds: Vec::new(),
-            next_build: OPENING_BUILD + 1,
-            budget_left: scenario.budget_left,
-            cost_so_far: 0.0,
-            window_1h: Window::new(60),
-            window_5m: Window::new(5),
-            paging: false,
-            pending: Vec::new(),
-            applied: Vec::new(),
-            history: Vec::new(),
-            events: Vec::new(),
             tick_second: None,
-            instance_seconds: 0.0,
-            active_driver: None,
+            service: ServiceUnit {
+                fleet,
+                autoscaler,
+                model: Box::new(QueueFormulas::default()),
+                cache: CacheState::default(),
+                active_driver: None,
+            },
+            deploys: Deploys::default(),
+            budget: ErrorBudget::new(scenario.budget_left),
+            ledger: Ledger::default(),
+            journal: Journal::new(scenario.clock_min),
             params,
         }
     }
 
     /// Replaces the autoscaling policy (before or during a run).
     pub fn set_autoscaler(&mut self, autoscaler: Box<dyn Autoscaler>) {
-        self.autoscaler = autoscaler;
+        self.service.autoscaler = autoscaler;
+    }
+
+    /// Replaces the model of how the fleet serves requests (the formulas by default).
+    pub fn set_service_model(&mut self, model: Box<dyn ServiceModel>) {
+        self.service.model = model;
     }
 
     /// Queues actions stamped with their minutes (those in the past apply at the next step).
     pub fn schedule(&mut self, actions: impl IntoIterator<Item = Action>) {
-        self.pending.extend(actions);
-        // Stable: actions of the same minute keep their order.
-        self.pending.sort_by_key(|a| a.minute);
+        self.journal.schedule(actions);
     }
 
     /// Applies `kind` at the start of the next simulated minute.
@@ -194,7 +201,7 @@ impl Simulation {
         &self.settings
     }
     pub fn fleet(&self) -> &crate::fleet::Fleet {
-        &self.fleet
+        &self.service.fleet
     }
     /// The surge this seed drew, if the scenario has one.
     pub fn surge(&self) -> Option<&Surge> {
@@ -205,14 +212,14 @@ impl Simulation {
         self.minute
     }
     pub fn history(&self) -> &[MinuteRecord] {
-        &self.history
+        &self.journal.history
     }
     pub fn events(&self) -> &[Event] {
-        &self.events
+        &self.journal.events
     }
     /// Actions applied so far, with their minutes.
     pub fn actions(&self) -> &[Action] {
-        &self.applied
+        &self.journal.applied
     }
     /// True once the scenario's exercise length has been simulated.
     pub fn finished(&self) -> bool {
@@ -221,18 +228,11 @@ impl Simulation {
 
     /// Time of day of minute `m`, "HH:MM".
     pub fn clock_at(&self, minute: u32) -> String {
-        let t = (self.scenario.clock_min + minute) % 1440;
-        format!("{:02}:{:02}", t / 60, t % 60)
+        self.journal.clock_at(minute)
     }
 
     fn emit(&mut self, kind: EventKind) {
-        let clock = self.clock_at(self.minute);
-        self.events.push(Event {
-            minute: self.minute,
-            clock,
-            second: self.tick_second,
-            kind,
-        });
+        self.journal.emit(self.minute, self.tick_second, kind);
     }
 
     fn boot_s(&self) -> f64 {
@@ -243,13 +243,13 @@ impl Simulation {
         if count == 0 {
             return;
         }
-        let (boot_s, build) = (self.boot_s(), self.live_build);
-        self.fleet.start(count, at_s, boot_s, build, false);
+        let (boot_s, build) = (self.boot_s(), self.deploys.live_build);
+        self.service.fleet.start(count, at_s, boot_s, build, false);
         self.emit(EventKind::InstancesStarted { count, reason });
     }
 
     fn stop_instances(&mut self, count: u32, reason: FleetReason) {
-        let count = self.fleet.stop(count);
+        let count = self.service.fleet.stop(count);
         if count > 0 {
             self.emit(EventKind::InstancesStopped { count, reason });
         }
@@ -257,11 +257,19 @@ impl Simulation {
 
     /// Brings the live fleet to `desired` (starting or stopping instances).
     fn resize(&mut self, desired: u32, at_s: f64, reason: FleetReason) {
-        let live = self.fleet.live();
+        let live = self.service.fleet.live();
         if desired > live {
             self.start_instances(desired - live, at_s, reason);
         } else if desired < live {
             self.stop_instances(live - desired, reason);
+        }
+    }
+
+    // ---- Stage 1: the person's actions and the scenario's script -------------------------
+
+    fn apply_due_actions(&mut self) {
+        while let Some(action) = self.journal.next_due(self.minute) {
+            self.apply_now(action);
         }
     }
 
@@ -273,7 +281,7 @@ impl Simulation {
         match action.kind {
             ActionKind::MinInstances(n) => {
                 self.settings.min_instances = n;
-                let live = self.fleet.live();
+                let live = self.service.fleet.live();
                 if live < n || (!self.settings.autoscaling && live > n) {
                     self.resize(n, now_s, FleetReason::MinimumInstances);
                 }
@@ -293,41 +301,21 @@ impl Simulation {
             ActionKind::ShedLowPriority(x) => self.settings.shed_low_priority = x,
             ActionKind::HeavyFeature(on) => self.settings.heavy_feature = on,
             ActionKind::WarmCache => {
-                if self.warmup_left == 0 {
-                    self.warmup_left = self.params.warmup_minutes as u32;
-                    self.emit(EventKind::WarmupStarted {
-                        minutes: self.warmup_left,
-                    });
+                if self.service.cache.warmup_left == 0 {
+                    self.service.cache.warmup_left = self.params.warmup_minutes as u32;
+                    let minutes = self.service.cache.warmup_left;
+                    self.emit(EventKind::WarmupStarted { minutes });
                 }
             }
             ActionKind::Rollback => {
                 let ready = self.minute + self.params.rollback_minutes as u32;
-                let restarted = self.rollback_ready_minute.is_some();
-                if !restarted {
-                    let n = self.fleet.live();
-                    let ready_s = f64::from(ready) * 60.0;
-                    self.fleet
-                        .start(n, now_s, ready_s - now_s, self.last_good_build, true);
-                } else {
-                    let ready_s = f64::from(ready) * 60.0;
-                    for inst in self.fleet.instances.iter_mut().filter(|i| i.rollback) {
-                        inst.state = crate::fleet::InstanceState::Booting {
-                            ready_at_s: ready_s,
-                        };
-                    }
-                }
-                self.rollback_ready_minute = Some(ready);
-                let instances = self.fleet.instances.iter().filter(|i| i.rollback).count() as u32;
-                let build = self.last_good_build;
-                self.emit(EventKind::RollbackStarted {
-                    build,
-                    instances,
-                    ready_minute: ready,
-                    restarted,
-                });
+                let event =
+                    self.deploys
+                        .start_rollback(self.minute, ready, &mut self.service.fleet);
+                self.emit(event);
             }
         }
-        self.applied.push(action);
+        self.journal.applied.push(action);
     }
 
     fn run_script(&mut self) {
@@ -339,104 +327,48 @@ impl Simulation {
                     bad,
                     rollout_minutes,
                 } if minute == m => {
-                    let build = self.next_build;
-                    self.next_build += 1;
-                    if bad {
-                        self.bad_builds.push(build);
-                    }
-                    self.live_build = build;
-                    self.rollout = Some(Rollout {
-                        build,
-                        start_minute: m,
-                        minutes: rollout_minutes.max(1),
-                    });
-                    self.emit(EventKind::Deploy { build, bad });
+                    let event = self.deploys.deploy(m, bad, rollout_minutes);
+                    self.emit(event);
                 }
                 Scripted::CacheFlush { minute } if minute == m => {
-                    self.cache_warm = 0.0;
+                    self.service.cache.warm = 0.0;
                     self.emit(EventKind::CacheFlush);
                 }
                 _ => {}
             }
         }
-        if let Some(r) = self.rollout.clone() {
-            // Rolling update in place: after k+1 of `minutes` minutes, that share of the
-            // live fleet runs the new build.
-            let done = m - r.start_minute + 1;
-            let live: Vec<usize> = (0..self.fleet.instances.len())
-                .filter(|&i| !self.fleet.instances[i].rollback)
-                .collect();
-            let want = (live.len() as u32 * done.min(r.minutes)).div_ceil(r.minutes) as usize;
-            let mut have = live
-                .iter()
-                .filter(|&&i| self.fleet.instances[i].build == r.build)
-                .count();
-            for &i in &live {
-                if have >= want {
-                    break;
-                }
-                if self.fleet.instances[i].build != r.build {
-                    self.fleet.instances[i].build = r.build;
-                    have += 1;
-                }
-            }
-            if done >= r.minutes {
-                self.rollout = None;
-            }
-        }
+        self.deploys.advance_rollout(m, &mut self.service.fleet);
     }
 
-    fn finish_rollback(&mut self) {
-        let was_live = self
-            .fleet
-            .instances
-            .iter()
-            .any(|i| !i.rollback && self.bad_builds.contains(&i.build));
-        let old = self.fleet.instances.iter().filter(|i| !i.rollback).count() as u32;
-        self.fleet.instances.retain(|i| i.rollback);
-        for inst in &mut self.fleet.instances {
-            inst.rollback = false;
-            inst.state = crate::fleet::InstanceState::Serving;
-        }
-        self.live_build = self.last_good_build;
-        self.rollout = None;
-        self.rollback_ready_minute = None;
-        if old > 0 {
-            self.emit(EventKind::InstancesStopped {
-                count: old,
-                reason: FleetReason::Rollback,
-            });
-        }
-        let build = self.last_good_build;
-        self.emit(EventKind::RollbackFinished {
-            build,
-            bad_build_was_live: was_live,
-        });
-    }
+    // ---- Stage 2: the fleet's boots, drains and the rollback's switch-over ---------------
 
-    /// Simulates the next minute and returns its record.
-    pub fn step(&mut self) -> &MinuteRecord {
-        let m = self.minute;
-        // A copy (plain numbers) so the model can read it while the fleet changes.
-        let p = self.params.clone();
-        let start_s = f64::from(m) * 60.0;
-
-        // 1. The user's actions for this minute, then the scenario's script.
-        while self.pending.first().is_some_and(|a| a.minute <= m) {
-            let action = self.pending.remove(0);
-            self.apply_now(action);
-        }
-        self.run_script();
-
-        // 2. Instances whose boot or rollback is done.
-        if self.rollback_ready_minute == Some(m) {
-            self.finish_rollback();
-        }
-        let promoted = self.fleet.promote_ready(start_s);
+    fn fleet_at(&mut self, now_s: f64) {
+        let promoted = self.service.fleet.promote_ready(now_s);
         if promoted > 0 {
             self.emit(EventKind::InstancesServing { count: promoted });
         }
-        self.finish_draining(start_s);
+        let drained = self.service.fleet.finish_draining(now_s);
+        if drained > 0 {
+            self.emit(EventKind::InstancesStopped {
+                count: drained,
+                reason: FleetReason::Drained,
+            });
+        }
+    }
+
+    fn fleet_at_minute_start(&mut self, start_s: f64) {
+        if self.deploys.rollback_ready_minute == Some(self.minute) {
+            for event in self.deploys.finish_rollback(&mut self.service.fleet) {
+                self.emit(event);
+            }
+        }
+        self.fleet_at(start_s);
+    }
+
+    // ---- Stage 3: traffic -----------------------------------------------------------------
+
+    fn traffic(&mut self, p: &ModelParams) -> Traffic {
+        let m = self.minute;
         if self
             .surge
             .is_some_and(|s| libm::floor(s.start_min) as u32 == m)
@@ -444,8 +376,6 @@ impl Simulation {
             let peak = self.surge.map_or(1.0, |s| s.peak);
             self.emit(EventKind::SurgeStarted { peak });
         }
-
-        // 3. Traffic.
         let t = f64::from(m);
         let surge = self.surge.map_or(1.0, |s| s.factor(t));
         let mean_rate = traffic::diurnal_rate(
@@ -456,36 +386,56 @@ impl Simulation {
         ) * surge;
         let rate = traffic::noisy_rate(&mut self.rng, mean_rate, p.traffic_drift_cv);
         let shed_share = self.settings.shed_low_priority * p.low_priority_share;
-        let admitted = rate * (1.0 - shed_share);
+        Traffic {
+            rate,
+            shed_share,
+            admitted: rate * (1.0 - shed_share),
+        }
+    }
 
-        // 4. Cache and database.
-        let ttl = f64::from(self.settings.cache_ttl_s);
-        let hit = cache::ttl_hit(self.cache_warm, admitted, ttl, p.hot_objects);
+    // ---- Stage 4: the cache and the database ---------------------------------------------
+
+    fn backend(&self, traffic: &Traffic, p: &ModelParams) -> Backend {
+        let ttl_s = f64::from(self.settings.cache_ttl_s);
+        let hit = cache::ttl_hit(
+            self.service.cache.warm,
+            traffic.admitted,
+            ttl_s,
+            p.hot_objects,
+        );
         let heavy = self.settings.heavy_feature;
         let queries = p.queries_per_miss + if heavy { p.heavy_feature_queries } else { 0.0 };
-        let warmup_qps = if self.warmup_left > 0 {
+        let warmup_qps = if self.service.cache.warmup_left > 0 {
             p.warmup_db_qps
         } else {
             0.0
         };
-        let db_demand = database::db_load(admitted, queries, hit, warmup_qps);
+        let db_demand = database::db_load(traffic.admitted, queries, hit, warmup_qps);
         let db_rho = db_demand / p.db_capacity_qps;
         let query_ms = database::query_time_ms(p.db_query_ms, db_rho, p.db_query_cap_ms);
-        // Beyond capacity the database fails the queries it cannot complete.
-        let db_failed = if db_rho > 1.0 {
-            1.0 - 1.0 / db_rho
-        } else {
-            0.0
-        };
+        Backend {
+            ttl_s,
+            hit,
+            heavy,
+            queries,
+            db_demand,
+            db_rho,
+            query_ms,
+            db_failed: database::failed_share(db_rho),
+        }
+    }
 
-        // 5. The fleet's queue, tick by tick. A policy that acts faster than a minute splits
-        //    it into ticks of its cadence; each tick solves the queue for the fleet of that
-        //    moment and may end with a decision. The record aggregates the ticks: rates and
-        //    shares are means over them, p99 is the p99 of all the minute's requests, counts
-        //    are those of the last tick. With one tick (target tracking) every aggregate is
-        //    that tick's value, bit for bit.
+    // ---- Stage 5: the service, tick by tick ----------------------------------------------
+
+    /// A policy that acts faster than a minute splits it into ticks of its cadence; each
+    /// tick serves the fleet of that moment and may end with a decision. The minute's
+    /// figures aggregate the ticks: rates and shares are means over them, p99 is the p99 of
+    /// all the minute's requests, counts are those of the last tick. With one tick (target
+    /// tracking) every aggregate is that tick's value, bit for bit.
+    fn serve_minute(&mut self, traffic: &Traffic, b: &Backend, p: &ModelParams) -> MinuteService {
+        let start_s = f64::from(self.minute) * 60.0;
         let tick_s = if self.settings.autoscaling {
-            let t = self.autoscaler.tick_s();
+            let t = self.service.autoscaler.tick_s();
             if t > 0 && 60 % t == 0 {
                 t
             } else {
@@ -496,246 +446,241 @@ impl Simulation {
         };
         let ticks = 60 / tick_s;
         let dt = f64::from(tick_s);
-        let admission = self.autoscaler.admission();
+        let admission = self.service.autoscaler.admission();
         let mut sums = TickSums::default();
-        let mut tails = Vec::with_capacity(ticks as usize);
-        let mut memo: Option<(QueueKey, QueueOutcome, f64, f64)> = None;
+        let mut tails: Vec<(f64, SojournTail)> = Vec::with_capacity(ticks as usize);
         let mut last = None;
         for k in 0..ticks {
             let tick_start = start_s + f64::from(k) * dt;
             if k > 0 {
                 self.tick_second = Some(k * tick_s);
-                let promoted = self.fleet.promote_ready(tick_start);
-                if promoted > 0 {
-                    self.emit(EventKind::InstancesServing { count: promoted });
-                }
-                self.finish_draining(tick_start);
+                self.fleet_at(tick_start);
             }
-            let bad_share = self.fleet.serving_share(|b| self.bad_builds.contains(&b));
-            let app_ms = (p.app_time_ms + if heavy { p.heavy_feature_ms } else { 0.0 })
-                * (1.0 + (p.bad_build_cpu_factor - 1.0) * bad_share);
-            let service_ms = database::service_time_ms(app_ms, hit, queries, query_ms);
-            let service_s = service_ms / 1000.0;
-            let serving = self.fleet.serving();
-            // The elastic scaler's Envoy: a node runs at most its limit at once, and the
-            // balancer holds only so many beyond the nodes' limits.
-            let (workers, room) = match admission {
-                None => (serving * p.workers(), None),
-                Some(a) => {
-                    let per_node = p.workers().min(a.per_node_requests);
-                    let inside = a.per_node_requests.saturating_sub(p.workers());
-                    let room = serving.saturating_mul(inside).saturating_add(a.pending);
-                    (serving * per_node, Some(room))
-                }
-            };
-            let key = QueueKey {
-                lambda: admitted,
-                service_s,
-                workers,
-                room,
-            };
-            let (queue, rejected, p95_s) = match memo {
-                Some((k0, q, r, p95)) if k0 == key => (q, r, p95),
-                _ => {
-                    let (q, r) = match room {
-                        None => (
-                            queueing::solve(admitted, service_s, workers, p.timeout_s),
-                            0.0,
-                        ),
-                        Some(room) => {
-                            queueing::solve_bounded(admitted, service_s, workers, room, p.timeout_s)
-                        }
-                    };
-                    // Only the policies read the p95; minute-cadence ones skip the solve.
-                    let p95 = if ticks > 1 {
-                        q.tail.quantile(0.05)
-                    } else {
-                        0.0
-                    };
-                    memo = Some((key, q, r, p95));
-                    (q, r, p95)
-                }
-            };
-
-            // 6. Errors: timeouts, failed queries, the bad build's own errors, rejections.
-            let answered = 1.0 - queue.timeout_share;
-            let other_failures =
-                1.0 - (1.0 - (1.0 - hit) * db_failed) * (1.0 - bad_share * p.bad_build_error_rate);
-            let mut error_rate = if admitted > 0.0 {
-                queue.timeout_share + answered * other_failures
-            } else {
-                0.0
-            };
-            if rejected > 0.0 {
-                error_rate = rejected + (1.0 - rejected) * error_rate;
-            }
-
-            let billed = self.fleet.billed();
-            self.instance_seconds += f64::from(billed) * dt;
+            let tick = self.serve_tick(traffic.admitted, b, p, admission, ticks > 1);
+            let error_rate = tick_error_rate(&tick, traffic.admitted, b, p);
+            let billed = self.service.fleet.billed();
+            self.ledger.bill(billed, dt);
             sums.cost_per_hour += f64::from(billed) * p.price_per_instance_hour;
-            sums.utilization += queue.utilization;
+            sums.utilization += tick.served.queue.utilization;
             sums.error_rate += error_rate;
-            sums.timeout_share += queue.timeout_share;
-            sums.bad_share += bad_share;
-            sums.service_ms += service_ms;
-            sums.erlang_c += queue.erlang_c;
-            sums.rejected += rejected;
-            let capacity_per_s = if service_s > 0.0 {
-                f64::from(workers) / service_s
+            sums.timeout_share += tick.served.queue.timeout_share;
+            sums.bad_share += tick.bad_share;
+            sums.service_ms += tick.service_ms;
+            sums.erlang_c += tick.served.queue.erlang_c;
+            sums.rejected += tick.served.rejected;
+            sums.capacity_per_s += if tick.service_s > 0.0 {
+                f64::from(tick.served.workers) / tick.service_s
             } else {
                 0.0
             };
-            sums.capacity_per_s += capacity_per_s;
-            sums.p99_approx_s = sums.p99_approx_s.max(queue.p99_approx_s);
-            tails.push((dt, queue.tail));
-            let tick = TickState {
-                serving,
-                booting: self.fleet.booting(),
-                draining: self.fleet.draining(),
-                queue,
-                service_s,
-                app_ms,
-                service_ms,
-                rejected,
-                p95_s,
-            };
+            sums.p99_approx_s = sums.p99_approx_s.max(tick.served.queue.p99_approx_s);
+            tails.push((dt, tick.served.queue.tail));
             last = Some(tick);
             if self.settings.autoscaling && k + 1 < ticks {
                 let end = tick_start + dt;
                 self.tick_second = Some((k + 1) * tick_s);
-                let obs = self.observe(&tick, admitted, end, dt);
+                let obs = self.observe(&tick, traffic.admitted, end, dt);
                 self.autoscale(&obs, end);
             }
         }
         self.tick_second = None;
-        let tick = last.expect("a minute has at least one tick");
-        let queue = tick.queue;
+        let last = last.expect("a minute has at least one tick");
         let p99_s = if ticks == 1 {
-            queue.p99_s
+            last.served.queue.p99_s
         } else {
             queueing::mixture_quantile(&tails, 0.01)
         };
-        let sums = sums.mean(f64::from(ticks));
-        let error_rate = sums.error_rate;
+        MinuteService {
+            sums: sums.mean(f64::from(ticks)),
+            last,
+            p99_s,
+            dt,
+        }
+    }
 
-        self.window_1h.push(error_rate);
-        self.window_5m.push(error_rate);
-        let burn_1h = self.window_1h.mean() / (1.0 - p.slo);
-        let burn_5m = self.window_5m.mean() / (1.0 - p.slo);
-        let paging_now = budget::page_fires(burn_1h, burn_5m);
+    /// Share of the serving fleet on a bad build.
+    fn bad_share(&self) -> f64 {
+        self.service.fleet.serving_share(|b| self.deploys.is_bad(b))
+    }
+
+    /// The fleet of this moment serves one tick through the service model.
+    fn serve_tick(
+        &mut self,
+        admitted: f64,
+        b: &Backend,
+        p: &ModelParams,
+        admission: Option<crate::autoscale::Admission>,
+        want_p95: bool,
+    ) -> TickState {
+        let bad_share = self.bad_share();
+        let app_ms = (p.app_time_ms + if b.heavy { p.heavy_feature_ms } else { 0.0 })
+            * (1.0 + (p.bad_build_cpu_factor - 1.0) * bad_share);
+        let service_ms = database::service_time_ms(app_ms, b.hit, b.queries, b.query_ms);
+        let service_s = service_ms / 1000.0;
+        let serving = self.service.fleet.serving();
+        let served = self.service.model.tick(&TickInput {
+            lambda: admitted,
+            service_s,
+            serving,
+            workers_per_instance: p.workers(),
+            timeout_s: p.timeout_s,
+            admission,
+            want_p95,
+        });
+        TickState {
+            serving,
+            booting: self.service.fleet.booting(),
+            draining: self.service.fleet.draining(),
+            served,
+            bad_share,
+            service_s,
+            app_ms,
+            service_ms,
+        }
+    }
+
+    /// Simulates the next minute and returns its record.
+    pub fn step(&mut self) -> &MinuteRecord {
+        let m = self.minute;
+        // A copy (plain numbers) so the stages can read it while the state changes.
+        let p = self.params.clone();
+        let start_s = f64::from(m) * 60.0;
+
+        self.apply_due_actions();
+        self.run_script();
+        self.fleet_at_minute_start(start_s);
+        let traffic = self.traffic(&p);
+        let backend = self.backend(&traffic, &p);
+        let served = self.serve_minute(&traffic, &backend, &p);
+        let sums = served.sums;
+        let error_rate = sums.error_rate;
+        let burn = self.budget.observe(error_rate, p.slo);
 
         let cost_per_hour = sums.cost_per_hour;
+        let cache = self.service.cache;
         let record = MinuteRecord {
             minute: m,
             clock: self.clock_at(m),
-            requests_per_s: rate,
-            serving: tick.serving,
-            booting: tick.booting,
-            cache_hit: hit,
-            db_utilization: db_rho,
-            shed_share,
+            requests_per_s: traffic.rate,
+            serving: served.last.serving,
+            booting: served.last.booting,
+            cache_hit: backend.hit,
+            db_utilization: backend.db_rho,
+            shed_share: traffic.shed_share,
             fleet_cost_per_hour: cost_per_hour,
-            cost_so_far: self.cost_so_far,
-            cache_age_s: cache::mean_age_s(ttl),
+            cost_so_far: self.ledger.cost_so_far,
+            cache_age_s: cache::mean_age_s(backend.ttl_s),
             bad_build_share: sums.bad_share,
-            feature_available: if heavy { 1.0 } else { 0.0 },
+            feature_available: if backend.heavy { 1.0 } else { 0.0 },
             utilization: sums.utilization,
             error_rate,
             timeout_share: sums.timeout_share,
-            p99_ms: p99_s * 1000.0,
-            burn_rate_1h: burn_1h,
-            budget_left: self.budget_left,
-            paging: paging_now,
+            p99_ms: served.p99_s * 1000.0,
+            burn_rate_1h: burn.burn_1h,
+            budget_left: self.budget.left,
+            paging: burn.page,
             p99_approx_ms: sums.p99_approx_s * 1000.0,
-            burn_rate_5m: burn_5m,
-            draining: tick.draining,
+            burn_rate_5m: burn.burn_5m,
+            draining: served.last.draining,
             capacity_per_s: sums.capacity_per_s,
             service_time_ms: sums.service_ms,
-            query_time_ms: query_ms,
-            cache_warm: self.cache_warm,
-            warmup_minutes_left: self.warmup_left,
-            rollback_minutes_left: self.rollback_ready_minute.map_or(0, |r| r - m),
+            query_time_ms: backend.query_ms,
+            cache_warm: cache.warm,
+            warmup_minutes_left: cache.warmup_left,
+            rollback_minutes_left: self.deploys.rollback_ready_minute.map_or(0, |r| r - m),
             erlang_c: sums.erlang_c,
             rejected_share: sums.rejected,
         };
 
-        // 7. Balances, the page, the cache, the autoscaler: they shape the next minute.
-        self.budget_left -= budget::budget_spent_per_minute(budget::burn_rate(error_rate, p.slo));
-        self.cost_so_far += cost_per_hour / 60.0;
-        let headroom = if db_demand > 0.0 {
-            (p.db_capacity_qps / db_demand).min(1.0)
-        } else {
-            1.0
-        };
-        let (tau, gain) = (p.refill_tau_min, p.warmup_gain_per_min);
-        self.cache_warm = cache::refill(self.cache_warm, 1.0, tau, headroom);
-        if self.warmup_left > 0 {
-            self.cache_warm = (self.cache_warm + gain).min(1.0);
-            self.warmup_left -= 1;
-            if self.warmup_left == 0 {
-                self.emit(EventKind::WarmupFinished);
-            }
-        }
-        if paging_now != self.paging {
-            self.paging = paging_now;
-            self.emit(if paging_now {
+        // Balances, the cache, the page, the autoscaler: they shape the next minute.
+        self.budget.spend(error_rate, p.slo);
+        self.ledger.close_minute(cost_per_hour);
+        self.refill_cache(&backend, &p);
+        if burn.page != self.budget.paging {
+            self.budget.paging = burn.page;
+            self.emit(if burn.page {
                 EventKind::PageFired {
-                    burn_rate_1h: burn_1h,
-                    burn_rate_5m: burn_5m,
+                    burn_rate_1h: burn.burn_1h,
+                    burn_rate_5m: burn.burn_5m,
                 }
             } else {
                 EventKind::PageResolved {
-                    burn_rate_1h: burn_1h,
-                    burn_rate_5m: burn_5m,
+                    burn_rate_1h: burn.burn_1h,
+                    burn_rate_5m: burn.burn_5m,
                 }
             });
         }
-        self.history.push(record);
+        self.journal.history.push(record);
+        self.scale_at_minute_end(&served, traffic.admitted, start_s + 60.0);
 
-        let end_s = start_s + 60.0;
+        self.minute += 1;
+        self.journal
+            .history
+            .last()
+            .expect("a record was just pushed")
+    }
+
+    /// The cache refills as the database allows, and the warm-up job loads its share.
+    fn refill_cache(&mut self, b: &Backend, p: &ModelParams) {
+        let headroom = if b.db_demand > 0.0 {
+            (p.db_capacity_qps / b.db_demand).min(1.0)
+        } else {
+            1.0
+        };
+        let c = &mut self.service.cache;
+        c.warm = cache::refill(c.warm, 1.0, p.refill_tau_min, headroom);
+        if c.warmup_left > 0 {
+            c.warm = (c.warm + p.warmup_gain_per_min).min(1.0);
+            c.warmup_left -= 1;
+            if c.warmup_left == 0 {
+                self.emit(EventKind::WarmupFinished);
+            }
+        }
+    }
+
+    /// The autoscaler's decision at the minute's end (or the fixed fleet's size).
+    fn scale_at_minute_end(&mut self, served: &MinuteService, admitted: f64, end_s: f64) {
         if self.settings.autoscaling {
-            if ticks > 1 {
+            if served.dt < 60.0 {
                 self.tick_second = Some(60);
             }
-            let obs = self.observe(&tick, admitted, end_s, dt);
+            let obs = self.observe(&served.last, admitted, end_s, served.dt);
             self.autoscale(&obs, end_s);
             self.tick_second = None;
-        } else if self.fleet.live() != self.settings.min_instances {
+        } else if self.service.fleet.live() != self.settings.min_instances {
             self.resize(
                 self.settings.min_instances,
                 end_s,
                 FleetReason::MinimumInstances,
             );
         }
-
-        self.minute += 1;
-        self.history.last().expect("a record was just pushed")
     }
 
     /// The debrief of the run so far.
     pub fn summary(&self) -> crate::summary::RunSummary {
         let mut summary = crate::summary::RunSummary::new(
-            &self.history,
-            &self.applied,
-            self.budget_left,
-            self.cost_so_far,
+            &self.journal.history,
+            &self.journal.applied,
+            self.budget.left,
+            self.ledger.cost_so_far,
             self.params.slo,
         );
         // Exact even when instances start and stop inside a minute (the record's counts
         // are those of the minute's last tick).
-        summary.instance_minutes = libm::round(self.instance_seconds / 60.0) as u64;
+        summary.instance_minutes = libm::round(self.ledger.instance_seconds / 60.0) as u64;
         summary
     }
 
     /// What the autoscaler sees at the end of a tick.
     fn observe(&self, tick: &TickState, admitted: f64, at_s: f64, dt: f64) -> Observation {
         let p = &self.params;
-        let q = &tick.queue;
-        let passed = admitted * (1.0 - tick.rejected);
+        let q = &tick.served.queue;
+        let rejected = tick.served.rejected;
+        let passed = admitted * (1.0 - rejected);
         Observation {
             t_s: at_s,
             serving: tick.serving,
-            booting: self.fleet.booting_live(),
+            booting: self.service.fleet.booting_live(),
             utilization: q.utilization,
             arrival_rate: admitted,
             service_s: tick.service_s,
@@ -753,9 +698,9 @@ impl Simulation {
             waiting: passed * q.mean_wait_s.min(p.timeout_s),
             completions_per_s: passed * (1.0 - q.timeout_share),
             timeout_share: q.timeout_share,
-            rejected_share: tick.rejected,
-            p95_s: if tick.p95_s > 0.0 {
-                tick.p95_s
+            rejected_share: rejected,
+            p95_s: if tick.served.p95_s > 0.0 {
+                tick.served.p95_s
             } else {
                 q.tail.quantile(0.05)
             },
@@ -763,23 +708,23 @@ impl Simulation {
             tail: q.tail,
             timeout_s: p.timeout_s,
             boot_s: self.boot_s(),
-            draining: self.fleet.draining(),
+            draining: self.service.fleet.draining(),
         }
     }
 
     /// Asks the autoscaler and applies its decision at `at_s`.
     fn autoscale(&mut self, obs: &Observation, at_s: f64) {
-        let Some(decision) = self.autoscaler.decide(obs) else {
+        let Some(decision) = self.service.autoscaler.decide(obs) else {
             return;
         };
-        self.active_driver = Some(decision.driver);
-        let from = self.fleet.live();
+        self.service.active_driver = Some(decision.driver);
+        let from = self.service.fleet.live();
         let to = decision.desired.min(self.params.max_fleet());
         if to == from {
             return;
         }
         self.emit(EventKind::Scaling {
-            policy: self.autoscaler.id(),
+            policy: self.service.autoscaler.id(),
             driver: decision.driver,
             from,
             to,
@@ -787,7 +732,7 @@ impl Simulation {
         });
         match decision.drain_s {
             Some(drain_s) if to < from => {
-                let (stopped, draining) = self.fleet.drain(from - to, at_s + drain_s);
+                let (stopped, draining) = self.service.fleet.drain(from - to, at_s + drain_s);
                 if stopped > 0 {
                     self.emit(EventKind::InstancesStopped {
                         count: stopped,
@@ -805,31 +750,20 @@ impl Simulation {
         }
     }
 
-    /// Removes the draining instances whose drain has ended.
-    fn finish_draining(&mut self, now_s: f64) {
-        let drained = self.fleet.finish_draining(now_s);
-        if drained > 0 {
-            self.emit(EventKind::InstancesStopped {
-                count: drained,
-                reason: FleetReason::Drained,
-            });
-        }
-    }
-
     /// Instance-seconds billed so far (booting, serving and draining instances).
     pub fn instance_seconds(&self) -> f64 {
-        self.instance_seconds
+        self.ledger.instance_seconds
     }
 
     /// The autoscaling policy in use.
-    pub fn policy(&self) -> crate::autoscale::PolicyId {
-        self.autoscaler.id()
+    pub fn policy(&self) -> PolicyId {
+        self.service.autoscaler.id()
     }
 
     /// The driver or strategy behind the policy's latest decision (like Cloud Run's
     /// `scaling_driver`); `None` before the first one.
-    pub fn active_driver(&self) -> Option<crate::ids::DriverId> {
-        self.active_driver
+    pub fn active_driver(&self) -> Option<DriverId> {
+        self.service.active_driver
     }
 
     /// Simulates `minutes` more minutes.
@@ -838,4 +772,23 @@ impl Simulation {
             self.step();
         }
     }
+}
+
+/// A tick's error rate: timeouts, then failed queries and the bad build's own errors among
+/// the answered requests, then the requests a per-node limit rejected.
+fn tick_error_rate(tick: &TickState, admitted: f64, b: &Backend, p: &ModelParams) -> f64 {
+    let queue = &tick.served.queue;
+    let answered = 1.0 - queue.timeout_share;
+    let other_failures =
+        1.0 - (1.0 - (1.0 - b.hit) * b.db_failed) * (1.0 - tick.bad_share * p.bad_build_error_rate);
+    let mut error_rate = if admitted > 0.0 {
+        queue.timeout_share + answered * other_failures
+    } else {
+        0.0
+    };
+    let rejected = tick.served.rejected;
+    if rejected > 0.0 {
+        error_rate = rejected + (1.0 - rejected) * error_rate;
+    }
+    error_rate
 }

@@ -1,0 +1,46 @@
+//! The service stage: how the fleet serves one tick's requests. [`ServiceModel`] is the seam:
+//! the textbook formulas ([`formulas::QueueFormulas`]) are one implementation; a
+//! request-level engine can be another, with the same inputs and outputs.
+
+pub mod formulas;
+
+use crate::autoscale::Admission;
+use crate::queueing::QueueOutcome;
+
+/// What the service stage needs to know about one tick.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TickInput {
+    /// Admitted arrival rate, req/s.
+    pub lambda: f64,
+    /// Mean service time of a request, s.
+    pub service_s: f64,
+    /// Serving instances.
+    pub serving: u32,
+    /// Worker slots per instance.
+    pub workers_per_instance: u32,
+    /// Request timeout at the load balancer, s.
+    pub timeout_s: f64,
+    /// Per-node limits in front of the fleet (the elastic scaler's Envoy), if any.
+    pub admission: Option<Admission>,
+    /// Whether the caller needs the p95 of the time in the system (policies that act
+    /// faster than a minute read it).
+    pub want_p95: bool,
+}
+
+/// What the service stage reports for one tick.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TickOutcome {
+    pub queue: QueueOutcome,
+    /// Share of arrivals rejected by a per-node limit.
+    pub rejected: f64,
+    /// p95 of the time in the system, s (0 when not asked for).
+    pub p95_s: f64,
+    /// Worker slots that take requests (after per-node limits).
+    pub workers: u32,
+}
+
+/// A model of how the fleet serves requests.
+pub trait ServiceModel {
+    /// Serves one tick.
+    fn tick(&mut self, input: &TickInput) -> TickOutcome;
+}

@@ -1,0 +1,118 @@
+//! Builds, rolling deploys and rollbacks.
+
+use crate::event::{EventKind, FleetReason};
+use crate::fleet::Fleet;
+
+/// The build every scenario starts on.
+pub const OPENING_BUILD: u32 = 1;
+
+/// A build rolling out over several minutes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Rollout {
+    build: u32,
+    start_minute: u32,
+    minutes: u32,
+}
+
+/// Which builds exist, which one is rolling out, and the rollback under way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Deploys {
+    rollout: Option<Rollout>,
+    /// The build new instances start on.
+    pub live_build: u32,
+    pub last_good_build: u32,
+    bad_builds: Vec<u32>,
+    next_build: u32,
+    /// Minute the rollback fleet takes over, while one is being prepared.
+    pub rollback_ready_minute: Option<u32>,
+}
+
+impl Default for Deploys {
+    fn default() -> Self {
+        Self {
+            rollout: None,
+            live_build: OPENING_BUILD,
+            last_good_build: OPENING_BUILD,
+            bad_builds: Vec::new(),
+            next_build: OPENING_BUILD + 1,
+            rollback_ready_minute: None,
+        }
+    }
+}
+
+impl Deploys {
+    /// Whether `build` is one of the scenario's bad builds.
+    pub fn is_bad(&self, build: u32) -> bool {
+        self.bad_builds.contains(&build)
+    }
+
+    /// A new build starts rolling out at `minute` over `minutes`.
+    pub fn deploy(&mut self, minute: u32, bad: bool, minutes: u32) -> EventKind {
+        let build = self.next_build;
+        self.next_build += 1;
+        if bad {
+            self.bad_builds.push(build);
+        }
+        self.live_build = build;
+        self.rollout = Some(Rollout {
+            build,
+            start_minute: minute,
+            minutes: minutes.max(1),
+        });
+        EventKind::Deploy { build, bad }
+    }
+
+    /// Moves the rolling update on by a minute: after k+1 of its minutes, that share of the
+    /// live fleet runs the new build.
+    pub fn advance_rollout(&mut self, minute: u32, fleet: &mut Fleet) {
+        if let Some(r) = self.rollout {
+            let done = minute - r.start_minute + 1;
+            fleet.roll_out(r.build, done, r.minutes);
+            if done >= r.minutes {
+                self.rollout = None;
+            }
+        }
+    }
+
+    /// Prepares the last good build on a new fleet, ready at `ready_minute` (pressed again,
+    /// the preparation starts over).
+    pub fn start_rollback(
+        &mut self,
+        minute: u32,
+        ready_minute: u32,
+        fleet: &mut Fleet,
+    ) -> EventKind {
+        let restarted = self.rollback_ready_minute.is_some();
+        let now_s = f64::from(minute) * 60.0;
+        let ready_s = f64::from(ready_minute) * 60.0;
+        let instances = fleet.prepare_rollback(self.last_good_build, now_s, ready_s, restarted);
+        self.rollback_ready_minute = Some(ready_minute);
+        EventKind::RollbackStarted {
+            build: self.last_good_build,
+            instances,
+            ready_minute,
+            restarted,
+        }
+    }
+
+    /// Switches traffic to the rollback fleet; returns the events it makes.
+    pub fn finish_rollback(&mut self, fleet: &mut Fleet) -> Vec<EventKind> {
+        let was_live = fleet.runs_live(|b| self.is_bad(b));
+        let old = fleet.switch_to_rollback();
+        self.live_build = self.last_good_build;
+        self.rollout = None;
+        self.rollback_ready_minute = None;
+        let mut events = Vec::new();
+        if old > 0 {
+            events.push(EventKind::InstancesStopped {
+                count: old,
+                reason: FleetReason::Rollback,
+            });
+        }
+        events.push(EventKind::RollbackFinished {
+            build: self.last_good_build,
+            bad_build_was_live: was_live,
+        });
+        events
+    }
+}

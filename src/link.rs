@@ -276,7 +276,7 @@ mod tests {
         assert!(n[6].contains("min_instances=500") && n[6].contains("1 to 40"));
         assert!(n[7].contains("“hpa.tolerance”"), "{}", n[7]);
         assert_eq!(link.state.scenario, ScenarioId::FreePlay);
-        assert_eq!(link.state.params.workers_per_instance, 8.0);
+        assert_eq!(link.state.params.workers_per_instance, 8);
         assert_eq!(link.state.actions.len(), 1);
         assert!(n.iter().all(|m| !m.contains('{')), "{n:?}");
     }

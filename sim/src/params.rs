@@ -128,24 +128,55 @@ impl ParamSpec {
     }
 }
 
+/// A parameter's value type: whole numbers are integers, the rest `f64`. Specs and the text
+/// interfaces (`--set`, links) speak `f64`; the struct keeps each value in its own type.
+pub trait ParamValue: Copy {
+    /// Whether only whole numbers are allowed.
+    const INTEGER: bool;
+    /// From a value already checked against its spec.
+    fn from_checked(x: f64) -> Self;
+    fn to_f64(self) -> f64;
+}
+
+impl ParamValue for f64 {
+    const INTEGER: bool = false;
+    fn from_checked(x: f64) -> Self {
+        x
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+}
+
+impl ParamValue for u32 {
+    const INTEGER: bool = true;
+    fn from_checked(x: f64) -> Self {
+        // Checked: a whole number within the spec's range, which fits a u32.
+        x as u32
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+}
+
 macro_rules! model_params {
-    ($( $field:ident : $default:expr, $min:expr, $max:expr, $unit:expr, $int:expr, $doc:expr; )*) => {
+    ($( $field:ident : $ty:ty = $default:expr, $min:expr, $max:expr, $unit:expr, $doc:expr; )*) => {
         /// Constants of the minute model (see [`ModelParams::SPECS`] for ranges).
         #[derive(Clone, Debug, PartialEq, serde::Serialize)]
         pub struct ModelParams {
-            $( #[doc = $doc] pub $field: f64, )*
+            $( #[doc = $doc] pub $field: $ty, )*
         }
 
         impl Default for ModelParams {
             fn default() -> Self {
-                Self { $( $field: $default, )* }
+                Self { $( $field: <$ty as ParamValue>::from_checked($default), )* }
             }
         }
 
         impl ModelParams {
             /// Every parameter with its default and allowed range.
             pub const SPECS: &'static [ParamSpec] = &[
-                $( ParamSpec { name: stringify!($field), default: $default, min: $min, max: $max, unit: $unit, integer: $int, doc: $doc }, )*
+                $( ParamSpec { name: stringify!($field), default: $default, min: $min, max: $max, unit: $unit, integer: <$ty as ParamValue>::INTEGER, doc: $doc }, )*
             ];
 
             /// Sets a parameter by name, checking its range.
@@ -153,7 +184,7 @@ macro_rules! model_params {
                 let spec = Self::spec(name)?;
                 let value = spec.check(value)?;
                 match name {
-                    $( stringify!($field) => self.$field = value, )*
+                    $( stringify!($field) => self.$field = <$ty as ParamValue>::from_checked(value), )*
                     _ => unreachable!("spec() accepted only known names"),
                 }
                 Ok(())
@@ -162,7 +193,7 @@ macro_rules! model_params {
             /// Reads a parameter by name.
             pub fn get(&self, name: &str) -> Option<f64> {
                 match name {
-                    $( stringify!($field) => Some(self.$field), )*
+                    $( stringify!($field) => Some(ParamValue::to_f64(self.$field)), )*
                     _ => None,
                 }
             }
@@ -171,31 +202,31 @@ macro_rules! model_params {
 }
 
 model_params! {
-    workers_per_instance: 16.0, 1.0, 256.0, "workers", true, "Concurrent requests one instance serves.";
-    max_instances: 40.0, 1.0, 200.0, "instances", true, "Largest fleet the account allows.";
-    price_per_instance_hour: 0.40, 0.0, 100.0, "$/h", false, "Price of one instance-hour (booting and draining instances are billed too).";
-    app_time_ms: 50.0, 1.0, 5000.0, "ms", false, "Application time per request, without the heavy feature.";
-    heavy_feature_ms: 20.0, 0.0, 5000.0, "ms", false, "CPU time the heavy feature (recommendations) adds per request.";
-    queries_per_miss: 2.0, 0.0, 50.0, "queries", false, "Database queries of a request that misses the cache.";
-    heavy_feature_queries: 1.0, 0.0, 50.0, "queries", false, "Extra queries the heavy feature makes on a miss.";
-    db_capacity_qps: 4000.0, 1.0, 1_000_000.0, "queries/s", false, "Queries per second the database completes at most.";
-    db_query_ms: 5.0, 0.1, 1000.0, "ms", false, "Query time of an idle database.";
-    db_query_cap_ms: 250.0, 1.0, 10_000.0, "ms", false, "Longest query time (the database's own queue limit).";
-    hot_objects: 20_000.0, 1.0, 1e9, "objects", false, "Objects in the cache's working set.";
-    refill_tau_min: 30.0, 0.1, 1440.0, "min", false, "Time constant of the cache refilling after a flush.";
-    warmup_gain_per_min: 0.12, 0.0, 1.0, "of the cache", false, "Share of the working set the warm-up job loads per minute.";
-    warmup_minutes: 6.0, 1.0, 60.0, "min", true, "How long the warm-up job runs.";
-    warmup_db_qps: 600.0, 0.0, 100_000.0, "queries/s", false, "Database load the warm-up job adds while it runs.";
-    timeout_s: 2.0, 0.05, 60.0, "s", false, "Request timeout at the load balancer.";
-    low_priority_share: 0.30, 0.0, 1.0, "of traffic", false, "Share of traffic that is low priority (prefetch, batch, crawlers) and may be shed.";
-    bad_build_error_rate: 0.05, 0.0, 1.0, "of requests", false, "Extra errors of requests served by a bad build.";
-    bad_build_cpu_factor: 1.25, 1.0, 10.0, "×", false, "Service-time multiplier of a bad build.";
-    rollback_minutes: 5.0, 1.0, 60.0, "min", true, "Time to prepare the last good build on a new fleet.";
-    scale_in_max_share: 0.20, 0.01, 1.0, "of the fleet", false, "Largest share of the fleet one scale-in removes.";
-    scale_in_quiet_minutes: 10.0, 1.0, 120.0, "min", true, "Minutes the fleet must be over-provisioned before scaling in.";
-    slo: 0.999, 0.9, 0.99999, "", false, "Availability objective over 30 days.";
-    diurnal_amplitude: 0.25, 0.0, 0.9, "", false, "Relative swing of the daily traffic sine.";
-    traffic_drift_cv: 0.02, 0.0, 0.5, "", false, "Relative standard deviation of the per-minute traffic drift.";
+    workers_per_instance: u32 = 16.0, 1.0, 256.0, "workers", "Concurrent requests one instance serves.";
+    max_instances: u32 = 40.0, 1.0, 200.0, "instances", "Largest fleet the account allows.";
+    price_per_instance_hour: f64 = 0.40, 0.0, 100.0, "$/h", "Price of one instance-hour (booting and draining instances are billed too).";
+    app_time_ms: f64 = 50.0, 1.0, 5000.0, "ms", "Application time per request, without the heavy feature.";
+    heavy_feature_ms: f64 = 20.0, 0.0, 5000.0, "ms", "CPU time the heavy feature (recommendations) adds per request.";
+    queries_per_miss: f64 = 2.0, 0.0, 50.0, "queries", "Database queries of a request that misses the cache.";
+    heavy_feature_queries: f64 = 1.0, 0.0, 50.0, "queries", "Extra queries the heavy feature makes on a miss.";
+    db_capacity_qps: f64 = 4000.0, 1.0, 1_000_000.0, "queries/s", "Queries per second the database completes at most.";
+    db_query_ms: f64 = 5.0, 0.1, 1000.0, "ms", "Query time of an idle database.";
+    db_query_cap_ms: f64 = 250.0, 1.0, 10_000.0, "ms", "Longest query time (the database's own queue limit).";
+    hot_objects: f64 = 20_000.0, 1.0, 1e9, "objects", "Objects in the cache's working set.";
+    refill_tau_min: f64 = 30.0, 0.1, 1440.0, "min", "Time constant of the cache refilling after a flush.";
+    warmup_gain_per_min: f64 = 0.12, 0.0, 1.0, "of the cache", "Share of the working set the warm-up job loads per minute.";
+    warmup_minutes: u32 = 6.0, 1.0, 60.0, "min", "How long the warm-up job runs.";
+    warmup_db_qps: f64 = 600.0, 0.0, 100_000.0, "queries/s", "Database load the warm-up job adds while it runs.";
+    timeout_s: f64 = 2.0, 0.05, 60.0, "s", "Request timeout at the load balancer.";
+    low_priority_share: f64 = 0.30, 0.0, 1.0, "of traffic", "Share of traffic that is low priority (prefetch, batch, crawlers) and may be shed.";
+    bad_build_error_rate: f64 = 0.05, 0.0, 1.0, "of requests", "Extra errors of requests served by a bad build.";
+    bad_build_cpu_factor: f64 = 1.25, 1.0, 10.0, "×", "Service-time multiplier of a bad build.";
+    rollback_minutes: u32 = 5.0, 1.0, 60.0, "min", "Time to prepare the last good build on a new fleet.";
+    scale_in_max_share: f64 = 0.20, 0.01, 1.0, "of the fleet", "Largest share of the fleet one scale-in removes.";
+    scale_in_quiet_minutes: u32 = 10.0, 1.0, 120.0, "min", "Minutes the fleet must be over-provisioned before scaling in.";
+    slo: f64 = 0.999, 0.9, 0.99999, "", "Availability objective over 30 days.";
+    diurnal_amplitude: f64 = 0.25, 0.0, 0.9, "", "Relative swing of the daily traffic sine.";
+    traffic_drift_cv: f64 = 0.02, 0.0, 0.5, "", "Relative standard deviation of the per-minute traffic drift.";
 }
 
 impl ModelParams {
@@ -216,11 +247,11 @@ impl ModelParams {
     }
 
     pub fn workers(&self) -> u32 {
-        self.workers_per_instance as u32
+        self.workers_per_instance
     }
 
     pub fn max_fleet(&self) -> u32 {
-        self.max_instances as u32
+        self.max_instances
     }
 }
 

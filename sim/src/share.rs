@@ -245,7 +245,7 @@ mod tests {
         assert_eq!(s.seed, None);
         assert_eq!(s.scenario, ScenarioId::FreePlay);
         assert_eq!(s.params.timeout_s, 2.0);
-        assert_eq!(s.params.workers_per_instance, 8.0);
+        assert_eq!(s.params.workers_per_instance, 8);
         let kept: Vec<String> = s.actions.iter().map(Action::encode).collect();
         assert_eq!(kept, ["3:rollback", "7:warm_cache"]);
         assert_eq!(rest, pairs(&[("lang", "es")]));

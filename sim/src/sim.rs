@@ -141,7 +141,7 @@ impl Simulation {
         let mut fleet = crate::fleet::Fleet::default();
         fleet.start(scenario.instances, 0.0, 0.0, OPENING_BUILD, false);
         let autoscaler = Box::new(TargetTracking::new(
-            params.scale_in_quiet_minutes as u32,
+            params.scale_in_quiet_minutes,
             params.scale_in_max_share,
         ));
         Self {
@@ -302,13 +302,13 @@ impl Simulation {
             ActionKind::HeavyFeature(on) => self.settings.heavy_feature = on,
             ActionKind::WarmCache => {
                 if self.service.cache.warmup_left == 0 {
-                    self.service.cache.warmup_left = self.params.warmup_minutes as u32;
+                    self.service.cache.warmup_left = self.params.warmup_minutes;
                     let minutes = self.service.cache.warmup_left;
                     self.emit(EventKind::WarmupStarted { minutes });
                 }
             }
             ActionKind::Rollback => {
-                let ready = self.minute + self.params.rollback_minutes as u32;
+                let ready = self.minute + self.params.rollback_minutes;
                 let event =
                     self.deploys
                         .start_rollback(self.minute, ready, &mut self.service.fleet);

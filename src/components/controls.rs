@@ -205,7 +205,7 @@ pub fn Controls() -> impl IntoView {
     });
     let warm_progress = Signal::derive(move || {
         let left = run.snapshot.with(|s| s.record.warmup_minutes_left);
-        let total = params.with(|p| p.warmup_minutes).max(1.0);
+        let total = f64::from(params.with(|p| p.warmup_minutes).max(1));
         (left > 0).then(|| 1.0 - f64::from(left) / total)
     });
     let rollback_status = Signal::derive(move || {
@@ -220,7 +220,7 @@ pub fn Controls() -> impl IntoView {
     });
     let rollback_progress = Signal::derive(move || {
         let left = run.snapshot.with(|s| s.record.rollback_minutes_left);
-        let total = params.with(|p| p.rollback_minutes).max(1.0);
+        let total = f64::from(params.with(|p| p.rollback_minutes).max(1));
         (left > 0).then(|| (1.0 - f64::from(left) / total).max(0.0))
     });
 

@@ -321,11 +321,11 @@ mod tests {
     fn target_tracking_parameters_are_model_parameters() {
         let mut s = setup("target-tracking");
         s.set_text("scale_in_quiet_minutes", "20").unwrap();
-        assert_eq!(s.params.scale_in_quiet_minutes, 20.0);
+        assert_eq!(s.params.scale_in_quiet_minutes, 20);
         assert!(s.set_text("scale_in_quiet_minutes", "2.5").is_err());
         assert!(s.set("timeout_s", 3.0).is_err(), "only scale-in settings");
         s.reset_policy();
-        assert_eq!(s.params.scale_in_quiet_minutes, 10.0);
+        assert_eq!(s.params.scale_in_quiet_minutes, 10);
     }
 
     #[test]

@@ -103,7 +103,7 @@ impl Policy for TargetTracking {
     }
     fn build(_params: &NoParams, model: &crate::params::ModelParams) -> Self {
         TargetTracking::new(
-            model.scale_in_quiet_minutes as u32,
+            model.scale_in_quiet_minutes,
             model.scale_in_max_share,
         )
     }

@@ -9,14 +9,19 @@ use crate::message::{Message, MessageId};
 use core::fmt;
 use serde_json::{Map, Value};
 
+crate::ids::ids! {
+    /// A load-balancing policy of the source's Envoy, as its configuration spells it.
+    LbPolicy, "lb_policy" {
+        RoundRobin = "ROUND_ROBIN",
+        LeastRequest = "LEAST_REQUEST",
+        Random = "RANDOM",
+        RingHash = "RING_HASH",
+        Maglev = "MAGLEV",
+    }
+}
+
 /// Load-balancing policies the source's Envoy supports.
-pub const LB_POLICIES: &[&str] = &[
-    "ROUND_ROBIN",
-    "LEAST_REQUEST",
-    "RANDOM",
-    "RING_HASH",
-    "MAGLEV",
-];
+pub const LB_POLICIES: &[&str] = LbPolicy::NAMES;
 
 /// Expansion strategies, as `expansion_strategies` names them.
 pub const STRATEGIES: &[&str] = &["trend_expansion", "delay_prediction", "p95_expansion"];
@@ -65,7 +70,7 @@ pub struct P95Expansion {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElasticConfig {
     /// One of [`LB_POLICIES`].
-    pub lb_policy: String,
+    pub lb_policy: LbPolicy,
     /// Per-node connection limit (Envoy circuit breaker).
     pub max_connections: u32,
     /// Per-node limit of requests at once.
@@ -98,7 +103,7 @@ pub struct ElasticConfig {
 impl Default for ElasticConfig {
     fn default() -> Self {
         Self {
-            lb_policy: "LEAST_REQUEST".into(),
+            lb_policy: LbPolicy::LeastRequest,
             max_connections: 1000,
             max_requests: 1000,
             max_pending_requests: 100,
@@ -348,16 +353,15 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
         }
         match key.as_str() {
             "lb_policy" => {
-                let name = v
+                cfg.lb_policy = v
                     .as_str()
-                    .filter(|s| LB_POLICIES.contains(s))
+                    .and_then(|s| s.parse().ok())
                     .ok_or_else(|| {
                         err(
                             key,
                             Message::new(MessageId::OneOf).codes("allowed", LB_POLICIES.to_vec()),
                         )
                     })?;
-                cfg.lb_policy = name.into();
             }
             "expansion_strategies" => {
                 let list = v.as_array().ok_or_else(|| {
@@ -479,7 +483,7 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
     }
     notes.push(Note {
         field: "lb_policy".into(),
-        message: Message::new(MessageId::ElasticLbPolicyKept).given("policy", cfg.lb_policy.clone()),
+        message: Message::new(MessageId::ElasticLbPolicyKept).code("policy", cfg.lb_policy.as_str()),
     });
     Ok((cfg, notes))
 }
@@ -605,12 +609,6 @@ impl ElasticConfig {
         for spec in SPECS {
             spec.check(self.get(spec.name).unwrap_or(f64::NAN))?;
         }
-        if !LB_POLICIES.contains(&self.lb_policy.as_str()) {
-            return Err(ParamError {
-                field: "elastic.lb_policy".into(),
-                problem: Message::new(MessageId::OneOf).codes("allowed", LB_POLICIES.to_vec()),
-            });
-        }
         if self.min_nodes > self.max_nodes {
             return Err(ParamError::relation(
                 "elastic.min_nodes",
@@ -642,7 +640,7 @@ impl ElasticConfig {
         }
         fields.push((
             "lb_policy".into(),
-            Value::from(self.lb_policy.clone()).to_string(),
+            Value::from(self.lb_policy.as_str()).to_string(),
         ));
         fields.push(("max_connections".into(), int(self.max_connections)));
         fields.push(("max_requests".into(), int(self.max_requests)));

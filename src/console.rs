@@ -206,13 +206,25 @@ impl Console {
         self.sim.scenario().minutes.unwrap_or(u32::MAX)
     }
 
-    /// A new run with the same scenario, seed and parameters, and no actions.
-    pub fn reset(&mut self) -> Result<(), ParamError> {
+    /// The one way a run starts over: this run's set-up changed by `edit`, with `seed` (or
+    /// the same seed), from minute 0 and without actions. A set-up the core refuses leaves
+    /// the run as it was.
+    pub fn restart(
+        &mut self,
+        seed: Option<u32>,
+        edit: impl FnOnce(&mut ShareState),
+    ) -> Result<(), ParamError> {
         let mut state = self.base.clone();
+        edit(&mut state);
         state.actions.clear();
         state.minute = None;
-        *self = Self::start(state, self.seed)?;
+        *self = Self::start(state, seed.unwrap_or(self.seed))?;
         Ok(())
+    }
+
+    /// A new run with the same scenario, seed and parameters, and no actions.
+    pub fn reset(&mut self) -> Result<(), ParamError> {
+        self.restart(None, |_| {})
     }
 
     /// A new run of another scenario, autoscaler or seed (the model parameters are kept).
@@ -222,17 +234,14 @@ impl Console {
         policy: Option<PolicyId>,
         seed: Option<u32>,
     ) -> Result<(), ParamError> {
-        let mut state = self.base.clone();
-        if let Some(id) = scenario {
-            state.scenario = id;
-        }
-        if let Some(id) = policy {
-            state.autoscaler = id;
-        }
-        state.actions.clear();
-        state.minute = None;
-        *self = Self::start(state, seed.unwrap_or(self.seed))?;
-        Ok(())
+        self.restart(seed, |state| {
+            if let Some(id) = scenario {
+                state.scenario = id;
+            }
+            if let Some(id) = policy {
+                state.autoscaler = id;
+            }
+        })
     }
 
     /// The debrief of the run so far.

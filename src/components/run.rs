@@ -8,6 +8,7 @@
 use leptos::prelude::*;
 use oncall_sim::autoscale::PolicyId;
 use oncall_sim::ids::ScenarioId;
+use oncall_sim::share::ShareState;
 use oncall_sim::ActionKind;
 
 use crate::console::{Console, Snapshot};
@@ -186,14 +187,22 @@ impl RunHandle {
         SPEEDS[self.speed.get_untracked().min(SPEEDS.len() - 1)]
     }
 
-    /// Starts the scenario over (same seed and parameters, no actions), paused.
-    pub fn reset(&self) {
+    /// The one place the page starts a run over, paused: the console restarts with its
+    /// set-up changed by `edit` (and `seed`, if given); then the page's state, charts and
+    /// link follow. A set-up the core refuses leaves the run as it is.
+    pub fn restart(&self, seed: Option<u32>, edit: impl FnOnce(&mut ShareState)) {
         self.playing.set(false);
-        if let Some(Ok(())) = self.update(Console::reset) {
+        if let Some(Ok(())) = self.update(|c| c.restart(seed, edit)) {
             self.generation.update(|g| *g += 1);
             self.publish();
+            self.charts_changed();
             self.write_link();
         }
+    }
+
+    /// Starts the scenario over (same seed and parameters, no actions), paused.
+    pub fn reset(&self) {
+        self.restart(None, |_| {});
     }
 
     /// A new run of another scenario, autoscaler or seed, paused.
@@ -203,12 +212,14 @@ impl RunHandle {
         policy: Option<PolicyId>,
         seed: Option<u32>,
     ) {
-        self.playing.set(false);
-        if let Some(Ok(())) = self.update(|c| c.restart_with(scenario, policy, seed)) {
-            self.generation.update(|g| *g += 1);
-            self.publish();
-            self.write_link();
-        }
+        self.restart(seed, |state| {
+            if let Some(id) = scenario {
+                state.scenario = id;
+            }
+            if let Some(id) = policy {
+                state.autoscaler = id;
+            }
+        });
     }
 
     /// The query string describing the run now.

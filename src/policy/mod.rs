@@ -182,20 +182,7 @@ pub fn PolicyComparison() -> impl IntoView {
 /// parameters; no actions), like a change of scenario or seed does. A set-up the core
 /// refuses leaves the run as it is.
 fn restart_with_setup(run: RunHandle, setup: PolicySetup) {
-    run.playing.set(false);
-    let started = run.update(|console| {
-        let mut state = console.base().clone();
-        setup.write_to(&mut state);
-        state.actions.clear();
-        state.minute = None;
-        Console::start(state, console.seed()).map(|next| *console = next)
-    });
-    if let Some(Ok(())) = started {
-        run.generation.update(|g| *g += 1);
-        run.publish();
-        run.charts_changed();
-        run.write_link();
-    }
+    run.restart(None, |state| setup.write_to(state));
 }
 
 /// Why a typed value was not taken.

@@ -4,7 +4,7 @@
 //! Cloud-specific fields (`token`, `openapi_base_url`, `scale_up_request`) and the
 //! dashboard settings are accepted, reported as ignored, and kept for export.
 
-use crate::params::{ParamError, ParamSpec};
+use crate::params::{ParamError, ParamSpec, ParamValue};
 use crate::message::{Message, MessageId};
 use core::fmt;
 use serde_json::{Map, Value};
@@ -101,94 +101,182 @@ pub struct ElasticConfig {
 }
 
 impl Default for ElasticConfig {
+    /// The source's defaults, from the settings table ([`SPECS`]).
     fn default() -> Self {
-        Self {
+        let mut c = Self {
             lb_policy: LbPolicy::LeastRequest,
-            max_connections: 1000,
-            max_requests: 1000,
-            max_pending_requests: 100,
-            max_nodes: 20,
-            min_nodes: 2,
-            p95_latency_threshold: 500.0,
-            p95_delay_duration: 30.0,
-            shrinkage_delay_time: 600.0,
-            shrinkage_number: 1,
-            drain_timeout: 60.0,
-            acq_frequency: 10,
-            expansion_strategies: STRATEGIES.iter().map(|s| s.to_string()).collect(),
+            max_connections: 0,
+            max_requests: 0,
+            max_pending_requests: 0,
+            max_nodes: 0,
+            min_nodes: 0,
+            p95_latency_threshold: 0.0,
+            p95_delay_duration: 0.0,
+            shrinkage_delay_time: 0.0,
+            shrinkage_number: 0,
+            drain_timeout: 0.0,
+            acq_frequency: 0,
+            expansion_strategies: Vec::new(),
             trend_expansion: TrendExpansion {
-                expand_cooling_time: 180.0,
+                expand_cooling_time: 0.0,
             },
             delay_prediction: DelayPrediction {
-                min_sample_size: 100,
-                expand_cooling_time: 180.0,
-                delay_time: 2.0,
-                expansion_ratio: 0.2,
-                min_expansion: 2,
+                min_sample_size: 0,
+                expand_cooling_time: 0.0,
+                delay_time: 0.0,
+                expansion_ratio: 0.0,
+                min_expansion: 0,
             },
             p95_expansion: P95Expansion {
-                min_sample_size: 100,
-                expand_cooling_time: 180.0,
-                threshold: 500.0,
-                threshold_duration: 30.0,
-                expansion_ratio: 0.2,
-                min_expansion: 2,
+                min_sample_size: 0,
+                expand_cooling_time: 0.0,
+                threshold: 0.0,
+                threshold_duration: 0.0,
+                expansion_ratio: 0.0,
+                min_expansion: 0,
             },
             ignored: Map::new(),
+        };
+        for spec in SPECS {
+            set_path(&mut c, &spec.name["elastic.".len()..], spec.default);
         }
+        c
     }
 }
 
-const fn spec(
-    name: &'static str,
-    default: f64,
-    min: f64,
-    max: f64,
-    unit: &'static str,
-    integer: bool,
-    doc: &'static str,
-) -> ParamSpec {
-    ParamSpec {
-        name,
-        default,
-        min,
-        max,
-        unit,
-        integer,
-        doc,
-    }
+/// How a setting maps onto the configuration: a field, a field mirrored by another (the
+/// top-level p95 settings and the strategy's own), or a strategy's membership in
+/// `expansion_strategies` (0 or 1).
+macro_rules! access {
+    (get $c:ident, field($($f:ident).+)) => { ParamValue::to_f64($c.$($f).+) };
+    (set $c:ident, $x:ident, $ty:ty, field($($f:ident).+)) => { $c.$($f).+ = <$ty as ParamValue>::from_checked($x) };
+    (get $c:ident, mirror($($f:ident).+; $($g:ident).+)) => { $c.$($f).+ };
+    (set $c:ident, $x:ident, $ty:ty, mirror($($f:ident).+; $($g:ident).+)) => {{
+        $c.$($f).+ = $x;
+        $c.$($g).+ = $x;
+    }};
+    (get $c:ident, switch($name:literal)) => { if $c.enabled($name) { 1.0 } else { 0.0 } };
+    (set $c:ident, $x:ident, $ty:ty, switch($name:literal)) => { $c.switch_strategy($name, $x != 0.0) };
 }
 
-/// Every numeric setting, named `elastic.` + its path in the JSON file. The on/off switches
-/// `elastic.expansion_strategies.NAME` (0 or 1) stand for membership in the list.
-pub const SPECS: &[ParamSpec] = &[
-    spec("elastic.max_connections", 1000.0, 1.0, 1e6, "connections", true, "Per-node connection limit; a node holds at most min(max_connections, max_requests) requests."),
-    spec("elastic.max_requests", 1000.0, 1.0, 1e6, "requests", true, "Per-node limit of requests at once (also the trend rule's node capacity)."),
-    spec("elastic.max_pending_requests", 100.0, 0.0, 1e6, "requests", true, "Requests the balancer queues beyond the sum of the nodes' limits; the rest are dropped (503)."),
-    spec("elastic.max_nodes", 20.0, 1.0, 200.0, "nodes", true, "Most nodes (also bounded by the model's max_instances)."),
-    spec("elastic.min_nodes", 2.0, 0.0, 200.0, "nodes", true, "Fewest nodes; fewer at start scale up at once."),
-    spec("elastic.p95_latency_threshold", 500.0, 1.0, 60000.0, "ms", false, "Top-level p95 threshold; used when p95_expansion.threshold is not given."),
-    spec("elastic.p95_delay_duration", 30.0, 0.0, 3600.0, "s", false, "Top-level p95 duration; used when p95_expansion.threshold_duration is not given."),
-    spec("elastic.shrinkage_delay_time", 600.0, 0.0, 86400.0, "s", false, "Seconds all strategies must be healthy before a shrink."),
-    spec("elastic.shrinkage_number", 1.0, 1.0, 200.0, "nodes", true, "Nodes removed at most per shrink."),
-    spec("elastic.drain_timeout", 60.0, 0.0, 3600.0, "s", false, "Longest drain of a removed node before it is forced off."),
-    spec("elastic.acq_frequency", 10.0, 1.0, 60.0, "s", true, "Seconds between samples of the metrics."),
-    spec("elastic.expansion_strategies.trend_expansion", 1.0, 0.0, 1.0, "", true, "1 when trend expansion is listed in expansion_strategies."),
-    spec("elastic.expansion_strategies.delay_prediction", 1.0, 0.0, 1.0, "", true, "1 when delay prediction is listed in expansion_strategies."),
-    spec("elastic.expansion_strategies.p95_expansion", 1.0, 0.0, 1.0, "", true, "1 when p95 expansion is listed in expansion_strategies."),
-    spec("elastic.trend_expansion.expand_cooling_time", 180.0, 60.0, 86400.0, "s", false, "Cooling after a trend expansion; at least 60 s, a node's cold start in the source."),
-    spec("elastic.delay_prediction.min_sample_size", 100.0, 0.0, 1e9, "requests", true, "Ignored while the last minute had fewer requests."),
-    spec("elastic.delay_prediction.expand_cooling_time", 180.0, 60.0, 86400.0, "s", false, "Cooling after a delay-prediction expansion; at least 60 s."),
-    spec("elastic.delay_prediction.delay_time", 2.0, 0.01, 600.0, "s", false, "Scale out when the backlog would take this long or longer to finish."),
-    spec("elastic.delay_prediction.expansion_ratio", 0.2, 0.0, 10.0, "of the nodes", false, "Expansion size: max(⌈nodes × ratio⌉, min_expansion)."),
-    spec("elastic.delay_prediction.min_expansion", 2.0, 1.0, 200.0, "nodes", true, "Smallest expansion."),
-    spec("elastic.p95_expansion.min_sample_size", 100.0, 0.0, 1e9, "requests", true, "Ignored while the last minute had fewer requests."),
-    spec("elastic.p95_expansion.expand_cooling_time", 180.0, 60.0, 86400.0, "s", false, "Cooling after a p95 expansion; at least 60 s."),
-    spec("elastic.p95_expansion.threshold", 500.0, 1.0, 60000.0, "ms", false, "A request slower than this counts towards the 5 % breach."),
-    spec("elastic.p95_expansion.threshold_duration", 30.0, 0.0, 3600.0, "s", false, "Seconds the breach must last before a p95 expansion."),
-    spec("elastic.p95_expansion.expansion_ratio", 0.2, 0.0, 10.0, "of the nodes", false, "Expansion size: max(⌈nodes × ratio⌉, min_expansion)."),
-    spec("elastic.p95_expansion.min_expansion", 2.0, 1.0, 200.0, "nodes", true, "Smallest expansion."),
-];
+/// The settings table: each numeric setting in one row (its JSON path, type, default, range,
+/// unit, doc and where it lives), from which the specs, the defaults, the reads and the
+/// writes are generated.
+macro_rules! elastic_settings {
+    ($( $path:literal : $ty:ty = $default:expr, $min:expr, $max:expr, $unit:expr, $doc:expr, $kind:ident $args:tt; )*) => {
+        /// Every numeric setting, named `elastic.` + its path in the JSON file. The on/off
+        /// switches `elastic.expansion_strategies.NAME` (0 or 1) stand for membership in the
+        /// list.
+        pub const SPECS: &[ParamSpec] = &[
+            $( ParamSpec {
+                name: concat!("elastic.", $path),
+                default: $default,
+                min: $min,
+                max: $max,
+                unit: $unit,
+                integer: <$ty as ParamValue>::INTEGER,
+                doc: $doc,
+            }, )*
+        ];
+
+        /// Reads a setting by JSON path.
+        fn get_path(c: &ElasticConfig, path: &str) -> Option<f64> {
+            match path {
+                $( $path => Some(access!(get c, $kind $args)), )*
+                _ => None,
+            }
+        }
+
+        /// Sets a value by JSON path (already checked against its spec).
+        fn set_path(c: &mut ElasticConfig, path: &str, x: f64) {
+            match path {
+                $( $path => access!(set c, x, $ty, $kind $args), )*
+                _ => {}
+            }
+        }
+    };
+}
+
+elastic_settings! {
+    "max_connections": u32 = 1000.0, 1.0, 1e6, "connections",
+        "Per-node connection limit; a node holds at most min(max_connections, max_requests) requests.",
+        field(max_connections);
+    "max_requests": u32 = 1000.0, 1.0, 1e6, "requests",
+        "Per-node limit of requests at once (also the trend rule's node capacity).",
+        field(max_requests);
+    "max_pending_requests": u32 = 100.0, 0.0, 1e6, "requests",
+        "Requests the balancer queues beyond the sum of the nodes' limits; the rest are dropped (503).",
+        field(max_pending_requests);
+    "max_nodes": u32 = 20.0, 1.0, 200.0, "nodes",
+        "Most nodes (also bounded by the model's max_instances).",
+        field(max_nodes);
+    "min_nodes": u32 = 2.0, 0.0, 200.0, "nodes",
+        "Fewest nodes; fewer at start scale up at once.",
+        field(min_nodes);
+    "p95_latency_threshold": f64 = 500.0, 1.0, 60000.0, "ms",
+        "Top-level p95 threshold; used when p95_expansion.threshold is not given.",
+        mirror(p95_latency_threshold; p95_expansion.threshold);
+    "p95_delay_duration": f64 = 30.0, 0.0, 3600.0, "s",
+        "Top-level p95 duration; used when p95_expansion.threshold_duration is not given.",
+        mirror(p95_delay_duration; p95_expansion.threshold_duration);
+    "shrinkage_delay_time": f64 = 600.0, 0.0, 86400.0, "s",
+        "Seconds all strategies must be healthy before a shrink.",
+        field(shrinkage_delay_time);
+    "shrinkage_number": u32 = 1.0, 1.0, 200.0, "nodes",
+        "Nodes removed at most per shrink.",
+        field(shrinkage_number);
+    "drain_timeout": f64 = 60.0, 0.0, 3600.0, "s",
+        "Longest drain of a removed node before it is forced off.",
+        field(drain_timeout);
+    "acq_frequency": u32 = 10.0, 1.0, 60.0, "s",
+        "Seconds between samples of the metrics.",
+        field(acq_frequency);
+    "expansion_strategies.trend_expansion": u32 = 1.0, 0.0, 1.0, "",
+        "1 when trend expansion is listed in expansion_strategies.",
+        switch("trend_expansion");
+    "expansion_strategies.delay_prediction": u32 = 1.0, 0.0, 1.0, "",
+        "1 when delay prediction is listed in expansion_strategies.",
+        switch("delay_prediction");
+    "expansion_strategies.p95_expansion": u32 = 1.0, 0.0, 1.0, "",
+        "1 when p95 expansion is listed in expansion_strategies.",
+        switch("p95_expansion");
+    "trend_expansion.expand_cooling_time": f64 = 180.0, 60.0, 86400.0, "s",
+        "Cooling after a trend expansion; at least 60 s, a node's cold start in the source.",
+        field(trend_expansion.expand_cooling_time);
+    "delay_prediction.min_sample_size": u32 = 100.0, 0.0, 1e9, "requests",
+        "Ignored while the last minute had fewer requests.",
+        field(delay_prediction.min_sample_size);
+    "delay_prediction.expand_cooling_time": f64 = 180.0, 60.0, 86400.0, "s",
+        "Cooling after a delay-prediction expansion; at least 60 s.",
+        field(delay_prediction.expand_cooling_time);
+    "delay_prediction.delay_time": f64 = 2.0, 0.01, 600.0, "s",
+        "Scale out when the backlog would take this long or longer to finish.",
+        field(delay_prediction.delay_time);
+    "delay_prediction.expansion_ratio": f64 = 0.2, 0.0, 10.0, "of the nodes",
+        "Expansion size: max(⌈nodes × ratio⌉, min_expansion).",
+        field(delay_prediction.expansion_ratio);
+    "delay_prediction.min_expansion": u32 = 2.0, 1.0, 200.0, "nodes",
+        "Smallest expansion.",
+        field(delay_prediction.min_expansion);
+    "p95_expansion.min_sample_size": u32 = 100.0, 0.0, 1e9, "requests",
+        "Ignored while the last minute had fewer requests.",
+        field(p95_expansion.min_sample_size);
+    "p95_expansion.expand_cooling_time": f64 = 180.0, 60.0, 86400.0, "s",
+        "Cooling after a p95 expansion; at least 60 s.",
+        field(p95_expansion.expand_cooling_time);
+    "p95_expansion.threshold": f64 = 500.0, 1.0, 60000.0, "ms",
+        "A request slower than this counts towards the 5 % breach.",
+        mirror(p95_expansion.threshold; p95_latency_threshold);
+    "p95_expansion.threshold_duration": f64 = 30.0, 0.0, 3600.0, "s",
+        "Seconds the breach must last before a p95 expansion.",
+        mirror(p95_expansion.threshold_duration; p95_delay_duration);
+    "p95_expansion.expansion_ratio": f64 = 0.2, 0.0, 10.0, "of the nodes",
+        "Expansion size: max(⌈nodes × ratio⌉, min_expansion).",
+        field(p95_expansion.expansion_ratio);
+    "p95_expansion.min_expansion": u32 = 2.0, 1.0, 200.0, "nodes",
+        "Smallest expansion.",
+        field(p95_expansion.min_expansion);
+}
 
 /// A remark about an accepted configuration (an ignored field, a setting without effect).
 #[derive(Clone, Debug, PartialEq)]
@@ -407,7 +495,7 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
                             unknown_field(&path, known)
                         })?;
                     let x = number(&path, fv, spec)?;
-                    cfg.set_path(&path, x);
+                    set_path(&mut cfg, &path, x);
                     given_p95_threshold |= path == "p95_expansion.threshold";
                     given_p95_duration |= path == "p95_expansion.threshold_duration";
                 }
@@ -438,7 +526,7 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
                 match key.as_str() {
                     "p95_latency_threshold" => top_threshold = Some(x),
                     "p95_delay_duration" => top_duration = Some(x),
-                    _ => cfg.set_path(key, x),
+                    _ => set_path(&mut cfg, key, x),
                 }
             }
         }
@@ -505,91 +593,19 @@ impl ElasticConfig {
         self.max_connections.min(self.max_requests)
     }
 
-    /// Sets a value by JSON path (already checked against its spec).
-    fn set_path(&mut self, path: &str, x: f64) {
-        let n = x as u32;
-        match path {
-            "max_connections" => self.max_connections = n,
-            "max_requests" => self.max_requests = n,
-            "max_pending_requests" => self.max_pending_requests = n,
-            "max_nodes" => self.max_nodes = n,
-            "min_nodes" => self.min_nodes = n,
-            // Aliases of the p95 strategy's own settings, which they mirror.
-            "p95_latency_threshold" | "p95_expansion.threshold" => {
-                self.p95_expansion.threshold = x;
-                self.p95_latency_threshold = x;
-            }
-            "p95_delay_duration" | "p95_expansion.threshold_duration" => {
-                self.p95_expansion.threshold_duration = x;
-                self.p95_delay_duration = x;
-            }
-            "shrinkage_delay_time" => self.shrinkage_delay_time = x,
-            "shrinkage_number" => self.shrinkage_number = n,
-            "drain_timeout" => self.drain_timeout = x,
-            "acq_frequency" => self.acq_frequency = n,
-            "trend_expansion.expand_cooling_time" => self.trend_expansion.expand_cooling_time = x,
-            "delay_prediction.min_sample_size" => self.delay_prediction.min_sample_size = n,
-            "delay_prediction.expand_cooling_time" => self.delay_prediction.expand_cooling_time = x,
-            "delay_prediction.delay_time" => self.delay_prediction.delay_time = x,
-            "delay_prediction.expansion_ratio" => self.delay_prediction.expansion_ratio = x,
-            "delay_prediction.min_expansion" => self.delay_prediction.min_expansion = n,
-            "p95_expansion.min_sample_size" => self.p95_expansion.min_sample_size = n,
-            "p95_expansion.expand_cooling_time" => self.p95_expansion.expand_cooling_time = x,
-            "p95_expansion.expansion_ratio" => self.p95_expansion.expansion_ratio = x,
-            "p95_expansion.min_expansion" => self.p95_expansion.min_expansion = n,
-            _ => {
-                if let Some(name) = path.strip_prefix("expansion_strategies.") {
-                    let on = x != 0.0;
-                    self.expansion_strategies.retain(|s| s != name);
-                    if on {
-                        self.expansion_strategies.push(name.to_string());
-                        let order = |s: &String| STRATEGIES.iter().position(|k| k == s);
-                        self.expansion_strategies.sort_by_key(order);
-                    }
-                }
-            }
+    /// Lists or unlists strategy `name`, keeping the source's order of strategies.
+    fn switch_strategy(&mut self, name: &str, on: bool) {
+        self.expansion_strategies.retain(|s| s != name);
+        if on {
+            self.expansion_strategies.push(name.to_string());
+            let order = |s: &String| STRATEGIES.iter().position(|k| k == s);
+            self.expansion_strategies.sort_by_key(order);
         }
     }
 
     /// Reads a setting by its full name (`elastic.` + JSON path).
     pub fn get(&self, name: &str) -> Option<f64> {
-        let path = name.strip_prefix("elastic.")?;
-        Some(match path {
-            "max_connections" => f64::from(self.max_connections),
-            "max_requests" => f64::from(self.max_requests),
-            "max_pending_requests" => f64::from(self.max_pending_requests),
-            "max_nodes" => f64::from(self.max_nodes),
-            "min_nodes" => f64::from(self.min_nodes),
-            "p95_latency_threshold" => self.p95_latency_threshold,
-            "p95_delay_duration" => self.p95_delay_duration,
-            "shrinkage_delay_time" => self.shrinkage_delay_time,
-            "shrinkage_number" => f64::from(self.shrinkage_number),
-            "drain_timeout" => self.drain_timeout,
-            "acq_frequency" => f64::from(self.acq_frequency),
-            "trend_expansion.expand_cooling_time" => self.trend_expansion.expand_cooling_time,
-            "delay_prediction.min_sample_size" => f64::from(self.delay_prediction.min_sample_size),
-            "delay_prediction.expand_cooling_time" => self.delay_prediction.expand_cooling_time,
-            "delay_prediction.delay_time" => self.delay_prediction.delay_time,
-            "delay_prediction.expansion_ratio" => self.delay_prediction.expansion_ratio,
-            "delay_prediction.min_expansion" => f64::from(self.delay_prediction.min_expansion),
-            "p95_expansion.min_sample_size" => f64::from(self.p95_expansion.min_sample_size),
-            "p95_expansion.expand_cooling_time" => self.p95_expansion.expand_cooling_time,
-            "p95_expansion.threshold" => self.p95_expansion.threshold,
-            "p95_expansion.threshold_duration" => self.p95_expansion.threshold_duration,
-            "p95_expansion.expansion_ratio" => self.p95_expansion.expansion_ratio,
-            "p95_expansion.min_expansion" => f64::from(self.p95_expansion.min_expansion),
-            _ => {
-                let strategy = path.strip_prefix("expansion_strategies.")?;
-                if !STRATEGIES.contains(&strategy) {
-                    return None;
-                }
-                if self.enabled(strategy) {
-                    1.0
-                } else {
-                    0.0
-                }
-            }
-        })
+        get_path(self, name.strip_prefix("elastic.")?)
     }
 
     /// Sets a setting by its full name, checking its range and then the whole configuration;
@@ -598,7 +614,7 @@ impl ElasticConfig {
         let spec = super::super::find_spec(SPECS, name)?;
         let value = spec.check(value)?;
         let mut next = self.clone();
-        next.set_path(name.strip_prefix("elastic.").unwrap_or(name), value);
+        set_path(&mut next, name.strip_prefix("elastic.").unwrap_or(name), value);
         next.validate()?;
         *self = next;
         Ok(())

@@ -100,6 +100,7 @@ ids! {
     /// Every message the core can say. The spelling is the catalog key.
     MessageId, "message" {
         // Parameters and their values.
+        FieldProblem = "field_problem",
         MustBe = "param.must_be",
         RangeWhole = "param.range_whole",
         RangeNumber = "param.range_number",
@@ -140,5 +141,35 @@ ids! {
         ElasticIgnoredApiKey = "config.ignored_api_key",
         ElasticIgnoredScaleUpRequest = "config.ignored_scale_up_request",
         ElasticIgnoredDashboard = "config.ignored_dashboard",
+        // The command line.
+        CliUsage = "cli.usage",
+        CliUnknownCommand = "cli.unknown_command",
+        CliNoCommand = "cli.no_command",
+        CliUnexpected = "cli.unexpected",
+        CliUnknownFlag = "cli.unknown_flag",
+        CliNeedsValue = "cli.needs_value",
+        CliGivenTwice = "cli.given_twice",
+        CliRequired = "cli.required",
+        CliNotAllowed = "cli.not_allowed",
+        CliFormats = "cli.formats",
+        CliRateRange = "cli.rate_range",
+        CliServiceTimeRange = "cli.service_time_range",
+        CliWithinRange = "cli.within_range",
+        CliSet = "cli.set",
+        CliSetShape = "cli.set_shape",
+        CliSetUnknownPolicy = "cli.set_unknown_policy",
+        CliSetUnknownName = "cli.set_unknown_name",
+        CliSetNotANumber = "cli.set_not_a_number",
+        CliAction = "cli.action",
+        CliCannotWrite = "cli.cannot_write",
+        CliCannotRead = "cli.cannot_read",
+        CliConfigError = "cli.config_error",
+        CliUnknownScenario = "cli.unknown_scenario",
+        CliPolicies = "cli.policies",
+        CliAutoscalerWithCompare = "cli.autoscaler_with_compare",
+        CliConfigUnknown = "cli.config_unknown",
+        CliConfigNeedsSubcommand = "cli.config_needs_subcommand",
+        CliConfigNeedsFile = "cli.config_needs_file",
+        CliNote = "cli.note",
     }
 }

@@ -37,6 +37,13 @@ impl fmt::Display for ParamError {
 impl std::error::Error for ParamError {}
 
 impl ParamError {
+    /// "field: problem", as a message.
+    pub fn message(&self) -> Message {
+        Message::new(MessageId::FieldProblem)
+            .given("field", self.field.clone())
+            .msg("problem", self.problem.clone())
+    }
+
     /// `name` is none of `specs`.
     pub fn unknown(name: &str, specs: &'static [ParamSpec]) -> Self {
         Self {

@@ -6,28 +6,29 @@
 use oncall_sim::autoscale::{self, elastic, PolicyId, PolicySettings};
 use oncall_sim::catalog::en;
 use oncall_sim::ids::ScenarioId;
+use oncall_sim::message::{Message, MessageId as M};
 use oncall_sim::setup::{RunSetup, SetError};
 use oncall_sim::{compare, params::ModelParams, queueing, scenario, Action};
 use std::io::Write;
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-usage:
-  oncall-sim scenarios
-  oncall-sim run --scenario ID --seed N --minutes M [--action MINUTE:NAME[=VALUE]]...
-                 [--set NAME=VALUE]... [--elastic-config FILE] [--format jsonl|csv] [--events FILE]
-  oncall-sim compare --scenario ID --seed N [--policies A,B,...] [--minutes M]
-                 [--action MINUTE:NAME[=VALUE]]... [--set NAME=VALUE]... [--elastic-config FILE]
-  oncall-sim config check FILE
-  oncall-sim config export FILE
-  oncall-sim queue --servers N --arrival-rate L --service-time S [--within T]
+/// A usage error: the message names the argument and what is allowed. Its text comes from
+/// the English catalog.
+struct Usage(Message);
 
-  --set autoscaler=target-tracking|cloud-run|elastic|hpa|kpa picks the policy; model
-  parameters and the policies' parameters (cloud_run.*, elastic.*, hpa.*, kpa.*) are set
-  by name.";
+impl Usage {
+    /// `id` with the argument `name` as the person typed it.
+    fn named(id: M, name: &str) -> Self {
+        Usage(Message::new(id).given("name", name))
+    }
+}
 
-/// A usage error: the message names the argument and what is allowed.
-struct Usage(String);
+/// "field: problem", for the core's errors that name a field.
+fn field_problem(field: &str, problem: Message) -> Message {
+    Message::new(M::FieldProblem)
+        .given("field", field)
+        .msg("problem", problem)
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -61,20 +62,19 @@ fn dispatch(args: &[String]) -> Result<String, Usage> {
         Some("compare") => compare_policies(&args[1..]),
         Some("config") => config(&args[1..]),
         Some("queue") => queue(&args[1..]),
-        Some("help" | "--help" | "-h") => Ok(format!("{USAGE}\n")),
-        Some(other) => Err(Usage(format!(
-            "unknown command {other:?}; allowed: scenarios, run, compare, config, queue (see oncall-sim help)"
-        ))),
-        None => Err(Usage(
-            "a command is needed: scenarios, run, compare, config or queue (see oncall-sim help)"
-                .into(),
+        Some("help" | "--help" | "-h") => Ok(format!("{}\n", Message::new(M::CliUsage))),
+        Some(other) => Err(Usage(
+            Message::new(M::CliUnknownCommand).given("given", other),
         )),
+        None => Err(Usage(Message::new(M::CliNoCommand))),
     }
 }
 
 fn no_more(rest: &[String]) -> Result<(), Usage> {
     match rest.first() {
-        Some(extra) => Err(Usage(format!("unexpected argument {extra:?}"))),
+        Some(extra) => Err(Usage(
+            Message::new(M::CliUnexpected).given("given", extra.as_str()),
+        )),
         None => Ok(()),
     }
 }
@@ -89,17 +89,18 @@ fn flags<'a>(args: &'a [String], allowed: &[&str]) -> Result<Vec<(&'a str, &'a s
             _ => (flag.as_str(), None),
         };
         if !allowed.contains(&name) {
-            return Err(Usage(format!(
-                "unknown argument {flag:?}; allowed: {}",
-                allowed.join(", ")
-            )));
+            return Err(Usage(
+                Message::new(M::CliUnknownFlag)
+                    .given("given", flag.as_str())
+                    .given("allowed", allowed.join(", ")),
+            ));
         }
         let value = match inline {
             Some(v) => v,
             None => it
                 .next()
                 .map(String::as_str)
-                .ok_or_else(|| Usage(format!("{name} needs a value")))?,
+                .ok_or_else(|| Usage::named(M::CliNeedsValue, name))?,
         };
         out.push((name, value));
     }
@@ -110,13 +111,13 @@ fn single<'a>(pairs: &[(&str, &'a str)], name: &str) -> Result<Option<&'a str>, 
     let mut found = pairs.iter().filter(|(n, _)| *n == name).map(|(_, v)| *v);
     let first = found.next();
     if found.next().is_some() {
-        return Err(Usage(format!("{name} given more than once")));
+        return Err(Usage::named(M::CliGivenTwice, name));
     }
     Ok(first)
 }
 
 fn required<'a>(pairs: &[(&str, &'a str)], name: &str) -> Result<&'a str, Usage> {
-    single(pairs, name)?.ok_or_else(|| Usage(format!("{name} is required")))
+    single(pairs, name)?.ok_or_else(|| Usage::named(M::CliRequired, name))
 }
 
 fn parse_u32(name: &str, v: &str, lo: u32, hi: u32) -> Result<u32, Usage> {
@@ -124,17 +125,28 @@ fn parse_u32(name: &str, v: &str, lo: u32, hi: u32) -> Result<u32, Usage> {
         .ok()
         .filter(|n| (lo..=hi).contains(n))
         .ok_or_else(|| {
-            Usage(format!(
-                "{name} {v:?} is not allowed; use a whole number from {lo} to {hi}"
-            ))
+            let whole = Message::new(M::ActionAllowedWhole)
+                .int("lo", lo)
+                .int("hi", hi);
+            not_allowed(name, v, whole)
         })
 }
 
-fn parse_f64(name: &str, v: &str, lo: f64, hi: f64, what: &str) -> Result<f64, Usage> {
+fn parse_f64(name: &str, v: &str, lo: f64, hi: f64, what: M) -> Result<f64, Usage> {
     v.parse::<f64>()
         .ok()
         .filter(|x| x.is_finite() && *x >= lo && *x <= hi)
-        .ok_or_else(|| Usage(format!("{name} {v:?} is not allowed; use {what}")))
+        .ok_or_else(|| not_allowed(name, v, Message::new(what)))
+}
+
+/// "NAME "VALUE" is not allowed; use WHAT".
+fn not_allowed(name: &str, given: &str, what: Message) -> Usage {
+    Usage(
+        Message::new(M::CliNotAllowed)
+            .given("name", name)
+            .given("given", given)
+            .msg("what", what),
+    )
 }
 
 fn scenarios() -> String {
@@ -168,17 +180,15 @@ fn run(args: &[String]) -> Result<String, Usage> {
     let csv = match single(&pairs, "--format")?.unwrap_or("jsonl") {
         "jsonl" => false,
         "csv" => true,
-        other => {
-            return Err(Usage(format!(
-                "--format {other:?} is not allowed; use jsonl or csv"
-            )))
-        }
+        other => return Err(not_allowed("--format", other, Message::new(M::CliFormats))),
     };
     let mut setup = setup(&pairs, scenario.id, seed)?;
     setup.actions = actions_arg(&pairs, minutes)?;
     let events_file = single(&pairs, "--events")?;
 
-    let mut sim = setup.build().map_err(|e| Usage(format!("--set {e}")))?;
+    let mut sim = setup
+        .build()
+        .map_err(|e| Usage(Message::new(M::CliSet).msg("error", e.message())))?;
     let mut out = String::new();
     let mut events = String::new();
     let mut seen = 0;
@@ -213,8 +223,14 @@ fn run(args: &[String]) -> Result<String, Usage> {
         seen = sim.events().len();
     }
     if let Some(path) = events_file {
-        std::fs::write(path, events)
-            .map_err(|e| Usage(format!("--events {path:?} cannot be written: {e}")))?;
+        std::fs::write(path, events).map_err(|e| {
+            Usage(
+                Message::new(M::CliCannotWrite)
+                    .given("flag", "--events")
+                    .given("path", path)
+                    .given("error", e.to_string()),
+            )
+        })?;
     }
     Ok(out)
 }
@@ -222,17 +238,19 @@ fn run(args: &[String]) -> Result<String, Usage> {
 fn scenario_arg(pairs: &[(&str, &str)]) -> Result<scenario::Scenario, Usage> {
     let id = required(pairs, "--scenario")?;
     scenario::by_id(id).ok_or_else(|| {
-        Usage(format!(
-            "--scenario {id:?} is unknown; allowed: {}",
-            ScenarioId::NAMES.join(", ")
-        ))
+        Usage(
+            Message::new(M::CliUnknownScenario)
+                .given("given", id)
+                .codes("allowed", ScenarioId::NAMES.to_vec()),
+        )
     })
 }
 
 fn actions_arg(pairs: &[(&str, &str)], minutes: u32) -> Result<Vec<Action>, Usage> {
     let mut actions = Vec::new();
     for (_, v) in pairs.iter().filter(|(n, _)| *n == "--action") {
-        let action = Action::parse(v, minutes - 1).map_err(|e| Usage(format!("--action {e}")))?;
+        let action = Action::parse(v, minutes - 1)
+            .map_err(|e| Usage(Message::new(M::CliAction).msg("error", e.message())))?;
         actions.push(action);
     }
     Ok(actions)
@@ -243,16 +261,16 @@ fn actions_arg(pairs: &[(&str, &str)], minutes: u32) -> Result<Vec<Action>, Usag
 fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunSetup, Usage> {
     let mut setup = RunSetup::new(scenario, seed);
     if let Some(path) = single(pairs, "--elastic-config")? {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Usage(format!("--elastic-config {path:?} cannot be read: {e}")))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| cannot_read("--elastic-config", path, &e))?;
         let (config, _) =
-            elastic::parse(&text).map_err(|e| Usage(format!("--elastic-config {path:?}: {e}")))?;
+            elastic::parse(&text).map_err(|e| config_error("--elastic-config", path, e))?;
         setup.policies.elastic = config;
     }
     for (_, v) in pairs.iter().filter(|(n, _)| *n == "--set") {
         let (name, value) = v
             .split_once('=')
-            .ok_or_else(|| Usage(format!("--set {v:?} must be NAME=VALUE")))?;
+            .ok_or_else(|| Usage(Message::new(M::CliSetShape).given("given", *v)))?;
         // The scenario has its own flag; `--set` takes the policy and the parameters.
         let result = if name == "scenario" {
             Err(SetError::UnknownName {
@@ -263,28 +281,25 @@ fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunS
         };
         result.map_err(|e| {
             Usage(match e {
-                SetError::UnknownId(_) => format!(
-                    "--set autoscaler: {value:?} is not allowed; use one of {}",
-                    PolicyId::NAMES.join(", ")
-                ),
-                SetError::UnknownName { .. } => format!(
-                    "--set {name}: unknown parameter; use autoscaler, a model parameter ({}) or a policy parameter ({})",
-                    ModelParams::SPECS
-                        .iter()
-                        .map(|s| s.name)
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    PolicySettings::prefixes()
-                        .iter()
-                        .map(|p| format!("{p}.*"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                SetError::NotANumber { spec, .. } => format!(
-                    "--set {name}: {value:?} is not a number; it {}",
-                    spec.allowed()
-                ),
-                SetError::Param(e) => format!("--set {e}"),
+                SetError::UnknownId(_) => Message::new(M::CliSetUnknownPolicy)
+                    .given("given", value)
+                    .codes("allowed", PolicyId::NAMES.to_vec()),
+                SetError::UnknownName { .. } => Message::new(M::CliSetUnknownName)
+                    .given("name", name)
+                    .codes("model", ModelParams::SPECS.iter().map(|s| s.name).collect())
+                    .given(
+                        "prefixes",
+                        PolicySettings::prefixes()
+                            .iter()
+                            .map(|p| format!("{p}.*"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    ),
+                SetError::NotANumber { spec, .. } => Message::new(M::CliSetNotANumber)
+                    .given("name", name)
+                    .given("given", value)
+                    .msg("allowed", spec.allowed()),
+                SetError::Param(e) => Message::new(M::CliSet).msg("error", e.message()),
             })
         })?;
     }
@@ -316,10 +331,11 @@ fn compare_policies(args: &[String]) -> Result<String, Usage> {
             .map(str::trim)
             .map(|id| {
                 id.parse().map_err(|_| {
-                    Usage(format!(
-                        "--policies: {id:?} is not a policy; use a comma-separated list of {}",
-                        PolicyId::NAMES.join(", ")
-                    ))
+                    Usage(
+                        Message::new(M::CliPolicies)
+                            .given("given", id)
+                            .codes("allowed", PolicyId::NAMES.to_vec()),
+                    )
                 })
             })
             .collect::<Result<_, _>>()?,
@@ -327,14 +343,11 @@ fn compare_policies(args: &[String]) -> Result<String, Usage> {
     };
     let mut setup = setup(&pairs, scenario.id, seed)?;
     if setup.policy != autoscale::DEFAULT_POLICY {
-        return Err(Usage(
-            "--set autoscaler is not allowed with compare; list the policies with --policies"
-                .into(),
-        ));
+        return Err(Usage(Message::new(M::CliAutoscalerWithCompare)));
     }
     setup.actions = actions_arg(&pairs, minutes)?;
-    let runs =
-        compare::compare(&setup, &policies, minutes).map_err(|e| Usage(format!("--set {e}")))?;
+    let runs = compare::compare(&setup, &policies, minutes)
+        .map_err(|e| Usage(Message::new(M::CliSet).msg("error", e.message())))?;
     let mut out = String::new();
     for (variant, outcome) in runs {
         let row = compare::PolicyRun::of(&variant, &outcome);
@@ -349,28 +362,48 @@ fn config(args: &[String]) -> Result<String, Usage> {
         Some("check") => (false, &args[1..]),
         Some("export") => (true, &args[1..]),
         Some(other) => {
-            return Err(Usage(format!(
-                "config {other:?} is unknown; allowed: config check FILE, config export FILE"
-            )))
-        }
-        None => {
             return Err(Usage(
-                "config needs a subcommand: config check FILE or config export FILE".into(),
+                Message::new(M::CliConfigUnknown).given("given", other),
             ))
         }
+        None => return Err(Usage(Message::new(M::CliConfigNeedsSubcommand))),
     };
     let path = match rest {
         [path] => path,
-        [] => return Err(Usage("config: a FILE is required".into())),
-        [_, extra, ..] => return Err(Usage(format!("unexpected argument {extra:?}"))),
+        [] => return Err(Usage(Message::new(M::CliConfigNeedsFile))),
+        [_, extra, ..] => {
+            return Err(Usage(
+                Message::new(M::CliUnexpected).given("given", extra.as_str()),
+            ))
+        }
     };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Usage(format!("config {path:?} cannot be read: {e}")))?;
-    let (cfg, notes) = elastic::parse(&text).map_err(|e| Usage(format!("config {path:?}: {e}")))?;
+    let text = std::fs::read_to_string(path).map_err(|e| cannot_read("config", path, &e))?;
+    let (cfg, notes) = elastic::parse(&text).map_err(|e| config_error("config", path, e))?;
     for note in notes {
-        eprintln!("note: {note}");
+        let note = Message::new(M::CliNote).msg("note", field_problem(&note.field, note.message));
+        eprintln!("{note}");
     }
     Ok(cfg.to_json_text(with_ignored))
+}
+
+/// "FLAG "PATH" cannot be read: ERROR".
+fn cannot_read(flag: &str, path: &str, error: &std::io::Error) -> Usage {
+    Usage(
+        Message::new(M::CliCannotRead)
+            .given("flag", flag)
+            .given("path", path)
+            .given("error", error.to_string()),
+    )
+}
+
+/// "FLAG "PATH": FIELD: PROBLEM" for a configuration the core refused.
+fn config_error(flag: &str, path: &str, e: elastic::ConfigError) -> Usage {
+    Usage(
+        Message::new(M::CliConfigError)
+            .given("flag", flag)
+            .given("path", path)
+            .msg("error", field_problem(&e.field, e.message)),
+    )
 }
 
 fn csv_cell(v: &serde_json::Value) -> String {
@@ -394,17 +427,17 @@ fn queue(args: &[String]) -> Result<String, Usage> {
         required(&pairs, "--arrival-rate")?,
         0.0,
         1e9,
-        "a rate in requests per second from 0 to 1e9",
+        M::CliRateRange,
     )?;
     let service = parse_f64(
         "--service-time",
         required(&pairs, "--service-time")?,
         1e-9,
         1e6,
-        "a mean service time in seconds, above 0 and at most 1e6",
+        M::CliServiceTimeRange,
     )?;
     let within = single(&pairs, "--within")?
-        .map(|v| parse_f64("--within", v, 0.0, 1e9, "a time in seconds from 0 to 1e9"))
+        .map(|v| parse_f64("--within", v, 0.0, 1e9, M::CliWithinRange))
         .transpose()?;
 
     let a = lambda * service;

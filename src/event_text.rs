@@ -5,7 +5,7 @@ use oncall_sim::event::FleetReason;
 use oncall_sim::{autoscale::PolicyId, ids::DriverId};
 use oncall_sim::{ActionKind, Event, EventKind};
 
-use crate::i18n::{instances, policy_name_text, t, tf, Msg};
+use crate::i18n::{core_text, instances, policy_name_text, t, tf, Msg};
 use crate::metrics::{format_value, Format, Value};
 
 /// The family of an event: its icon, colour and the word that says it without colour.
@@ -248,7 +248,7 @@ pub fn describe(event: &Event, clock_at: &dyn Fn(u32) -> String) -> (EventFamily
                     ("driver", driver.as_str()),
                     ("from", &from.to_string()),
                     ("to", &instances(*to)),
-                    ("detail", detail),
+                    ("detail", &core_text(detail)),
                 ],
             ),
         ),
@@ -258,6 +258,7 @@ pub fn describe(event: &Event, clock_at: &dyn Fn(u32) -> String) -> (EventFamily
 #[cfg(test)]
 mod tests {
     use super::*;
+    use oncall_sim::message::{Message, MessageId};
     use oncall_sim::{scenario, Action, ModelParams, Simulation};
 
     fn texts(sim: &Simulation) -> Vec<(EventFamily, String)> {
@@ -311,12 +312,25 @@ mod tests {
                 driver: DriverId::Cpu,
                 from: 10,
                 to: 12,
-                detail: "ratio 1.2".into(),
+                detail: Message::new(MessageId::HpaScaleUp)
+                    .int("current", 10)
+                    .int("desired", 12)
+                    .msg(
+                        "how",
+                        Message::new(MessageId::HpaRatio)
+                            .int("ready", 10)
+                            .num("cpu", 72.0)
+                            .num("target", 60.0)
+                            .int("recommended", 12),
+                    ),
             },
         };
         let (family, text) = describe(&e, &|_| String::new());
         assert_eq!(family, EventFamily::Scaling);
-        assert_eq!(text, "Kubernetes HPA, cpu: 10 → 12 instances. ratio 1.2");
+        assert_eq!(
+            text,
+            "Kubernetes HPA, cpu: 10 → 12 instances. scale up 10 → 12: ⌈10 × 72.0 % / 60 %⌉ = 12"
+        );
         assert_eq!(event_time(&e), "12:03:15");
     }
 

@@ -85,7 +85,9 @@ pub enum EventKind {
         driver: crate::ids::DriverId,
         from: u32,
         to: u32,
-        detail: String,
+        /// What the policy saw and computed; serialized as its English text.
+        #[serde(serialize_with = "crate::message::serialize_english")]
+        detail: crate::message::Message,
     },
 }
 

@@ -96,6 +96,12 @@ impl core::fmt::Display for Message {
     }
 }
 
+/// Serializes a message as its English text (the command line's JSON and the golden output
+/// carry the text, not the id).
+pub fn serialize_english<S: serde::Serializer>(message: &Message, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(message)
+}
+
 ids! {
     /// Every message the core can say. The spelling is the catalog key.
     MessageId, "message" {
@@ -171,5 +177,50 @@ ids! {
         CliConfigNeedsSubcommand = "cli.config_needs_subcommand",
         CliConfigNeedsFile = "cli.config_needs_file",
         CliNote = "cli.note",
+        // Scaling decisions: what each policy saw and computed (a decision's detail).
+        // Target tracking.
+        TargetTrackingComputed = "decision.target_tracking.computed",
+        TargetTrackingScaleOut = "decision.target_tracking.scale_out",
+        TargetTrackingScaleIn = "decision.target_tracking.scale_in",
+        // Cloud Run.
+        CloudRunDrivers = "decision.cloud_run.drivers",
+        CloudRunHolds = "decision.cloud_run.holds",
+        CloudRunRoundsUp = "decision.cloud_run.rounds_up",
+        CloudRunOnDemand = "decision.cloud_run.on_demand",
+        CloudRunOnDemandCapped = "decision.cloud_run.on_demand_capped",
+        CloudRunScaleOut = "decision.cloud_run.scale_out",
+        CloudRunScaleIn = "decision.cloud_run.scale_in",
+        CloudRunRanLow = "decision.cloud_run.ran_low",
+        CloudRunIdleTimeout = "decision.cloud_run.idle_timeout",
+        CloudRunAboveMaximum = "decision.cloud_run.above_maximum",
+        // The elastic scaler.
+        ElasticBelowMinNodes = "decision.elastic.below_min_nodes",
+        ElasticAboveMaxNodes = "decision.elastic.above_max_nodes",
+        ElasticTrend = "decision.elastic.trend",
+        ElasticTrendNodes = "decision.elastic.trend_nodes",
+        ElasticTrendNoCapacity = "decision.elastic.trend_no_capacity",
+        ElasticDelay = "decision.elastic.delay",
+        ElasticP95 = "decision.elastic.p95",
+        ElasticExpand = "decision.elastic.expand",
+        ElasticExpandCapped = "decision.elastic.expand_capped",
+        ElasticShrink = "decision.elastic.shrink",
+        // The HPA.
+        HpaRatio = "decision.hpa.ratio",
+        HpaWithinTolerance = "decision.hpa.within_tolerance",
+        HpaUnreadyNoScaleUp = "decision.hpa.unready_no_scale_up",
+        HpaUnreadyRatio = "decision.hpa.unready_ratio",
+        HpaScaleUp = "decision.hpa.scale_up",
+        HpaScaleDown = "decision.hpa.scale_down",
+        HpaHeldAtHighest = "decision.hpa.held_at_highest",
+        HpaHeldByWindow = "decision.hpa.held_by_window",
+        HpaScaleUpLimited = "decision.hpa.scale_up_limited",
+        HpaScaleDownLimited = "decision.hpa.scale_down_limited",
+        // The KPA.
+        KpaStable = "decision.kpa.stable",
+        KpaPanicEnded = "decision.kpa.panic_ended",
+        KpaPanic = "decision.kpa.panic",
+        KpaPanicEntered = "decision.kpa.panic_entered",
+        KpaDecision = "decision.kpa.decision",
+        KpaGrace = "decision.kpa.grace",
     }
 }

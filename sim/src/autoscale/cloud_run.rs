@@ -11,7 +11,7 @@ use crate::params::ParamError;
 use super::registry::Policy;
 use super::PolicyId;
 use crate::ids::DriverId;
-use crate::message::MessageId;
+use crate::message::{Message, MessageId};
 use crate::relations::{Relation, RelationId, CLOUD_RUN_AUTOSCALING, THIS_MODEL};
 
 policy_params! {
@@ -204,7 +204,8 @@ impl Autoscaler for CloudRun {
     fn decide(&mut self, obs: &Observation) -> Option<Decision> {
         let p = &self.p;
         let t = obs.t_s;
-        let w = f64::from(obs.workers_per_instance.max(1));
+        let workers = obs.workers_per_instance.max(1);
+        let w = f64::from(workers);
         let live = obs.live();
         let serving = f64::from(obs.serving);
 
@@ -274,23 +275,28 @@ impl Autoscaler for CloudRun {
             let (_, (_, act_u, act_hold), _) = drivers[2];
             let show = |hold: bool, exact: f64| {
                 if hold {
-                    "holds (in band)".to_string()
+                    Message::new(MessageId::CloudRunHolds)
                 } else {
-                    format!("⌈{exact:.2}⌉ = {}", ceil_count(exact))
+                    Message::new(MessageId::CloudRunRoundsUp)
+                        .num("exact", exact)
+                        .int("count", ceil_count(exact))
                 }
             };
-            format!(
-                "concurrency max({conc_1m:.1}, {conc_10m:.1}) / {w:.0} / {:.0} % = {:.0} % of {live} → {};  CPU {cpu_1m:.2} CPUs / {:.0} % = {:.0} % → {};  ACT {act:.0}: {conc_1m:.1} / {act:.0} / {:.0} % = {:.0} % → {}",
-                p.concurrency_target * 100.0,
-                conc_u * 100.0,
-                show(conc_hold, conc_exact),
-                p.cpu_target * 100.0,
-                cpu_u * 100.0,
-                show(cpu_hold, cpu_exact),
-                p.concurrency_target * 100.0,
-                act_u * 100.0,
-                show(act_hold, act_exact),
-            )
+            Message::new(MessageId::CloudRunDrivers)
+                .num("concurrency_1m", conc_1m)
+                .num("concurrency_10m", conc_10m)
+                .int("workers", workers)
+                .num("concurrency_target", p.concurrency_target * 100.0)
+                .num("concurrency_utilization", conc_u * 100.0)
+                .int("live", live)
+                .msg("concurrency", show(conc_hold, conc_exact))
+                .num("cpu", cpu_1m)
+                .num("cpu_target", p.cpu_target * 100.0)
+                .num("cpu_utilization", cpu_u * 100.0)
+                .msg("cpu_count", show(cpu_hold, cpu_exact))
+                .num("act", act)
+                .num("act_utilization", act_u * 100.0)
+                .msg("act_count", show(act_hold, act_exact))
         };
 
         // On-demand: demand that neither the serving nor the starting instances can take.
@@ -312,19 +318,23 @@ impl Autoscaler for CloudRun {
             if desired <= live {
                 return None;
             }
-            let mut detail = format!(
-                "on-demand: demand λ·S = {:.0} × {:.3} s = {demand:.1} requests > {live} instances × {w:.0} slots → ⌈{demand:.1} / {w:.0}⌉ = {on_demand}",
-                obs.arrival_rate, obs.service_s
-            );
+            let mut detail = Message::new(MessageId::CloudRunOnDemand)
+                .num("arrival_rate", obs.arrival_rate)
+                .num("service", obs.service_s)
+                .num("demand", demand)
+                .int("live", live)
+                .int("workers", workers)
+                .int("count", on_demand);
             if on_demand > ceiling {
-                detail.push_str(&format!(
-                    ", capped at the maximum {ceiling}: requests wait up to max({:.0} s, {:.1} × {:.0} s) = {pending_s:.0} s for a slot, then 429 ({:.1} % of them; the {:.0} s request timeout ends them first)",
-                    p.pending_min_s,
-                    p.pending_cold_start_factor,
-                    obs.boot_s,
-                    overflow_429_share(demand, ceiling, w) * 100.0,
-                    obs.timeout_s
-                ));
+                detail = Message::new(MessageId::CloudRunOnDemandCapped)
+                    .msg("on_demand", detail)
+                    .int("ceiling", ceiling)
+                    .num("pending_min", p.pending_min_s)
+                    .num("factor", p.pending_cold_start_factor)
+                    .num("cold_start", obs.boot_s)
+                    .num("pending", pending_s)
+                    .num("rejected", overflow_429_share(demand, ceiling, w) * 100.0)
+                    .num("timeout", obs.timeout_s);
             }
             return Some(Decision {
                 desired,
@@ -344,7 +354,10 @@ impl Autoscaler for CloudRun {
             return Some(Decision {
                 desired,
                 driver,
-                detail: format!("scale out, {driver} drives: {} → {desired}", explain()),
+                detail: Message::new(MessageId::CloudRunScaleOut)
+                    .code("driver", driver.as_str())
+                    .msg("drivers", explain())
+                    .int("desired", desired),
                 drain_s: None,
             });
         }
@@ -363,28 +376,24 @@ impl Autoscaler for CloudRun {
             }
             let low_for = self.low_since.map_or(0.0, |s| t - s);
             let dropped_for = t - since;
-            let (fire, why) = if low_for >= p.scale_in_after_s - 1e-9 {
-                (
-                    true,
-                    format!(
-                        "the {extras:.0} instances no longer recommended ran at {:.0} % < {:.0} % for {:.0} s",
-                        group_utilization * 100.0,
-                        p.scale_in_utilization * 100.0,
-                        p.scale_in_after_s
-                    ),
+            let why = if low_for >= p.scale_in_after_s - 1e-9 {
+                Some(
+                    Message::new(MessageId::CloudRunRanLow)
+                        .int("extras", live - recommended)
+                        .num("utilization", group_utilization * 100.0)
+                        .num("threshold", p.scale_in_utilization * 100.0)
+                        .num("after", p.scale_in_after_s),
                 )
             } else if dropped_for >= p.idle_timeout_s - 1e-9 {
-                (
-                    true,
-                    format!(
-                        "the {extras:.0} instances no longer recommended reached the {:.0}-minute idle timeout",
-                        p.idle_timeout_s / 60.0
-                    ),
+                Some(
+                    Message::new(MessageId::CloudRunIdleTimeout)
+                        .int("extras", live - recommended)
+                        .num("minutes", p.idle_timeout_s / 60.0),
                 )
             } else {
-                (false, String::new())
+                None
             };
-            if fire {
+            if let Some(why) = why {
                 self.low_since = None;
                 self.dropped_since = None;
                 let desired = recommended.clamp(floor, ceiling);
@@ -394,7 +403,10 @@ impl Autoscaler for CloudRun {
                 return Some(Decision {
                     desired,
                     driver,
-                    detail: format!("scale in: {}; {why} → {desired}", explain()),
+                    detail: Message::new(MessageId::CloudRunScaleIn)
+                        .msg("drivers", explain())
+                        .msg("why", why)
+                        .int("desired", desired),
                     drain_s: None,
                 });
             }
@@ -406,7 +418,9 @@ impl Autoscaler for CloudRun {
             return Some(Decision {
                 desired: ceiling,
                 driver: DriverId::Maximum,
-                detail: format!("{live} instances exceed the maximum {ceiling}"),
+                detail: Message::new(MessageId::CloudRunAboveMaximum)
+                    .int("live", live)
+                    .int("ceiling", ceiling),
                 drain_s: None,
             });
         }
@@ -511,7 +525,7 @@ mod tests {
         let d = cr.decide(&o).unwrap();
         assert_eq!(d.desired, 12);
         assert!(
-            d.detail.contains("429") && d.detail.contains("210 s"),
+            d.detail.to_string().contains("429") && d.detail.to_string().contains("210 s"),
             "{}",
             d.detail
         );
@@ -568,6 +582,6 @@ mod tests {
         let (s, d) = first.expect("scales in eventually");
         assert!(d.desired < 10 && d.desired >= 5, "{d:?}");
         assert!(s > 660, "the long average delayed it: {s}");
-        assert!(d.detail.contains("scale in"), "{}", d.detail);
+        assert!(d.detail.to_string().contains("scale in"), "{}", d.detail);
     }
 }

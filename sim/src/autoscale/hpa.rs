@@ -129,12 +129,11 @@ impl Autoscaler for Hpa {
         let (rec, how) = if (ratio - 1.0).abs() <= p.tolerance + 1e-12 {
             (
                 current,
-                format!(
-                    "CPU {:.1} % / target {:.0} % = {ratio:.3}, within the tolerance {}",
-                    metric * 100.0,
-                    target * 100.0,
-                    p.tolerance
-                ),
+                Message::new(MessageId::HpaWithinTolerance)
+                    .num("cpu", metric * 100.0)
+                    .num("target", target * 100.0)
+                    .num("ratio", ratio)
+                    .num("tolerance", p.tolerance),
             )
         } else if ratio > 1.0 && unready > 0 {
             // Scale-up with pods not yet ready: count them at 0 % and recompute.
@@ -143,32 +142,36 @@ impl Autoscaler for Hpa {
             if new_ratio <= 1.0 + p.tolerance + 1e-12 {
                 (
                     current,
-                    format!(
-                        "CPU {:.1} % on {ready} ready pods, {unready} not ready counted at 0 %: {:.1} % / {:.0} % = {new_ratio:.3}, no scale-up",
-                        metric * 100.0,
-                        new_ratio * target * 100.0,
-                        target * 100.0
-                    ),
+                    Message::new(MessageId::HpaUnreadyNoScaleUp)
+                        .num("cpu", metric * 100.0)
+                        .int("ready", ready)
+                        .int("unready", unready)
+                        .num("adjusted", new_ratio * target * 100.0)
+                        .num("target", target * 100.0)
+                        .num("ratio", new_ratio),
                 )
             } else {
                 let rec = ceil_count(new_ratio * f64::from(all));
                 (
                     rec,
-                    format!(
-                        "CPU {:.1} % on {ready} ready pods, {unready} not ready counted at 0 %: ⌈{all} × {new_ratio:.3}⌉ = {rec}",
-                        metric * 100.0
-                    ),
+                    Message::new(MessageId::HpaUnreadyRatio)
+                        .num("cpu", metric * 100.0)
+                        .int("ready", ready)
+                        .int("unready", unready)
+                        .int("all", all)
+                        .num("ratio", new_ratio)
+                        .int("recommended", rec),
                 )
             }
         } else {
             let rec = ceil_count(ratio * f64::from(ready));
             (
                 rec,
-                format!(
-                    "⌈{ready} × {:.1} % / {:.0} %⌉ = {rec}",
-                    metric * 100.0,
-                    target * 100.0
-                ),
+                Message::new(MessageId::HpaRatio)
+                    .int("ready", ready)
+                    .num("cpu", metric * 100.0)
+                    .num("target", target * 100.0)
+                    .int("recommended", rec),
             )
         };
 
@@ -192,21 +195,24 @@ impl Autoscaler for Hpa {
         let up = within(p.scale_up_stabilization_s).min().unwrap_or(rec);
         let down = within(p.scale_down_stabilization_s).max().unwrap_or(rec);
         let mut desired = current;
-        let mut note = String::new();
+        // A note on what held or limited the recommendation; it wraps the decision.
+        let mut note: Option<Message> = None;
         if current < up {
             desired = up;
         } else if current > down {
             desired = down;
             if down > rec {
-                note = format!(
-                    "; held at {down}, the highest recommendation of the last {:.0} s",
-                    p.scale_down_stabilization_s
+                note = Some(
+                    Message::new(MessageId::HpaHeldAtHighest)
+                        .int("held", down)
+                        .num("window", p.scale_down_stabilization_s),
                 );
             }
         } else if rec < current {
-            note = format!(
-                "; held at {current} by the {:.0} s stabilization window",
-                p.scale_down_stabilization_s
+            note = Some(
+                Message::new(MessageId::HpaHeldByWindow)
+                    .int("held", current)
+                    .num("window", p.scale_down_stabilization_s),
             );
         }
 
@@ -229,11 +235,13 @@ impl Autoscaler for Hpa {
             let start = (i64::from(current) - added_in(p.scale_up_period_s)).max(0) as u32;
             let limit = scale_up_limit(start, p.scale_up_percent, p.scale_up_pods);
             if desired > limit {
-                note = format!(
-                    "; limited to max({start} × {:.0} %, {start} + {:.0}) = {limit} per {:.0} s",
-                    100.0 + p.scale_up_percent,
-                    p.scale_up_pods,
-                    p.scale_up_period_s
+                note = Some(
+                    Message::new(MessageId::HpaScaleUpLimited)
+                        .int("start", start)
+                        .num("percent", 100.0 + p.scale_up_percent)
+                        .num("pods", p.scale_up_pods)
+                        .int("limit", limit)
+                        .num("period", p.scale_up_period_s),
                 );
                 desired = limit;
             }
@@ -242,9 +250,11 @@ impl Autoscaler for Hpa {
             let limit =
                 libm::ceil(start as f64 * (1.0 - p.scale_down_percent / 100.0) - 1e-9) as u32;
             if desired < limit {
-                note = format!(
-                    "; limited to {limit}: at most {:.0} % per {:.0} s",
-                    p.scale_down_percent, p.scale_down_period_s
+                note = Some(
+                    Message::new(MessageId::HpaScaleDownLimited)
+                        .int("limit", limit)
+                        .num("percent", p.scale_down_percent)
+                        .num("period", p.scale_down_period_s),
                 );
                 desired = limit;
             }
@@ -264,17 +274,21 @@ impl Autoscaler for Hpa {
         }
         self.changes
             .push_back((t, i64::from(desired) - i64::from(current)));
+        let decision = Message::new(if desired > current {
+            MessageId::HpaScaleUp
+        } else {
+            MessageId::HpaScaleDown
+        })
+        .int("current", current)
+        .int("desired", desired)
+        .msg("how", how);
         Some(Decision {
             desired,
             driver: DriverId::Cpu,
-            detail: format!(
-                "{} {current} → {desired}: {how}{note}",
-                if desired > current {
-                    "scale up"
-                } else {
-                    "scale down"
-                }
-            ),
+            detail: match note {
+                Some(note) => note.msg("decision", decision),
+                None => decision,
+            },
             drain_s: None,
         })
     }

@@ -13,6 +13,7 @@ use crate::params::ParamError;
 use super::registry::Policy;
 use super::PolicyId;
 use crate::ids::DriverId;
+use crate::message::{Message, MessageId};
 use crate::relations::{Relation, RelationId, KNATIVE_AUTOSCALING, KNATIVE_KPA_SOURCE};
 
 policy_params! {
@@ -163,28 +164,25 @@ impl Autoscaler for Kpa {
             }
             desired = self.max_panic_pods;
             mode = if was_panicking {
-                "panic"
+                MessageId::KpaPanic
             } else {
-                "panic (entered)"
+                MessageId::KpaPanicEntered
             };
         } else {
             mode = if was_panicking {
-                "stable (panic ended)"
+                MessageId::KpaPanicEnded
             } else {
-                "stable"
+                MessageId::KpaStable
             };
         }
 
         // Scale to zero only after the grace period.
-        let mut grace = String::new();
+        let mut grace = None;
         if desired == 0 {
             let since = *self.zero_since.get_or_insert(t);
             if t - since < p.scale_to_zero_grace_s - 1e-9 && obs.live() > 0 {
                 desired = 1;
-                grace = format!(
-                    "; the last pod stays for the {:.0} s scale-to-zero grace period",
-                    p.scale_to_zero_grace_s
-                );
+                grace = Some(p.scale_to_zero_grace_s);
             }
         } else {
             self.zero_since = None;
@@ -203,23 +201,35 @@ impl Autoscaler for Kpa {
         } else {
             DriverId::Stable
         };
+        let decision = Message::new(MessageId::KpaDecision)
+            .msg("mode", Message::new(mode))
+            .num("stable_average", stable_avg)
+            .num("stable_window", p.stable_window_s)
+            .num("panic_average", panic_avg)
+            .num("panic_window", p.panic_window_s())
+            .int("workers", obs.workers_per_instance)
+            .num("target_utilization", p.target_utilization * 100.0)
+            .num("target", target)
+            .num("stable_ratio", stable_avg / target)
+            .int("stable", counts.stable)
+            .num("panic_ratio", panic_avg / target)
+            .int("panic", counts.panic)
+            .num(
+                "panic_share",
+                f64::from(ceil_count(panic_avg / target)) / f64::from(ready.max(1)) * 100.0,
+            )
+            .int("ready", ready.max(1))
+            .num("threshold", p.panic_threshold_percentage)
+            .int("desired", desired);
         Some(Decision {
             desired,
             driver,
-            detail: format!(
-                "{mode}: concurrency {stable_avg:.1} over {:.0} s, {panic_avg:.1} over {:.0} s; target {:.0} × {:.0} % = {target:.1} per pod → stable ⌈{:.3}⌉ = {}, panic ⌈{:.3}⌉ = {} ({:.0} % of {} ready, threshold {:.0} %) → {desired}{grace}",
-                p.stable_window_s,
-                p.panic_window_s(),
-                f64::from(obs.workers_per_instance),
-                p.target_utilization * 100.0,
-                stable_avg / target,
-                counts.stable,
-                panic_avg / target,
-                counts.panic,
-                f64::from(ceil_count(panic_avg / target)) / f64::from(ready.max(1)) * 100.0,
-                ready.max(1),
-                p.panic_threshold_percentage
-            ),
+            detail: match grace {
+                Some(grace_s) => Message::new(MessageId::KpaGrace)
+                    .msg("decision", decision)
+                    .num("grace", grace_s),
+                None => decision,
+            },
             drain_s: None,
         })
     }
@@ -282,7 +292,7 @@ mod tests {
         let d = kpa.decide(&at(t, 10, 300.0)).unwrap();
         assert!(kpa.panicking());
         assert_eq!((d.desired, d.driver), (22, DriverId::Panic), "{}", d.detail);
-        assert!(d.detail.contains("entered"), "{}", d.detail);
+        assert!(d.detail.to_string().contains("entered"), "{}", d.detail);
         // The burst ends; in panic mode the KPA does not scale down.
         let mut left_at = None;
         for _ in 0..60 {

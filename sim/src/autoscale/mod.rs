@@ -108,8 +108,8 @@ pub struct Decision {
     pub desired: u32,
     /// Which driver or strategy fired.
     pub driver: crate::ids::DriverId,
-    /// The inputs and the computation, in words and numbers.
-    pub detail: String,
+    /// The inputs and the computation, as a message for the catalogs to put in words.
+    pub detail: crate::message::Message,
     /// For a scale-in: drain the removed instances (no new traffic, billed) for this many
     /// seconds instead of stopping them at once.
     pub drain_s: Option<f64>,

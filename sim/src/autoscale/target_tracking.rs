@@ -4,6 +4,7 @@ use super::{Autoscaler, Decision, Observation};
 use super::registry::{NoParams, Policy};
 use super::PolicyId;
 use crate::ids::DriverId;
+use crate::message::{Message, MessageId};
 use crate::relations::{Relation, RelationId, AWS_TARGET_TRACKING};
 
 pub const TARGET_TRACKING: Relation = Relation {
@@ -47,13 +48,11 @@ impl Autoscaler for TargetTracking {
         let live = obs.serving + obs.booting;
         let wanted = desired_instances(obs.serving, obs.utilization, obs.target_utilization);
         let desired = wanted.clamp(obs.min_instances, obs.max_instances.max(obs.min_instances));
-        let computed = format!(
-            "⌈{} × {:.1} % / {:.0} %⌉ = {}",
-            obs.serving,
-            obs.utilization * 100.0,
-            obs.target_utilization * 100.0,
-            wanted
-        );
+        let computed = Message::new(MessageId::TargetTrackingComputed)
+            .int("serving", obs.serving)
+            .num("utilization", obs.utilization * 100.0)
+            .num("target", obs.target_utilization * 100.0)
+            .int("wanted", wanted);
         if desired > live {
             self.quiet_minutes = 0;
             if obs.booting > 0 {
@@ -62,7 +61,9 @@ impl Autoscaler for TargetTracking {
             return Some(Decision {
                 desired,
                 driver: DriverId::Utilization,
-                detail: format!("scale out: {computed} → {desired} instances"),
+                detail: Message::new(MessageId::TargetTrackingScaleOut)
+                    .msg("computed", computed)
+                    .int("desired", desired),
                 drain_s: None,
             });
         }
@@ -75,11 +76,12 @@ impl Autoscaler for TargetTracking {
                 return Some(Decision {
                     desired: to,
                     driver: DriverId::Utilization,
-                    detail: format!(
-                        "scale in after {} quiet minutes: {computed}, at most {:.0} % of {live} → {to} instances",
-                        self.quiet_minutes_needed,
-                        self.max_scale_in_share * 100.0
-                    ),
+                    detail: Message::new(MessageId::TargetTrackingScaleIn)
+                        .int("quiet", self.quiet_minutes_needed)
+                        .msg("computed", computed)
+                        .num("share", self.max_scale_in_share * 100.0)
+                        .int("live", live)
+                        .int("to", to),
                     drain_s: None,
                 });
             }

@@ -123,5 +123,51 @@ pub fn template(id: MessageId) -> &'static str {
         CliConfigNeedsFile => "config: a FILE is required",
         CliNote => "note: {note}",
         ScaleUpPodsNeeded => "must be at least 1 when hpa.scale_up_percent is 0 (otherwise the HPA never scales up)",
+        // Scaling decisions. Percentages arrive already multiplied by 100; the decimals
+        // shown are part of the text (the golden output pins them).
+        // Target tracking.
+        TargetTrackingComputed => "⌈{serving} × {utilization:.1} % / {target:.0} %⌉ = {wanted}",
+        TargetTrackingScaleOut => "scale out: {computed} → {desired} instances",
+        TargetTrackingScaleIn => "scale in after {quiet} quiet minutes: {computed}, at most {share:.0} % of {live} → {to} instances",
+        // Cloud Run. The drivers' line separates the three drivers with ";  " (two spaces).
+        CloudRunDrivers => "concurrency max({concurrency_1m:.1}, {concurrency_10m:.1}) / {workers} / {concurrency_target:.0} % = {concurrency_utilization:.0} % of {live} → {concurrency};  CPU {cpu:.2} CPUs / {cpu_target:.0} % = {cpu_utilization:.0} % → {cpu_count};  ACT {act:.0}: {concurrency_1m:.1} / {act:.0} / {concurrency_target:.0} % = {act_utilization:.0} % → {act_count}",
+        CloudRunHolds => "holds (in band)",
+        CloudRunRoundsUp => "⌈{exact:.2}⌉ = {count}",
+        CloudRunOnDemand => "on-demand: demand λ·S = {arrival_rate:.0} × {service:.3} s = {demand:.1} requests > {live} instances × {workers} slots → ⌈{demand:.1} / {workers}⌉ = {count}",
+        CloudRunOnDemandCapped => "{on_demand}, capped at the maximum {ceiling}: requests wait up to max({pending_min:.0} s, {factor:.1} × {cold_start:.0} s) = {pending:.0} s for a slot, then 429 ({rejected:.1} % of them; the {timeout:.0} s request timeout ends them first)",
+        CloudRunScaleOut => "scale out, {driver} drives: {drivers} → {desired}",
+        CloudRunScaleIn => "scale in: {drivers}; {why} → {desired}",
+        CloudRunRanLow => "the {extras} instances no longer recommended ran at {utilization:.0} % < {threshold:.0} % for {after:.0} s",
+        CloudRunIdleTimeout => "the {extras} instances no longer recommended reached the {minutes:.0}-minute idle timeout",
+        CloudRunAboveMaximum => "{live} instances exceed the maximum {ceiling}",
+        // The elastic scaler; the strategies that fired are listed with "; ".
+        ElasticBelowMinNodes => "{nodes} nodes < min_nodes {floor}: scale up at once",
+        ElasticAboveMaxNodes => "{nodes} nodes > max_nodes {ceiling}",
+        ElasticTrend => "trend: active {active:.0} + {rate:.1}/s × 60 s = {projected:.0} > {nodes} × {limit:.0} → {how}",
+        ElasticTrendNodes => "safe capacity {limit:.0} − {rate:.1} × 60 s = {safe:.0}, ⌈{active:.0} / {safe:.0}⌉ = {needed} nodes",
+        ElasticTrendNoCapacity => "safe capacity {limit:.0} − {rate:.1} × 60 s = {safe:.0} ≤ 0: go to max_nodes {ceiling}",
+        ElasticDelay => "delay prediction: {active:.0} in flight / {completion_rate:.0} completed per s = {predicted:.2} s ≥ {delay_time} s over {arrivals:.0} requests → add max(⌈{nodes} × {ratio}⌉, {min}) = {size}",
+        ElasticP95 => "p95: {slow:.1} % of {arrivals:.0} requests over {threshold:.0} ms for {breach_for:.0} s ≥ {duration:.0} s → add max(⌈{nodes} × {ratio}⌉, {min}) = {size}",
+        ElasticExpand => "{strategies}; cooling {cooling:.0} s",
+        ElasticExpandCapped => "{strategies}; capped at max_nodes {ceiling}; cooling {cooling:.0} s",
+        ElasticShrink => "shrink: healthy for {healthy:.0} s; trend allows ⌈{active:.0} / {safe:.0}⌉ = {needed} nodes, min_nodes {floor} → remove {remove} (at most {most}); drain until its requests finish (≈ {p99:.2} s) or drain_timeout {drain_timeout:.0} s",
+        // The HPA.
+        HpaRatio => "⌈{ready} × {cpu:.1} % / {target:.0} %⌉ = {recommended}",
+        HpaWithinTolerance => "CPU {cpu:.1} % / target {target:.0} % = {ratio:.3}, within the tolerance {tolerance}",
+        HpaUnreadyNoScaleUp => "CPU {cpu:.1} % on {ready} ready pods, {unready} not ready counted at 0 %: {adjusted:.1} % / {target:.0} % = {ratio:.3}, no scale-up",
+        HpaUnreadyRatio => "CPU {cpu:.1} % on {ready} ready pods, {unready} not ready counted at 0 %: ⌈{all} × {ratio:.3}⌉ = {recommended}",
+        HpaScaleUp => "scale up {current} → {desired}: {how}",
+        HpaScaleDown => "scale down {current} → {desired}: {how}",
+        HpaHeldAtHighest => "{decision}; held at {held}, the highest recommendation of the last {window:.0} s",
+        HpaHeldByWindow => "{decision}; held at {held} by the {window:.0} s stabilization window",
+        HpaScaleUpLimited => "{decision}; limited to max({start} × {percent:.0} %, {start} + {pods:.0}) = {limit} per {period:.0} s",
+        HpaScaleDownLimited => "{decision}; limited to {limit}: at most {percent:.0} % per {period:.0} s",
+        // The KPA: its mode, then the computation.
+        KpaStable => "stable",
+        KpaPanicEnded => "stable (panic ended)",
+        KpaPanic => "panic",
+        KpaPanicEntered => "panic (entered)",
+        KpaDecision => "{mode}: concurrency {stable_average:.1} over {stable_window:.0} s, {panic_average:.1} over {panic_window:.0} s; target {workers} × {target_utilization:.0} % = {target:.1} per pod → stable ⌈{stable_ratio:.3}⌉ = {stable}, panic ⌈{panic_ratio:.3}⌉ = {panic} ({panic_share:.0} % of {ready} ready, threshold {threshold:.0} %) → {desired}",
+        KpaGrace => "{decision}; the last pod stays for the {grace:.0} s scale-to-zero grace period",
     }
 }

@@ -15,6 +15,7 @@ use super::{ceil_count, tick_dividing_minute, Admission, Autoscaler, Decision, O
 use super::registry::Policy;
 use super::PolicyId;
 use crate::ids::DriverId;
+use crate::message::{Message, MessageId};
 use crate::relations::{Relation, RelationId, ELASTIC_SCALER_DOC, ENVOY_CIRCUIT_BREAKING};
 use config::ElasticConfig;
 use std::collections::VecDeque;
@@ -158,7 +159,9 @@ impl Autoscaler for Elastic {
                 return Some(Decision {
                     desired: floor,
                     driver: DriverId::MinNodes,
-                    detail: format!("{nodes} nodes < min_nodes {floor}: scale up at once"),
+                    detail: Message::new(MessageId::ElasticBelowMinNodes)
+                        .int("nodes", nodes)
+                        .int("floor", floor),
                     drain_s: None,
                 });
             }
@@ -166,7 +169,9 @@ impl Autoscaler for Elastic {
                 return Some(Decision {
                     desired: ceiling,
                     driver: DriverId::MaxNodes,
-                    detail: format!("{nodes} nodes > max_nodes {ceiling}"),
+                    detail: Message::new(MessageId::ElasticAboveMaxNodes)
+                        .int("nodes", nodes)
+                        .int("ceiling", ceiling),
                     drain_s: None,
                 });
             }
@@ -257,32 +262,38 @@ impl Autoscaler for Elastic {
         let p95_hot = breach && breach_for >= p.threshold_duration - 1e-9;
 
         // Expansions: independent, each with its own cooling.
-        let mut fired: Vec<(DriverId, u32, String)> = Vec::new();
+        let mut fired: Vec<(DriverId, u32, Message)> = Vec::new();
         if trend_hot && t >= self.cool_until[0] {
             let (to, how) = match tr.needed {
                 Some(n) => (
                     n.max(nodes + 1),
-                    format!(
-                        "safe capacity {limit:.0} − {rate:.1} × 60 s = {:.0}, ⌈{active:.0} / {:.0}⌉ = {n} nodes",
-                        tr.safe_capacity, tr.safe_capacity
-                    ),
+                    Message::new(MessageId::ElasticTrendNodes)
+                        .num("limit", limit)
+                        .num("rate", rate)
+                        .num("safe", tr.safe_capacity)
+                        .num("active", active)
+                        .int("needed", n),
                 ),
                 None => (
                     ceiling,
-                    format!(
-                        "safe capacity {limit:.0} − {rate:.1} × 60 s = {:.0} ≤ 0: go to max_nodes {ceiling}",
-                        tr.safe_capacity
-                    ),
+                    Message::new(MessageId::ElasticTrendNoCapacity)
+                        .num("limit", limit)
+                        .num("rate", rate)
+                        .num("safe", tr.safe_capacity)
+                        .int("ceiling", ceiling),
                 ),
             };
             self.cool_until[0] = t + c.trend_expansion.expand_cooling_time;
             fired.push((
                 DriverId::Trend,
                 to,
-                format!(
-                    "trend: active {active:.0} + {rate:.1}/s × 60 s = {:.0} > {nodes} × {limit:.0} → {how}",
-                    tr.projected
-                ),
+                Message::new(MessageId::ElasticTrend)
+                    .num("active", active)
+                    .num("rate", rate)
+                    .num("projected", tr.projected)
+                    .int("nodes", nodes)
+                    .num("limit", limit)
+                    .msg("how", how),
             ));
         }
         if delay_hot && t >= self.cool_until[1] {
@@ -291,10 +302,16 @@ impl Autoscaler for Elastic {
             fired.push((
                 DriverId::Delay,
                 nodes + size,
-                format!(
-                    "delay prediction: {active:.0} in flight / {completion_rate:.0} completed per s = {predicted:.2} s ≥ {} s over {arrivals:.0} requests → add max(⌈{nodes} × {}⌉, {}) = {size}",
-                    d.delay_time, d.expansion_ratio, d.min_expansion
-                ),
+                Message::new(MessageId::ElasticDelay)
+                    .num("active", active)
+                    .num("completion_rate", completion_rate)
+                    .num("predicted", predicted)
+                    .num("delay_time", d.delay_time)
+                    .num("arrivals", arrivals)
+                    .int("nodes", nodes)
+                    .num("ratio", d.expansion_ratio)
+                    .int("min", d.min_expansion)
+                    .int("size", size),
             ));
         }
         if p95_hot && t >= self.cool_until[2] {
@@ -303,14 +320,16 @@ impl Autoscaler for Elastic {
             fired.push((
                 DriverId::P95,
                 nodes + size,
-                format!(
-                    "p95: {:.1} % of {arrivals:.0} requests over {:.0} ms for {breach_for:.0} s ≥ {:.0} s → add max(⌈{nodes} × {}⌉, {}) = {size}",
-                    slow_share * 100.0,
-                    p.threshold,
-                    p.threshold_duration,
-                    p.expansion_ratio,
-                    p.min_expansion
-                ),
+                Message::new(MessageId::ElasticP95)
+                    .num("slow", slow_share * 100.0)
+                    .num("arrivals", arrivals)
+                    .num("threshold", p.threshold)
+                    .num("breach_for", breach_for)
+                    .num("duration", p.threshold_duration)
+                    .int("nodes", nodes)
+                    .num("ratio", p.expansion_ratio)
+                    .int("min", p.min_expansion)
+                    .int("size", size),
             ));
         }
         let healthy = !trend_hot && !delay_hot && !breach;
@@ -320,25 +339,24 @@ impl Autoscaler for Elastic {
         if let Some(&(driver, _, _)) = fired.iter().max_by_key(|(_, to, _)| *to) {
             let want = fired.iter().map(|(_, to, _)| *to).max().unwrap_or(nodes);
             let desired = want.clamp(floor, ceiling);
-            let details: Vec<&str> = fired.iter().map(|(_, _, s)| s.as_str()).collect();
             if desired > nodes {
+                let cooling = match driver {
+                    DriverId::Trend => c.trend_expansion.expand_cooling_time,
+                    DriverId::Delay => d.expand_cooling_time,
+                    _ => p.expand_cooling_time,
+                };
+                let strategies = fired.into_iter().map(|(_, _, m)| m).collect();
+                let detail = if desired < want {
+                    Message::new(MessageId::ElasticExpandCapped)
+                        .msgs("strategies", strategies)
+                        .int("ceiling", ceiling)
+                } else {
+                    Message::new(MessageId::ElasticExpand).msgs("strategies", strategies)
+                };
                 return Some(Decision {
                     desired,
                     driver,
-                    detail: format!(
-                        "{}{}; cooling {:.0} s",
-                        details.join("; "),
-                        if desired < want {
-                            format!("; capped at max_nodes {ceiling}")
-                        } else {
-                            String::new()
-                        },
-                        match driver {
-                            DriverId::Trend => c.trend_expansion.expand_cooling_time,
-                            DriverId::Delay => d.expand_cooling_time,
-                            _ => p.expand_cooling_time,
-                        }
-                    ),
+                    detail: detail.num("cooling", cooling),
                     drain_s: None,
                 });
             }
@@ -364,14 +382,16 @@ impl Autoscaler for Elastic {
         Some(Decision {
             desired: nodes - remove,
             driver: DriverId::Shrink,
-            detail: format!(
-                "shrink: healthy for {:.0} s; trend allows ⌈{active:.0} / {:.0}⌉ = {needed} nodes, min_nodes {floor} → remove {remove} (at most {}); drain until its requests finish (≈ {:.2} s) or drain_timeout {:.0} s",
-                t - since,
-                tr.safe_capacity,
-                c.shrinkage_number,
-                obs.p99_s,
-                c.drain_timeout
-            ),
+            detail: Message::new(MessageId::ElasticShrink)
+                .num("healthy", t - since)
+                .num("active", active)
+                .num("safe", tr.safe_capacity)
+                .int("needed", needed)
+                .int("floor", floor)
+                .int("remove", remove)
+                .int("most", c.shrinkage_number)
+                .num("p99", obs.p99_s)
+                .num("drain_timeout", c.drain_timeout),
             drain_s: Some(drain_s),
         })
     }
@@ -445,7 +465,7 @@ mod tests {
         let last = e.decide(&one_node(70.0, 820.0));
         let d = last.expect("trend fires at 820");
         assert_eq!((d.desired, d.driver), (2, DriverId::Trend), "{}", d.detail);
-        assert!(d.detail.contains("active 820"), "{}", d.detail);
+        assert!(d.detail.to_string().contains("active 820"), "{}", d.detail);
     }
 
     /// `nodes` overloaded nodes: 2.5 s of backlog at 100 completions per second.

@@ -1,0 +1,414 @@
+//! The English text of the autoscaling policies' decisions, pinned to the byte. A decision's
+//! detail is a message rendered by the English catalog; the command line, the JSON output
+//! and the golden file show exactly these strings, so a change of a template or of a number
+//! format shows up here first.
+
+use oncall_sim::autoscale::cloud_run::{CloudRun, CloudRunParams};
+use oncall_sim::autoscale::elastic::config::ElasticConfig;
+use oncall_sim::autoscale::elastic::Elastic;
+use oncall_sim::autoscale::hpa::{Hpa, HpaParams};
+use oncall_sim::autoscale::kpa::{Kpa, KpaParams};
+use oncall_sim::autoscale::target_tracking::TargetTracking;
+use oncall_sim::autoscale::{Autoscaler, Observation};
+use oncall_sim::event::{Event, EventKind};
+use oncall_sim::ids::ScenarioId;
+use oncall_sim::setup::RunSetup;
+use oncall_sim::Action;
+
+/// The details of the scaling decisions of a run under `policy`, with `sets` applied and
+/// `actions` scheduled.
+fn run_details(
+    scenario: ScenarioId,
+    seed: u32,
+    policy: &str,
+    sets: &[(&str, &str)],
+    actions: &[&str],
+    minutes: u32,
+) -> Vec<String> {
+    let mut setup = RunSetup::new(scenario, seed);
+    setup.set("autoscaler", policy).unwrap();
+    for (name, value) in sets {
+        setup.set(name, value).unwrap();
+    }
+    setup.actions = actions
+        .iter()
+        .map(|a| Action::parse(a, minutes).unwrap())
+        .collect();
+    let outcome = setup.run(minutes).unwrap();
+    outcome
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Scaling { detail, .. } => Some(detail.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The first detail that contains `needle`.
+fn first_with(details: &[String], needle: &str) -> String {
+    details
+        .iter()
+        .find(|d| d.contains(needle))
+        .unwrap_or_else(|| panic!("no decision says {needle:?}: {details:#?}"))
+        .clone()
+}
+
+/// `serving` instances of 16 workers with `busy` requests in service, at `t_s` after a
+/// tick of `dt_s`.
+fn obs(t_s: f64, dt_s: f64, serving: u32, booting: u32, busy: f64) -> Observation {
+    let workers = 16;
+    let n = f64::from(serving * workers);
+    let utilization = if n > 0.0 { (busy / n).min(1.0) } else { 0.0 };
+    Observation {
+        t_s,
+        dt_s,
+        serving,
+        booting,
+        utilization,
+        arrival_rate: busy / 0.05,
+        service_s: 0.05,
+        min_instances: 0,
+        max_instances: 100,
+        target_utilization: 0.6,
+        workers_per_instance: workers,
+        cpu_share: 1.0,
+        in_service: busy.min(n),
+        waiting: 0.0,
+        completions_per_s: busy.min(n) / 0.05,
+        p95_s: 0.15,
+        p99_s: 0.23,
+        timeout_s: 2.0,
+        boot_s: 60.0,
+        ..Observation::default()
+    }
+}
+
+/// The detail of the decision `policy` takes on `o`.
+fn detail(policy: &mut dyn Autoscaler, o: &Observation) -> String {
+    policy.decide(o).expect("a decision").detail.to_string()
+}
+
+#[test]
+fn first_decisions_of_each_policy_in_two_scenarios() {
+    let cases: [(&str, ScenarioId, &[&str]); 10] = [
+        (
+            "target-tracking",
+            ScenarioId::ViralSurge,
+            &[
+                "scale out: ⌈8 × 60.6 % / 60 %⌉ = 9 → 9 instances",
+                "scale out: ⌈9 × 66.5 % / 60 %⌉ = 10 → 10 instances",
+                "scale out: ⌈10 × 100.0 % / 60 %⌉ = 17 → 17 instances",
+            ],
+        ),
+        (
+            "target-tracking",
+            ScenarioId::BadDeploy,
+            &[
+                "scale in after 10 quiet minutes: ⌈10 × 48.6 % / 60 %⌉ = 9, at most 20 % of 10 → 9 instances",
+                "scale out: ⌈9 × 63.0 % / 60 %⌉ = 10 → 10 instances",
+                "scale out: ⌈10 × 62.7 % / 60 %⌉ = 11 → 11 instances",
+            ],
+        ),
+        (
+            "cloud-run",
+            ScenarioId::ViralSurge,
+            &[
+                "scale out, concurrency drives: concurrency max(84.6, 80.4) / 16 / 60 % = 66 % of 8 → ⌈8.81⌉ = 9;  CPU 4.99 CPUs / 60 % = 62 % → holds (in band);  ACT 16: 84.6 / 16 / 60 % = 66 % → ⌈8.81⌉ = 9 → 9",
+                "scale out, concurrency drives: concurrency max(95.3, 81.4) / 16 / 60 % = 66 % of 9 → ⌈9.92⌉ = 10;  CPU 5.64 CPUs / 60 % = 63 % → holds (in band);  ACT 16: 95.3 / 16 / 60 % = 66 % → ⌈9.92⌉ = 10 → 10",
+                "scale out, concurrency drives: concurrency max(105.8, 83.1) / 16 / 60 % = 66 % of 10 → ⌈11.02⌉ = 12;  CPU 6.29 CPUs / 60 % = 63 % → holds (in band);  ACT 16: 105.8 / 16 / 60 % = 66 % → ⌈11.02⌉ = 12 → 12",
+            ],
+        ),
+        (
+            "cloud-run",
+            ScenarioId::BadDeploy,
+            &[
+                "scale in: concurrency max(77.0, 77.0) / 16 / 60 % = 48 % of 10 → ⌈8.02⌉ = 9;  CPU 4.52 CPUs / 60 % = 45 % → ⌈7.54⌉ = 8;  ACT 16: 77.0 / 16 / 60 % = 48 % → ⌈8.02⌉ = 9; the 1 instances no longer recommended ran at 0 % < 10 % for 60 s → 9",
+                "scale out, concurrency drives: concurrency max(95.1, 82.7) / 16 / 60 % = 66 % of 9 → ⌈9.91⌉ = 10;  CPU 5.65 CPUs / 60 % = 63 % → holds (in band);  ACT 16: 95.1 / 16 / 60 % = 66 % → ⌈9.91⌉ = 10 → 10",
+                "scale out, concurrency drives: concurrency max(105.6, 102.6) / 16 / 60 % = 66 % of 10 → ⌈11.00⌉ = 12;  CPU 6.30 CPUs / 60 % = 63 % → holds (in band);  ACT 16: 105.6 / 16 / 60 % = 66 % → ⌈11.00⌉ = 12 → 12",
+            ],
+        ),
+        (
+            "elastic",
+            ScenarioId::ViralSurge,
+            &[
+                "shrink: healthy for 600 s; trend allows ⌈77 / 999⌉ = 1 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.34 s) or drain_timeout 60 s",
+                "shrink: healthy for 600 s; trend allows ⌈78 / 999⌉ = 1 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.34 s) or drain_timeout 60 s",
+                "shrink: healthy for 600 s; trend allows ⌈81 / 996⌉ = 1 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.34 s) or drain_timeout 60 s",
+            ],
+        ),
+        (
+            "elastic",
+            ScenarioId::BadDeploy,
+            &[
+                "shrink: healthy for 600 s; trend allows ⌈84 / 993⌉ = 1 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.37 s) or drain_timeout 60 s",
+                "shrink: healthy for 600 s; trend allows ⌈98 / 999⌉ = 1 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.42 s) or drain_timeout 60 s",
+                "shrink: healthy for 600 s; trend allows ⌈101 / 996⌉ = 1 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.42 s) or drain_timeout 60 s",
+            ],
+        ),
+        (
+            "hpa",
+            ScenarioId::ViralSurge,
+            &[
+                "scale up 8 → 10: ⌈8 × 71.0 % / 60 %⌉ = 10",
+                "scale up 10 → 12: CPU 87.5 % on 8 ready pods, 2 not ready counted at 0 %: ⌈10 × 1.167⌉ = 12",
+                "scale up 12 → 17: CPU 97.5 % on 10 ready pods, 2 not ready counted at 0 %: ⌈12 × 1.354⌉ = 17",
+            ],
+        ),
+        (
+            "hpa",
+            ScenarioId::BadDeploy,
+            &[
+                "scale down 10 → 8: ⌈10 × 45.2 % / 60 %⌉ = 8",
+                "scale up 8 → 9: ⌈8 × 66.3 % / 60 %⌉ = 9",
+                "scale up 9 → 11: CPU 75.7 % on 8 ready pods, 1 not ready counted at 0 %: ⌈9 × 1.121⌉ = 11",
+            ],
+        ),
+        (
+            "kpa",
+            ScenarioId::ViralSurge,
+            &[
+                "stable: concurrency 75.5 over 60 s, 75.5 over 6 s; target 16 × 70 % = 11.2 per pod → stable ⌈6.739⌉ = 7, panic ⌈6.739⌉ = 7 (88 % of 8 ready, threshold 200 %) → 7",
+                "stable: concurrency 78.4 over 60 s, 80.0 over 6 s; target 16 × 70 % = 11.2 per pod → stable ⌈7.001⌉ = 8, panic ⌈7.146⌉ = 8 (114 % of 7 ready, threshold 200 %) → 8",
+                "stable: concurrency 78.3 over 60 s, 78.0 over 6 s; target 16 × 70 % = 11.2 per pod → stable ⌈6.995⌉ = 7, panic ⌈6.964⌉ = 7 (100 % of 7 ready, threshold 200 %) → 7",
+            ],
+        ),
+        (
+            "kpa",
+            ScenarioId::BadDeploy,
+            &[
+                "stable: concurrency 77.0 over 60 s, 77.0 over 6 s; target 16 × 70 % = 11.2 per pod → stable ⌈6.877⌉ = 7, panic ⌈6.877⌉ = 7 (70 % of 10 ready, threshold 200 %) → 7",
+                "stable: concurrency 78.4 over 60 s, 79.2 over 6 s; target 16 × 70 % = 11.2 per pod → stable ⌈7.002⌉ = 8, panic ⌈7.070⌉ = 8 (114 % of 7 ready, threshold 200 %) → 8",
+                "stable: concurrency 78.4 over 60 s, 77.8 over 6 s; target 16 × 70 % = 11.2 per pod → stable ⌈6.996⌉ = 7, panic ⌈6.947⌉ = 7 (100 % of 7 ready, threshold 200 %) → 7",
+            ],
+        ),
+    ];
+    for (policy, scenario, expected) in cases {
+        let details = run_details(scenario, 42, policy, &[], &[], 240);
+        assert_eq!(
+            &details[..expected.len()],
+            expected,
+            "{policy} in {scenario}"
+        );
+    }
+}
+
+/// Actions that lower the minimum, the target and the maximum and switch autoscaling off
+/// and on push the policies into their rarer sentences.
+const SHAKE_UP: &[&str] = &[
+    "20:min_instances=1",
+    "60:target_utilization=0.3",
+    "120:autoscaling=off",
+    "130:autoscaling=on",
+    "200:min_instances=20",
+    "260:min_instances=1",
+];
+
+#[test]
+fn rarer_decisions_of_a_shaken_up_run() {
+    let run = |policy| {
+        run_details(
+            ScenarioId::FreePlay,
+            3,
+            policy,
+            &[("max_instances", "12")],
+            SHAKE_UP,
+            600,
+        )
+    };
+    let kpa = run("kpa");
+    assert_eq!(
+        first_with(&kpa, "panic (entered)"),
+        "panic (entered): concurrency 2147.3 over 60 s, 2147.3 over 6 s; target 16 × 70 % = 11.2 per pod → stable ⌈191.720⌉ = 192, panic ⌈191.720⌉ = 192 (19200 % of 1 ready, threshold 200 %) → 12"
+    );
+    assert_eq!(
+        first_with(&kpa, "stable (panic ended)"),
+        "stable (panic ended): concurrency 80.3 over 60 s, 80.3 over 6 s; target 16 × 70 % = 11.2 per pod → stable ⌈7.168⌉ = 8, panic ⌈7.168⌉ = 8 (67 % of 12 ready, threshold 200 %) → 8"
+    );
+    assert_eq!(
+        first_with(&run("elastic"), "nodes; delay"),
+        "trend: active 2147 + 0.0/s × 60 s = 2147 > 2 × 1000 → safe capacity 1000 − 0.0 × 60 s = 1000, ⌈2147 / 1000⌉ = 3 nodes; delay prediction: 2147 in flight / 215 completed per s = 9.99 s ≥ 2 s over 10656 requests → add max(⌈2 × 0.2⌉, 2) = 2; cooling 180 s"
+    );
+    assert_eq!(
+        first_with(&run("cloud-run"), "on-demand"),
+        "on-demand: demand λ·S = 1066 × 0.074 s = 79.3 requests > 1 instances × 16 slots → ⌈79.3 / 16⌉ = 5"
+    );
+    assert_eq!(
+        first_with(&run("target-tracking"), "scale in"),
+        "scale in after 10 quiet minutes: ⌈10 × 52.2 % / 60 %⌉ = 9, at most 20 % of 10 → 9 instances"
+    );
+}
+
+#[test]
+fn capped_and_limited_decisions() {
+    let elastic = run_details(
+        ScenarioId::ViralSurge,
+        9,
+        "elastic",
+        &[("elastic.max_nodes", "6")],
+        &[],
+        600,
+    );
+    assert_eq!(
+        first_with(&elastic, "≤ 0: go to max_nodes"),
+        "trend: active 2664 + 42.7/s × 60 s = 5228 > 5 × 1000 → safe capacity 1000 − 42.7 × 60 s = -1564 ≤ 0: go to max_nodes 6; delay prediction: 2664 in flight / 1205 completed per s = 2.21 s ≥ 2 s over 74390 requests → add max(⌈5 × 0.2⌉, 2) = 2; capped at max_nodes 6; cooling 180 s"
+    );
+    assert_eq!(
+        first_with(&elastic, "p95:"),
+        "p95: 22.7 % of 63706 requests over 500 ms for 30 s ≥ 30 s → add max(⌈5 × 0.2⌉, 2) = 2; capped at max_nodes 6; cooling 180 s"
+    );
+    let hpa = run_details(
+        ScenarioId::ViralSurge,
+        9,
+        "hpa",
+        &[
+            ("hpa.scale_up_percent", "10"),
+            ("hpa.scale_up_pods", "1"),
+            ("hpa.scale_down_percent", "10"),
+        ],
+        &[],
+        600,
+    );
+    assert_eq!(
+        first_with(&hpa, "not ready counted at 0 %: ⌈"),
+        "scale up 9 → 10: CPU 76.1 % on 8 ready pods, 1 not ready counted at 0 %: ⌈9 × 1.127⌉ = 11; limited to max(9 × 110 %, 9 + 1) = 10 per 15 s"
+    );
+    assert_eq!(
+        first_with(&hpa, "the highest recommendation"),
+        "scale down 17 → 16: ⌈17 × 51.2 % / 60 %⌉ = 15; held at 16, the highest recommendation of the last 300 s"
+    );
+}
+
+#[test]
+fn decisions_taken_on_single_observations() {
+    // Target tracking: out by the ratio, in by at most a fifth after ten quiet minutes.
+    let mut tt = TargetTracking::new(10, 0.2);
+    let mut o = obs(0.0, 60.0, 10, 0, 0.9 * 160.0);
+    (o.min_instances, o.max_instances) = (2, 40);
+    assert_eq!(
+        detail(&mut tt, &o),
+        "scale out: ⌈10 × 90.0 % / 60 %⌉ = 15 → 15 instances"
+    );
+    let mut o = obs(0.0, 60.0, 20, 0, 0.1 * 320.0);
+    (o.min_instances, o.max_instances) = (2, 40);
+    for _ in 0..9 {
+        assert!(tt.decide(&o).is_none());
+    }
+    assert_eq!(detail(&mut tt, &o), "scale in after 10 quiet minutes: ⌈20 × 10.0 % / 60 %⌉ = 4, at most 20 % of 20 → 16 instances");
+
+    // Cloud Run: on demand up to the maximum, then the pending queue and 429.
+    let mut cr = CloudRun::new(CloudRunParams::default());
+    let mut o = obs(1.0, 1.0, 8, 0, 128.0);
+    o.arrival_rate = 6000.0;
+    o.max_instances = 12;
+    assert_eq!(detail(&mut cr, &o), "on-demand: demand λ·S = 6000 × 0.050 s = 300.0 requests > 8 instances × 16 slots → ⌈300.0 / 16⌉ = 19, capped at the maximum 12: requests wait up to max(10 s, 3.5 × 60 s) = 210 s for a slot, then 429 (36.0 % of them; the 2 s request timeout ends them first)");
+    // The three drivers.
+    let mut cr = CloudRun::new(CloudRunParams::default());
+    assert_eq!(detail(&mut cr, &obs(1.0, 1.0, 10, 0, 144.0)), "scale out, concurrency drives: concurrency max(144.0, 144.0) / 16 / 60 % = 90 % of 10 → ⌈15.00⌉ = 15;  CPU 9.00 CPUs / 60 % = 90 % → ⌈15.00⌉ = 15;  ACT 16: 144.0 / 16 / 60 % = 90 % → ⌈15.00⌉ = 15 → 15");
+    // A short burst every 30 s keeps the spare instances above 10 %: the idle timeout
+    // removes them after 15 minutes.
+    let mut cr = CloudRun::new(CloudRunParams::default());
+    let mut idle = None;
+    for s in 1..=1200 {
+        let busy = if s % 30 == 0 { 40.0 } else { 0.0 };
+        if let Some(d) = cr.decide(&obs(f64::from(s), 1.0, 10, 0, busy)) {
+            idle = Some((s, d.detail.to_string()));
+            break;
+        }
+    }
+    assert_eq!(
+        idle,
+        Some((
+            900,
+            "scale in: concurrency max(1.3, 1.3) / 16 / 60 % = 1 % of 10 → ⌈0.14⌉ = 1;  CPU 0.08 CPUs / 60 % = 1 % → ⌈0.14⌉ = 1;  ACT 16: 1.3 / 16 / 60 % = 1 % → ⌈0.14⌉ = 1; the 9 instances no longer recommended reached the 15-minute idle timeout → 1".to_string()
+        ))
+    );
+    // Above the maximum.
+    let mut cr = CloudRun::new(CloudRunParams::default());
+    let mut o = obs(1.0, 1.0, 10, 0, 96.0);
+    o.max_instances = 8;
+    assert_eq!(detail(&mut cr, &o), "10 instances exceed the maximum 8");
+
+    // HPA: not-ready pods hold the scale-up, the minimum still applies.
+    let mut hpa = Hpa::new(HpaParams::default());
+    let mut o = obs(15.0, 15.0, 8, 6, 115.2);
+    o.min_instances = 20;
+    assert_eq!(detail(&mut hpa, &o), "scale up 14 → 20: CPU 90.0 % on 8 ready pods, 6 not ready counted at 0 %: 51.4 % / 60 % = 0.857, no scale-up");
+    // The stabilization window holds the replicas, the maximum lowers them.
+    let mut hpa = Hpa::new(HpaParams::default());
+    assert!(hpa.decide(&obs(15.0, 15.0, 10, 0, 96.0)).is_none());
+    let mut o = obs(30.0, 15.0, 10, 0, 32.0);
+    o.max_instances = 8;
+    assert_eq!(
+        detail(&mut hpa, &o),
+        "scale down 10 → 8: ⌈10 × 20.0 % / 60 %⌉ = 4; held at 10 by the 300 s stabilization window"
+    );
+    // The scale-down policy limits the step.
+    let mut hpa = Hpa::new(HpaParams {
+        scale_down_stabilization_s: 0.0,
+        scale_down_percent: 10.0,
+        ..HpaParams::default()
+    });
+    assert_eq!(
+        detail(&mut hpa, &obs(15.0, 15.0, 10, 0, 32.0)),
+        "scale down 10 → 9: ⌈10 × 20.0 % / 60 %⌉ = 4; limited to 9: at most 10 % per 15 s"
+    );
+    // The scale-up policies limit the step.
+    let mut hpa = Hpa::new(HpaParams::default());
+    let mut o = obs(15.0, 15.0, 2, 0, 32.0);
+    o.target_utilization = 0.1;
+    assert_eq!(
+        detail(&mut hpa, &o),
+        "scale up 2 → 6: ⌈2 × 100.0 % / 10 %⌉ = 20; limited to max(2 × 200 %, 2 + 4) = 6 per 15 s"
+    );
+    // Within the tolerance, the minimum still applies.
+    let mut hpa = Hpa::new(HpaParams::default());
+    let mut o = obs(15.0, 15.0, 10, 0, 100.0);
+    o.min_instances = 12;
+    assert_eq!(
+        detail(&mut hpa, &o),
+        "scale up 10 → 12: CPU 62.5 % / target 60 % = 1.042, within the tolerance 0.1"
+    );
+
+    // KPA: the last pod stays for the grace period.
+    let mut kpa = Kpa::new(KpaParams::default());
+    let mut o = obs(2.0, 2.0, 1, 1, 0.0);
+    o.in_service = 0.0;
+    assert_eq!(detail(&mut kpa, &o), "stable: concurrency 0.0 over 60 s, 0.0 over 6 s; target 16 × 70 % = 11.2 per pod → stable ⌈0.000⌉ = 0, panic ⌈0.000⌉ = 0 (0 % of 1 ready, threshold 200 %) → 1; the last pod stays for the 30 s scale-to-zero grace period");
+
+    // Elastic: the node bounds.
+    let mut el = Elastic::new(ElasticConfig::default());
+    assert_eq!(
+        detail(&mut el, &obs(10.0, 10.0, 1, 0, 5.0)),
+        "1 nodes < min_nodes 2: scale up at once"
+    );
+    let mut el = Elastic::new(ElasticConfig::default());
+    assert_eq!(
+        detail(&mut el, &obs(10.0, 10.0, 30, 0, 5.0)),
+        "30 nodes > max_nodes 20"
+    );
+}
+
+#[test]
+fn the_json_output_carries_the_english_text() {
+    let mut tt = TargetTracking::new(10, 0.2);
+    let mut o = obs(0.0, 60.0, 10, 0, 0.9 * 160.0);
+    (o.min_instances, o.max_instances) = (2, 40);
+    let decision = tt.decide(&o).unwrap();
+    let event = Event {
+        minute: 1,
+        clock: "12:01".into(),
+        second: None,
+        kind: EventKind::Scaling {
+            policy: oncall_sim::autoscale::PolicyId::TargetTracking,
+            driver: decision.driver,
+            from: 10,
+            to: decision.desired,
+            detail: decision.detail,
+        },
+    };
+    assert_eq!(
+        serde_json::to_string(&event).unwrap(),
+        r#"{"minute":1,"clock":"12:01","event":"scaling","policy":"target-tracking","driver":"utilization","from":10,"to":15,"detail":"scale out: ⌈10 × 90.0 % / 60 %⌉ = 15 → 15 instances"}"#
+    );
+}

@@ -20,6 +20,7 @@ use crate::queueing::{self, SojournTail};
 use crate::record::MinuteRecord;
 use crate::rng::Mulberry32;
 use crate::scenario::{Scenario, Scripted};
+use crate::time::{seconds, secs, Millis};
 use crate::traffic::{self, Surge};
 use crate::world::budget::ErrorBudget;
 use crate::world::deploys::{Deploys, OPENING_BUILD};
@@ -131,8 +132,8 @@ struct MinuteService {
     last: TickState,
     /// p99 of all the minute's requests, s.
     p99_s: f64,
-    /// Seconds per tick.
-    dt: f64,
+    /// Length of a tick.
+    dt_ms: Millis,
 }
 
 impl Simulation {
@@ -433,7 +434,7 @@ impl Simulation {
     /// all the minute's requests, counts are those of the last tick. With one tick (target
     /// tracking) every aggregate is that tick's value, bit for bit.
     fn serve_minute(&mut self, traffic: &Traffic, b: &Backend, p: &ModelParams) -> MinuteService {
-        let start_s = f64::from(self.minute) * 60.0;
+        let start_ms = secs(self.minute * 60);
         let tick_s = if self.settings.autoscaling {
             let t = self.service.autoscaler.tick_s();
             if t > 0 && 60 % t == 0 {
@@ -445,16 +446,17 @@ impl Simulation {
             60
         };
         let ticks = 60 / tick_s;
-        let dt = f64::from(tick_s);
+        let dt_ms = secs(tick_s);
+        let dt = seconds(dt_ms);
         let admission = self.service.autoscaler.admission();
         let mut sums = TickSums::default();
         let mut tails: Vec<(f64, SojournTail)> = Vec::with_capacity(ticks as usize);
         let mut last = None;
         for k in 0..ticks {
-            let tick_start = start_s + f64::from(k) * dt;
+            let tick_start_ms = start_ms + u64::from(k) * dt_ms;
             if k > 0 {
                 self.tick_second = Some(k * tick_s);
-                self.fleet_at(tick_start);
+                self.fleet_at(seconds(tick_start_ms));
             }
             let tick = self.serve_tick(traffic.admitted, b, p, admission, ticks > 1);
             let error_rate = tick_error_rate(&tick, traffic.admitted, b, p);
@@ -477,10 +479,10 @@ impl Simulation {
             tails.push((dt, tick.served.queue.tail));
             last = Some(tick);
             if self.settings.autoscaling && k + 1 < ticks {
-                let end = tick_start + dt;
+                let end_ms = tick_start_ms + dt_ms;
                 self.tick_second = Some((k + 1) * tick_s);
-                let obs = self.observe(&tick, traffic.admitted, end, dt);
-                self.autoscale(&obs, end);
+                let obs = self.observe(&tick, traffic.admitted, end_ms, dt_ms);
+                self.autoscale(&obs, seconds(end_ms));
             }
         }
         self.tick_second = None;
@@ -494,7 +496,7 @@ impl Simulation {
             sums: sums.mean(f64::from(ticks)),
             last,
             p99_s,
-            dt,
+            dt_ms,
         }
     }
 
@@ -611,7 +613,7 @@ impl Simulation {
             });
         }
         self.journal.history.push(record);
-        self.scale_at_minute_end(&served, traffic.admitted, start_s + 60.0);
+        self.scale_at_minute_end(&served, traffic.admitted, secs((m + 1) * 60));
 
         self.minute += 1;
         self.journal
@@ -639,12 +641,13 @@ impl Simulation {
     }
 
     /// The autoscaler's decision at the minute's end (or the fixed fleet's size).
-    fn scale_at_minute_end(&mut self, served: &MinuteService, admitted: f64, end_s: f64) {
+    fn scale_at_minute_end(&mut self, served: &MinuteService, admitted: f64, end_ms: Millis) {
+        let end_s = seconds(end_ms);
         if self.settings.autoscaling {
-            if served.dt < 60.0 {
+            if served.dt_ms < secs(60) {
                 self.tick_second = Some(60);
             }
-            let obs = self.observe(&served.last, admitted, end_s, served.dt);
+            let obs = self.observe(&served.last, admitted, end_ms, served.dt_ms);
             self.autoscale(&obs, end_s);
             self.tick_second = None;
         } else if self.service.fleet.live() != self.settings.min_instances {
@@ -672,13 +675,19 @@ impl Simulation {
     }
 
     /// What the autoscaler sees at the end of a tick.
-    fn observe(&self, tick: &TickState, admitted: f64, at_s: f64, dt: f64) -> Observation {
+    fn observe(
+        &self,
+        tick: &TickState,
+        admitted: f64,
+        at_ms: Millis,
+        dt_ms: Millis,
+    ) -> Observation {
         let p = &self.params;
         let q = &tick.served.queue;
         let rejected = tick.served.rejected;
         let passed = admitted * (1.0 - rejected);
         Observation {
-            t_s: at_s,
+            t_ms: at_ms,
             serving: tick.serving,
             booting: self.service.fleet.booting_live(),
             utilization: q.utilization,
@@ -687,7 +696,7 @@ impl Simulation {
             min_instances: self.settings.min_instances,
             max_instances: p.max_fleet(),
             target_utilization: self.settings.target_utilization,
-            dt_s: dt,
+            dt_ms,
             workers_per_instance: p.workers(),
             cpu_share: if tick.service_ms > 0.0 {
                 (tick.app_ms / tick.service_ms).min(1.0)

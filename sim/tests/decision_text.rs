@@ -61,8 +61,8 @@ fn obs(t_s: f64, dt_s: f64, serving: u32, booting: u32, busy: f64) -> Observatio
     let n = f64::from(serving * workers);
     let utilization = if n > 0.0 { (busy / n).min(1.0) } else { 0.0 };
     Observation {
-        t_s,
-        dt_s,
+        t_ms: oncall_sim::time::millis_of(t_s),
+        dt_ms: oncall_sim::time::millis_of(dt_s),
         serving,
         booting,
         utilization,
@@ -345,7 +345,7 @@ fn decisions_taken_on_single_observations() {
     );
     // The scale-down policy limits the step.
     let mut hpa = Hpa::new(HpaParams {
-        scale_down_stabilization_s: 0.0,
+        scale_down_stabilization_s: 0,
         scale_down_percent: 10.0,
         ..HpaParams::default()
     });

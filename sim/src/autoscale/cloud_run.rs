@@ -12,23 +12,24 @@ use super::registry::Policy;
 use super::PolicyId;
 use crate::ids::DriverId;
 use crate::message::{Message, MessageId};
+use crate::time::{secs, Millis};
 use crate::relations::{Relation, RelationId, CLOUD_RUN_AUTOSCALING, THIS_MODEL};
 
 policy_params! {
     /// Parameters of the Cloud Run policy, with Cloud Run's documented defaults.
     CloudRunParams, "cloud_run", {
-        cpu_target: 0.6, 0.1, 0.95, "", false, "CPU utilization target (Cloud Run's default 60 %, configurable 10–95 %).";
-        concurrency_target: 0.6, 0.1, 0.95, "", false, "Concurrency target as a share of the maximum concurrency (default 60 %, configurable 10–95 %).";
-        tolerance: 0.1, 0.0, 0.5, "", false, "Relative band around each target within which the instance count holds (10 %: 54–66 % at 60 %).";
-        window_s: 60.0, 1.0, 600.0, "s", true, "Averaging window of CPU and of the short concurrency average (1 minute).";
-        long_window_s: 600.0, 1.0, 3600.0, "s", true, "Long concurrency average (10 minutes); the larger of the two concurrency averages counts.";
-        scale_in_utilization: 0.1, 0.0, 1.0, "", false, "Instances no longer recommended shut down once their utilization stays under this (10 %) for scale_in_after_s.";
-        scale_in_after_s: 60.0, 1.0, 3600.0, "s", true, "How long the instances no longer recommended must stay under scale_in_utilization (1 minute).";
-        idle_timeout_s: 900.0, 0.0, 3600.0, "s", true, "The other instances no longer recommended stop after this idle timeout (15 minutes).";
-        act_cpu_high: 0.9, 0.5, 1.0, "", false, "ACT lowers an instance's maximum concurrency by 1 for each second its CPU is above this (90 %).";
-        act_cpu_low: 0.7, 0.1, 1.0, "", false, "ACT raises it by 1 for each second an instance at its maximum stays below this CPU (70 %).";
-        pending_min_s: 10.0, 0.0, 600.0, "s", false, "Shortest time a request waits in the pending queue (10 s).";
-        pending_cold_start_factor: 3.5, 0.0, 100.0, "×", false, "The pending queue also holds a request up to this many expected cold starts (3.5×).";
+        cpu_target: f64 = 0.6, 0.1, 0.95, "", "CPU utilization target (Cloud Run's default 60 %, configurable 10–95 %).";
+        concurrency_target: f64 = 0.6, 0.1, 0.95, "", "Concurrency target as a share of the maximum concurrency (default 60 %, configurable 10–95 %).";
+        tolerance: f64 = 0.1, 0.0, 0.5, "", "Relative band around each target within which the instance count holds (10 %: 54–66 % at 60 %).";
+        window_s: u32 = 60.0, 1.0, 600.0, "s", "Averaging window of CPU and of the short concurrency average (1 minute).";
+        long_window_s: u32 = 600.0, 1.0, 3600.0, "s", "Long concurrency average (10 minutes); the larger of the two concurrency averages counts.";
+        scale_in_utilization: f64 = 0.1, 0.0, 1.0, "", "Instances no longer recommended shut down once their utilization stays under this (10 %) for scale_in_after_s.";
+        scale_in_after_s: u32 = 60.0, 1.0, 3600.0, "s", "How long the instances no longer recommended must stay under scale_in_utilization (1 minute).";
+        idle_timeout_s: u32 = 900.0, 0.0, 3600.0, "s", "The other instances no longer recommended stop after this idle timeout (15 minutes).";
+        act_cpu_high: f64 = 0.9, 0.5, 1.0, "", "ACT lowers an instance's maximum concurrency by 1 for each second its CPU is above this (90 %).";
+        act_cpu_low: f64 = 0.7, 0.1, 1.0, "", "ACT raises it by 1 for each second an instance at its maximum stays below this CPU (70 %).";
+        pending_min_s: f64 = 10.0, 0.0, 600.0, "s", "Shortest time a request waits in the pending queue (10 s).";
+        pending_cold_start_factor: f64 = 3.5, 0.0, 100.0, "×", "The pending queue also holds a request up to this many expected cold starts (3.5×).";
     }
 }
 
@@ -47,7 +48,7 @@ impl CloudRunParams {
                 "cloud_run.window_s",
                 MessageId::MustNotExceed,
                 "cloud_run.long_window_s",
-                self.long_window_s,
+                f64::from(self.long_window_s),
             ));
         }
         Ok(())
@@ -168,17 +169,17 @@ pub struct CloudRun {
     act: Option<f64>,
     /// Since when the instances no longer recommended have been under the scale-in
     /// utilization.
-    low_since: Option<f64>,
+    low_since: Option<Millis>,
     /// Since when the recommendation has been below the live count.
-    dropped_since: Option<f64>,
+    dropped_since: Option<Millis>,
 }
 
 impl CloudRun {
     pub fn new(p: CloudRunParams) -> Self {
         Self {
-            concurrency_1m: SlidingMean::new(p.window_s),
-            concurrency_10m: SlidingMean::new(p.long_window_s),
-            cpu_1m: SlidingMean::new(p.window_s),
+            concurrency_1m: SlidingMean::new(secs(p.window_s)),
+            concurrency_10m: SlidingMean::new(secs(p.long_window_s)),
+            cpu_1m: SlidingMean::new(secs(p.window_s)),
             p,
             act: None,
             low_since: None,
@@ -203,16 +204,16 @@ impl Autoscaler for CloudRun {
 
     fn decide(&mut self, obs: &Observation) -> Option<Decision> {
         let p = &self.p;
-        let t = obs.t_s;
+        let t = obs.t_ms;
         let workers = obs.workers_per_instance.max(1);
         let w = f64::from(workers);
         let live = obs.live();
         let serving = f64::from(obs.serving);
 
-        self.concurrency_1m.push(t, obs.dt_s, obs.in_service);
-        self.concurrency_10m.push(t, obs.dt_s, obs.in_service);
+        self.concurrency_1m.push(t, obs.dt_ms, obs.in_service);
+        self.concurrency_10m.push(t, obs.dt_ms, obs.in_service);
         self.cpu_1m
-            .push(t, obs.dt_s, obs.cpu_utilization() * serving);
+            .push(t, obs.dt_ms, obs.cpu_utilization() * serving);
 
         // ACT, second by second: an instance running `per_instance` requests, capped by its
         // adaptive maximum.
@@ -222,7 +223,7 @@ impl Autoscaler for CloudRun {
             0.0
         };
         let mut act = self.act.unwrap_or(w);
-        let mut seconds = libm::round(obs.dt_s).max(1.0) as u32;
+        let mut seconds = (obs.dt_ms / 1000).max(1);
         while seconds > 0 {
             let running = per_instance.min(act);
             let cpu = running * obs.cpu_share / w;
@@ -363,32 +364,32 @@ impl Autoscaler for CloudRun {
         }
 
         if recommended < live && live > floor {
-            let since = *self.dropped_since.get_or_insert(t - obs.dt_s);
+            let since = *self.dropped_since.get_or_insert(t - obs.dt_ms);
             // The balancer fills the recommended instances first; what they cannot hold
             // spills over to the others.
             let extras = f64::from(live - recommended);
             let spill = (obs.in_service - f64::from(recommended) * w).max(0.0);
             let group_utilization = spill / (extras * w);
             if group_utilization < p.scale_in_utilization {
-                self.low_since.get_or_insert(t - obs.dt_s);
+                self.low_since.get_or_insert(t - obs.dt_ms);
             } else {
                 self.low_since = None;
             }
-            let low_for = self.low_since.map_or(0.0, |s| t - s);
+            let low_for = self.low_since.map_or(0, |s| t - s);
             let dropped_for = t - since;
-            let why = if low_for >= p.scale_in_after_s - 1e-9 {
+            let why = if low_for >= secs(p.scale_in_after_s) {
                 Some(
                     Message::new(MessageId::CloudRunRanLow)
                         .int("extras", live - recommended)
                         .num("utilization", group_utilization * 100.0)
                         .num("threshold", p.scale_in_utilization * 100.0)
-                        .num("after", p.scale_in_after_s),
+                        .num("after", f64::from(p.scale_in_after_s)),
                 )
-            } else if dropped_for >= p.idle_timeout_s - 1e-9 {
+            } else if dropped_for >= secs(p.idle_timeout_s) {
                 Some(
                     Message::new(MessageId::CloudRunIdleTimeout)
                         .int("extras", live - recommended)
-                        .num("minutes", p.idle_timeout_s / 60.0),
+                        .num("minutes", f64::from(p.idle_timeout_s) / 60.0),
                 )
             } else {
                 None

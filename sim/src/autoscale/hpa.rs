@@ -12,27 +12,28 @@ use super::registry::Policy;
 use super::PolicyId;
 use crate::ids::DriverId;
 use crate::message::{Message, MessageId};
+use crate::time::{secs, Millis};
 use crate::relations::{Relation, RelationId, K8S_HPA};
 use std::collections::VecDeque;
 
 policy_params! {
     /// Parameters of the HPA, with Kubernetes' defaults.
     HpaParams, "hpa", {
-        tolerance: 0.1, 0.0, 1.0, "", false, "No scaling while |metric / target − 1| is within this (0.1).";
-        sync_period_s: 15.0, 1.0, 60.0, "s", true, "How often the controller computes a new recommendation (15 s).";
-        scale_down_stabilization_s: 300.0, 0.0, 3600.0, "s", true, "Scale-down uses the highest recommendation of this window (300 s).";
-        scale_up_stabilization_s: 0.0, 0.0, 3600.0, "s", true, "Scale-up uses the lowest recommendation of this window (0 s: none).";
-        scale_up_percent: 100.0, 0.0, 1000.0, "%", false, "Scale-up policy: at most this share of the pods added per period (100 %).";
-        scale_up_pods: 4.0, 0.0, 1000.0, "pods", true, "Scale-up policy: at most this many pods added per period (4); the larger of the two applies.";
-        scale_up_period_s: 15.0, 1.0, 1800.0, "s", true, "Period of the scale-up policies (15 s).";
-        scale_down_percent: 100.0, 0.0, 100.0, "%", false, "Scale-down policy: at most this share of the pods removed per period (100 %).";
-        scale_down_period_s: 15.0, 1.0, 1800.0, "s", true, "Period of the scale-down policy (15 s).";
+        tolerance: f64 = 0.1, 0.0, 1.0, "", "No scaling while |metric / target − 1| is within this (0.1).";
+        sync_period_s: u32 = 15.0, 1.0, 60.0, "s", "How often the controller computes a new recommendation (15 s).";
+        scale_down_stabilization_s: u32 = 300.0, 0.0, 3600.0, "s", "Scale-down uses the highest recommendation of this window (300 s).";
+        scale_up_stabilization_s: u32 = 0.0, 0.0, 3600.0, "s", "Scale-up uses the lowest recommendation of this window (0 s: none).";
+        scale_up_percent: f64 = 100.0, 0.0, 1000.0, "%", "Scale-up policy: at most this share of the pods added per period (100 %).";
+        scale_up_pods: u32 = 4.0, 0.0, 1000.0, "pods", "Scale-up policy: at most this many pods added per period (4); the larger of the two applies.";
+        scale_up_period_s: u32 = 15.0, 1.0, 1800.0, "s", "Period of the scale-up policies (15 s).";
+        scale_down_percent: f64 = 100.0, 0.0, 100.0, "%", "Scale-down policy: at most this share of the pods removed per period (100 %).";
+        scale_down_period_s: u32 = 15.0, 1.0, 1800.0, "s", "Period of the scale-down policy (15 s).";
     }
 }
 
 impl HpaParams {
     fn check_relations(&self) -> Result<(), ParamError> {
-        if self.scale_up_percent <= 0.0 && self.scale_up_pods <= 0.0 {
+        if self.scale_up_percent <= 0.0 && self.scale_up_pods == 0 {
             return Err(ParamError {
                 field: "hpa.scale_up_pods".into(),
                 problem: Message::new(MessageId::ScaleUpPodsNeeded),
@@ -78,10 +79,10 @@ pub fn scale_up_limit(period_start: u32, percent: f64, pods: f64) -> u32 {
 pub struct Hpa {
     p: HpaParams,
     /// Recommendations with their times, for the stabilization windows.
-    recommendations: VecDeque<(f64, u32)>,
+    recommendations: VecDeque<(Millis, u32)>,
     /// Replica changes with their times, for the scaling policies' periods.
-    changes: VecDeque<(f64, i64)>,
-    last_sync: Option<f64>,
+    changes: VecDeque<(Millis, i64)>,
+    last_sync: Option<Millis>,
 }
 
 impl Hpa {
@@ -101,15 +102,15 @@ impl Autoscaler for Hpa {
     }
 
     fn tick_s(&self) -> u32 {
-        tick_dividing_minute(self.p.sync_period_s as u32)
+        tick_dividing_minute(self.p.sync_period_s)
     }
 
     fn decide(&mut self, obs: &Observation) -> Option<Decision> {
         let p = &self.p;
-        let t = obs.t_s;
+        let t = obs.t_ms;
         if self
             .last_sync
-            .is_some_and(|last| t - last < p.sync_period_s - 1e-9)
+            .is_some_and(|last| t - last < secs(p.sync_period_s))
         {
             return None;
         }
@@ -178,18 +179,18 @@ impl Autoscaler for Hpa {
         // Stabilization: scale-up takes the lowest recommendation of its window, scale-down
         // the highest of its window.
         self.recommendations.push_back((t, rec));
-        let keep = p.scale_down_stabilization_s.max(p.scale_up_stabilization_s);
+        let keep = secs(p.scale_down_stabilization_s.max(p.scale_up_stabilization_s));
         while self
             .recommendations
             .front()
-            .is_some_and(|&(at, _)| at < t - keep - 1e-9)
+            .is_some_and(|&(at, _)| at + keep < t)
         {
             self.recommendations.pop_front();
         }
-        let within = |window: f64| {
+        let within = |window_s: u32| {
             self.recommendations
                 .iter()
-                .filter(move |&&(at, _)| at >= t - window - 1e-9)
+                .filter(move |&&(at, _)| at + secs(window_s) >= t)
                 .map(|&(_, r)| r)
         };
         let up = within(p.scale_up_stabilization_s).min().unwrap_or(rec);
@@ -205,43 +206,43 @@ impl Autoscaler for Hpa {
                 note = Some(
                     Message::new(MessageId::HpaHeldAtHighest)
                         .int("held", down)
-                        .num("window", p.scale_down_stabilization_s),
+                        .num("window", f64::from(p.scale_down_stabilization_s)),
                 );
             }
         } else if rec < current {
             note = Some(
                 Message::new(MessageId::HpaHeldByWindow)
                     .int("held", current)
-                    .num("window", p.scale_down_stabilization_s),
+                    .num("window", f64::from(p.scale_down_stabilization_s)),
             );
         }
 
         // Scaling policies: limits per period.
-        let added_in = |period: f64| -> i64 {
+        let added_in = |period_s: u32| -> i64 {
             self.changes
                 .iter()
-                .filter(|&&(at, _)| at > t - period + 1e-9)
+                .filter(|&&(at, _)| at + secs(period_s) > t)
                 .map(|&(_, d)| d.max(0))
                 .sum()
         };
-        let removed_in = |period: f64| -> i64 {
+        let removed_in = |period_s: u32| -> i64 {
             self.changes
                 .iter()
-                .filter(|&&(at, _)| at > t - period + 1e-9)
+                .filter(|&&(at, _)| at + secs(period_s) > t)
                 .map(|&(_, d)| (-d).max(0))
                 .sum()
         };
         if desired > current {
             let start = (i64::from(current) - added_in(p.scale_up_period_s)).max(0) as u32;
-            let limit = scale_up_limit(start, p.scale_up_percent, p.scale_up_pods);
+            let limit = scale_up_limit(start, p.scale_up_percent, f64::from(p.scale_up_pods));
             if desired > limit {
                 note = Some(
                     Message::new(MessageId::HpaScaleUpLimited)
                         .int("start", start)
                         .num("percent", 100.0 + p.scale_up_percent)
-                        .num("pods", p.scale_up_pods)
+                        .num("pods", f64::from(p.scale_up_pods))
                         .int("limit", limit)
-                        .num("period", p.scale_up_period_s),
+                        .num("period", f64::from(p.scale_up_period_s)),
                 );
                 desired = limit;
             }
@@ -254,18 +255,18 @@ impl Autoscaler for Hpa {
                     Message::new(MessageId::HpaScaleDownLimited)
                         .int("limit", limit)
                         .num("percent", p.scale_down_percent)
-                        .num("period", p.scale_down_period_s),
+                        .num("period", f64::from(p.scale_down_period_s)),
                 );
                 desired = limit;
             }
         }
         let floor = obs.min_instances.max(1);
         let desired = desired.clamp(floor, obs.max_instances.max(floor));
-        let keep_changes = p.scale_up_period_s.max(p.scale_down_period_s);
+        let keep_changes = secs(p.scale_up_period_s.max(p.scale_down_period_s));
         while self
             .changes
             .front()
-            .is_some_and(|&(at, _)| at <= t - keep_changes + 1e-9)
+            .is_some_and(|&(at, _)| at + keep_changes <= t)
         {
             self.changes.pop_front();
         }

@@ -14,19 +14,20 @@ use super::registry::Policy;
 use super::PolicyId;
 use crate::ids::DriverId;
 use crate::message::{Message, MessageId};
+use crate::time::{millis_of, secs, Millis};
 use crate::relations::{Relation, RelationId, KNATIVE_AUTOSCALING, KNATIVE_KPA_SOURCE};
 
 policy_params! {
     /// Parameters of the KPA, with Knative's defaults (`config-autoscaler`).
     KpaParams, "kpa", {
-        target_utilization: 0.7, 0.01, 1.0, "", false, "container-concurrency-target-percentage: the share of the container concurrency (the workers per instance) a pod aims to run (70 %).";
-        stable_window_s: 60.0, 6.0, 3600.0, "s", true, "stable-window: averaging window of stable mode (60 s).";
-        panic_window_percentage: 10.0, 1.0, 100.0, "%", false, "panic-window-percentage: the panic window as a share of the stable window (10 %: 6 s).";
-        panic_threshold_percentage: 200.0, 110.0, 1000.0, "%", false, "panic-threshold-percentage: panic when the panic window asks for this share of the ready pods (200 %).";
-        max_scale_up_rate: 1000.0, 1.01, 100000.0, "×", false, "max-scale-up-rate: at most this many times the ready pods (1000).";
-        max_scale_down_rate: 2.0, 1.01, 1000.0, "×", false, "max-scale-down-rate: at most divide the ready pods by this (2).";
-        scale_to_zero_grace_s: 30.0, 6.0, 3600.0, "s", true, "scale-to-zero-grace-period: the last pod stays this long once it is no longer needed (30 s).";
-        tick_interval_s: 2.0, 1.0, 60.0, "s", true, "tick-interval: how often the autoscaler decides (2 s).";
+        target_utilization: f64 = 0.7, 0.01, 1.0, "", "container-concurrency-target-percentage: the share of the container concurrency (the workers per instance) a pod aims to run (70 %).";
+        stable_window_s: u32 = 60.0, 6.0, 3600.0, "s", "stable-window: averaging window of stable mode (60 s).";
+        panic_window_percentage: f64 = 10.0, 1.0, 100.0, "%", "panic-window-percentage: the panic window as a share of the stable window (10 %: 6 s).";
+        panic_threshold_percentage: f64 = 200.0, 110.0, 1000.0, "%", "panic-threshold-percentage: panic when the panic window asks for this share of the ready pods (200 %).";
+        max_scale_up_rate: f64 = 1000.0, 1.01, 100000.0, "×", "max-scale-up-rate: at most this many times the ready pods (1000).";
+        max_scale_down_rate: f64 = 2.0, 1.01, 1000.0, "×", "max-scale-down-rate: at most divide the ready pods by this (2).";
+        scale_to_zero_grace_s: u32 = 30.0, 6.0, 3600.0, "s", "scale-to-zero-grace-period: the last pod stays this long once it is no longer needed (30 s).";
+        tick_interval_s: u32 = 2.0, 1.0, 60.0, "s", "tick-interval: how often the autoscaler decides (2 s).";
     }
 }
 
@@ -37,7 +38,7 @@ impl KpaParams {
 
     /// The panic window, s.
     pub fn panic_window_s(&self) -> f64 {
-        self.stable_window_s * self.panic_window_percentage / 100.0
+        f64::from(self.stable_window_s) * self.panic_window_percentage / 100.0
     }
 }
 
@@ -91,18 +92,18 @@ pub struct Kpa {
     stable: SlidingMean,
     panic: SlidingMean,
     /// Last tick over the panic threshold while in panic mode.
-    panic_time: Option<f64>,
+    panic_time: Option<Millis>,
     max_panic_pods: u32,
     /// Since when the desired count has been zero.
-    zero_since: Option<f64>,
-    last_tick: Option<f64>,
+    zero_since: Option<Millis>,
+    last_tick: Option<Millis>,
 }
 
 impl Kpa {
     pub fn new(p: KpaParams) -> Self {
         Self {
-            stable: SlidingMean::new(p.stable_window_s),
-            panic: SlidingMean::new(p.panic_window_s()),
+            stable: SlidingMean::new(secs(p.stable_window_s)),
+            panic: SlidingMean::new(millis_of(p.panic_window_s())),
             p,
             panic_time: None,
             max_panic_pods: 0,
@@ -123,17 +124,17 @@ impl Autoscaler for Kpa {
     }
 
     fn tick_s(&self) -> u32 {
-        tick_dividing_minute(self.p.tick_interval_s as u32)
+        tick_dividing_minute(self.p.tick_interval_s)
     }
 
     fn decide(&mut self, obs: &Observation) -> Option<Decision> {
-        let t = obs.t_s;
-        self.stable.push(t, obs.dt_s, obs.concurrency());
-        self.panic.push(t, obs.dt_s, obs.concurrency());
+        let t = obs.t_ms;
+        self.stable.push(t, obs.dt_ms, obs.concurrency());
+        self.panic.push(t, obs.dt_ms, obs.concurrency());
         let p = self.p.clone();
         if self
             .last_tick
-            .is_some_and(|last| t - last < p.tick_interval_s - 1e-9)
+            .is_some_and(|last| t - last < secs(p.tick_interval_s))
         {
             return None;
         }
@@ -150,7 +151,7 @@ impl Autoscaler for Kpa {
             self.panic_time = Some(t);
         } else if self
             .panic_time
-            .is_some_and(|since| since + p.stable_window_s < t)
+            .is_some_and(|since| since + secs(p.stable_window_s) < t)
         {
             self.panic_time = None;
             self.max_panic_pods = 0;
@@ -180,9 +181,9 @@ impl Autoscaler for Kpa {
         let mut grace = None;
         if desired == 0 {
             let since = *self.zero_since.get_or_insert(t);
-            if t - since < p.scale_to_zero_grace_s - 1e-9 && obs.live() > 0 {
+            if t - since < secs(p.scale_to_zero_grace_s) && obs.live() > 0 {
                 desired = 1;
-                grace = Some(p.scale_to_zero_grace_s);
+                grace = Some(f64::from(p.scale_to_zero_grace_s));
             }
         } else {
             self.zero_since = None;
@@ -204,7 +205,7 @@ impl Autoscaler for Kpa {
         let decision = Message::new(MessageId::KpaDecision)
             .msg("mode", Message::new(mode))
             .num("stable_average", stable_avg)
-            .num("stable_window", p.stable_window_s)
+            .num("stable_window", f64::from(p.stable_window_s))
             .num("panic_average", panic_avg)
             .num("panic_window", p.panic_window_s())
             .int("workers", obs.workers_per_instance)

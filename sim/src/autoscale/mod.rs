@@ -14,6 +14,7 @@ pub mod registry;
 use crate::params::{ModelParams, ParamError, ParamSpec};
 use crate::queueing::SojournTail;
 use crate::relations::Relation;
+use crate::time::{seconds, Millis};
 
 // The registry: one line per policy, the default first.
 registry::policies! {
@@ -31,8 +32,8 @@ pub const DEFAULT_POLICY: PolicyId = PolicyId::TargetTracking;
 /// ended. Every figure comes from the queue formulas of the core, never from the policy.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Observation {
-    /// Simulated seconds since the start, at the end of the tick.
-    pub t_s: f64,
+    /// Simulated time at the end of the tick.
+    pub t_ms: Millis,
     pub serving: u32,
     /// Booting instances of the live fleet.
     pub booting: u32,
@@ -46,8 +47,8 @@ pub struct Observation {
     pub max_instances: u32,
     /// The target-utilization control (used by target tracking and the HPA).
     pub target_utilization: f64,
-    /// Seconds the observation covers (the policy's tick).
-    pub dt_s: f64,
+    /// Time the observation covers (the policy's tick).
+    pub dt_ms: Millis,
     /// Worker slots per instance: the most requests one instance serves at once.
     pub workers_per_instance: u32,
     /// Share of the service time spent on CPU (application time / service time); the rest
@@ -79,6 +80,11 @@ pub struct Observation {
 }
 
 impl Observation {
+    /// Seconds the observation covers.
+    pub fn dt_s(&self) -> f64 {
+        seconds(self.dt_ms)
+    }
+
     /// Serving plus booting instances.
     pub fn live(&self) -> u32 {
         self.serving + self.booting
@@ -164,42 +170,43 @@ pub fn ceil_count(x: f64) -> u32 {
 /// cannot drift.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SlidingMean {
-    window_s: f64,
-    samples: std::collections::VecDeque<(f64, f64, f64)>,
+    window_ms: Millis,
+    /// (end, length, value) of each sample.
+    samples: std::collections::VecDeque<(Millis, Millis, f64)>,
     sum: f64,
     weight: f64,
     since_exact: u32,
 }
 
 impl SlidingMean {
-    pub fn new(window_s: f64) -> Self {
+    pub fn new(window_ms: Millis) -> Self {
         Self {
-            window_s,
+            window_ms,
             ..Self::default()
         }
     }
 
-    /// Adds `value` held for `dt_s` seconds ending at `t_s`, and forgets what ended more
-    /// than the window before.
-    pub fn push(&mut self, t_s: f64, dt_s: f64, value: f64) {
-        self.samples.push_back((t_s, dt_s, value));
-        self.sum += value * dt_s;
-        self.weight += dt_s;
+    /// Adds `value` held for `dt_ms` ending at `t_ms`, and forgets what ended a window or
+    /// more before.
+    pub fn push(&mut self, t_ms: Millis, dt_ms: Millis, value: f64) {
+        self.samples.push_back((t_ms, dt_ms, value));
+        self.sum += value * seconds(dt_ms);
+        self.weight += seconds(dt_ms);
         while self
             .samples
             .front()
-            .is_some_and(|&(end, _, _)| end <= t_s - self.window_s + 1e-9)
+            .is_some_and(|&(end, _, _)| end + self.window_ms <= t_ms)
         {
             if let Some((_, dt, v)) = self.samples.pop_front() {
-                self.sum -= v * dt;
-                self.weight -= dt;
+                self.sum -= v * seconds(dt);
+                self.weight -= seconds(dt);
             }
         }
         self.since_exact += 1;
         if self.since_exact >= 256 || self.samples.len() <= 1 {
             self.since_exact = 0;
-            self.sum = self.samples.iter().map(|&(_, dt, v)| v * dt).sum();
-            self.weight = self.samples.iter().map(|&(_, dt, _)| dt).sum();
+            self.sum = self.samples.iter().map(|&(_, dt, v)| v * seconds(dt)).sum();
+            self.weight = self.samples.iter().map(|&(_, dt, _)| seconds(dt)).sum();
         }
     }
 
@@ -217,17 +224,17 @@ impl SlidingMean {
 /// with specs named `prefix.field` as `--set` and the link spell them.
 macro_rules! policy_params {
     ($(#[$meta:meta])* $name:ident, $prefix:literal, {
-        $( $field:ident : $default:expr, $min:expr, $max:expr, $unit:expr, $int:expr, $doc:expr; )*
+        $( $field:ident : $ty:ty = $default:expr, $min:expr, $max:expr, $unit:expr, $doc:expr; )*
     }) => {
         $(#[$meta])*
         #[derive(Clone, Debug, PartialEq, serde::Serialize)]
         pub struct $name {
-            $( #[doc = $doc] pub $field: f64, )*
+            $( #[doc = $doc] pub $field: $ty, )*
         }
 
         impl Default for $name {
             fn default() -> Self {
-                Self { $( $field: $default, )* }
+                Self { $( $field: <$ty as $crate::params::ParamValue>::from_checked($default), )* }
             }
         }
 
@@ -235,7 +242,8 @@ macro_rules! policy_params {
             const SPECS: &'static [$crate::params::ParamSpec] = &[
                 $( $crate::params::ParamSpec {
                     name: concat!($prefix, ".", stringify!($field)),
-                    default: $default, min: $min, max: $max, unit: $unit, integer: $int, doc: $doc,
+                    default: $default, min: $min, max: $max, unit: $unit,
+                    integer: <$ty as $crate::params::ParamValue>::INTEGER, doc: $doc,
                 }, )*
             ];
 
@@ -245,7 +253,7 @@ macro_rules! policy_params {
                 let field = name.strip_prefix(concat!($prefix, ".")).unwrap_or(name);
                 let mut next = self.clone();
                 match field {
-                    $( stringify!($field) => next.$field = value, )*
+                    $( stringify!($field) => next.$field = <$ty as $crate::params::ParamValue>::from_checked(value), )*
                     _ => unreachable!("find_spec accepted only known names"),
                 }
                 next.validate()?;
@@ -255,7 +263,7 @@ macro_rules! policy_params {
 
             fn get(&self, name: &str) -> Option<f64> {
                 match name.strip_prefix(concat!($prefix, "."))? {
-                    $( stringify!($field) => Some(self.$field), )*
+                    $( stringify!($field) => Some($crate::params::ParamValue::to_f64(self.$field)), )*
                     _ => None,
                 }
             }
@@ -289,12 +297,13 @@ pub(crate) mod test_support {
     /// An observation of `serving` instances with `workers` slots each, `busy` requests in
     /// service and nothing waiting, at time `t_s` after a tick of `dt_s`.
     pub fn obs(t_s: f64, dt_s: f64, serving: u32, booting: u32, busy: f64) -> Observation {
+        use crate::time::millis_of;
         let workers = 16;
         let n = f64::from(serving * workers);
         let utilization = if n > 0.0 { (busy / n).min(1.0) } else { 0.0 };
         Observation {
-            t_s,
-            dt_s,
+            t_ms: millis_of(t_s),
+            dt_ms: millis_of(dt_s),
             serving,
             booting,
             utilization,

@@ -117,7 +117,7 @@ mod tests {
 
     fn obs(serving: u32, booting: u32, utilization: f64) -> Observation {
         Observation {
-            t_s: 0.0,
+            t_ms: 0,
             serving,
             booting,
             utilization,

@@ -18,7 +18,11 @@ use crate::ids::DriverId;
 use crate::message::{Message, MessageId};
 use crate::relations::{Relation, RelationId, ELASTIC_SCALER_DOC, ENVOY_CIRCUIT_BREAKING};
 use config::ElasticConfig;
+use crate::time::{self, millis_of, secs, Millis};
 use std::collections::VecDeque;
+
+/// The strategies look back over the last minute.
+const MINUTE_MS: Millis = 60_000;
 
 pub use config::{parse, ConfigError, Note};
 
@@ -80,7 +84,7 @@ pub const SHRINKAGE: Relation = Relation {
 /// One sample of the metrics.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Sample {
-    t_s: f64,
+    t_ms: Millis,
     seconds: f64,
     active: f64,
     arrivals: f64,
@@ -95,11 +99,11 @@ pub struct Elastic {
     samples: VecDeque<Sample>,
     /// Totals since the last sample.
     pending: Sample,
-    last_sample: f64,
+    last_sample: Millis,
     /// Per strategy (trend, delay, p95): no expansion before this time.
-    cool_until: [f64; 3],
-    p95_breach_since: Option<f64>,
-    healthy_since: Option<f64>,
+    cool_until: [Millis; 3],
+    p95_breach_since: Option<Millis>,
+    healthy_since: Option<Millis>,
     started: bool,
 }
 
@@ -109,15 +113,15 @@ impl Elastic {
             c,
             samples: VecDeque::new(),
             pending: Sample {
-                t_s: 0.0,
+                t_ms: 0,
                 seconds: 0.0,
                 active: 0.0,
                 arrivals: 0.0,
                 completions: 0.0,
                 slow: 0.0,
             },
-            last_sample: 0.0,
-            cool_until: [f64::NEG_INFINITY; 3],
+            last_sample: 0,
+            cool_until: [0; 3],
             p95_breach_since: None,
             healthy_since: None,
             started: false,
@@ -147,7 +151,7 @@ impl Autoscaler for Elastic {
 
     fn decide(&mut self, obs: &Observation) -> Option<Decision> {
         let c = &self.c;
-        let t = obs.t_s;
+        let t = obs.t_ms;
         let nodes = obs.live();
         let floor = c.min_nodes.max(obs.min_instances);
         let ceiling = c.max_nodes.min(obs.max_instances).max(floor);
@@ -178,21 +182,21 @@ impl Autoscaler for Elastic {
         }
 
         // Accumulate the tick, sample every acq_frequency seconds.
-        let requests = obs.arrival_rate * obs.dt_s;
+        let requests = obs.arrival_rate * obs.dt_s();
         let threshold_s = c.p95_expansion.threshold / 1000.0;
-        self.pending.seconds += obs.dt_s;
+        self.pending.seconds += obs.dt_s();
         self.pending.arrivals += requests;
-        self.pending.completions += obs.completions_per_s * obs.dt_s;
+        self.pending.completions += obs.completions_per_s * obs.dt_s();
         self.pending.slow += requests * obs.tail.share_over(threshold_s);
-        if t - self.last_sample < f64::from(c.acq_frequency) - 1e-9 {
+        if t - self.last_sample < secs(c.acq_frequency) {
             return None;
         }
         self.last_sample = t;
         let mut sample = self.pending;
-        sample.t_s = t;
+        sample.t_ms = t;
         sample.active = obs.concurrency();
         self.pending = Sample {
-            t_s: t,
+            t_ms: t,
             seconds: 0.0,
             active: 0.0,
             arrivals: 0.0,
@@ -203,7 +207,7 @@ impl Autoscaler for Elastic {
         while self
             .samples
             .front()
-            .is_some_and(|s| s.t_s < t - 60.0 - 1e-9)
+            .is_some_and(|s| s.t_ms + MINUTE_MS < t)
         {
             self.samples.pop_front();
         }
@@ -211,15 +215,15 @@ impl Autoscaler for Elastic {
         // The last minute.
         let active = sample.active;
         let oldest = self.samples.front().copied().unwrap_or(sample);
-        let rate = if t > oldest.t_s {
-            (active - oldest.active) / (t - oldest.t_s)
+        let rate = if t > oldest.t_ms {
+            (active - oldest.active) / time::seconds(t - oldest.t_ms)
         } else {
             0.0
         };
         let minute: Vec<&Sample> = self
             .samples
             .iter()
-            .filter(|s| s.t_s > t - 60.0 + 1e-9)
+            .filter(|s| s.t_ms + MINUTE_MS > t)
             .collect();
         let seconds: f64 = minute.iter().map(|s| s.seconds).sum();
         let arrivals: f64 = minute.iter().map(|s| s.arrivals).sum();
@@ -258,8 +262,8 @@ impl Autoscaler for Elastic {
         } else {
             self.p95_breach_since = None;
         }
-        let breach_for = self.p95_breach_since.map_or(0.0, |s| t - s);
-        let p95_hot = breach && breach_for >= p.threshold_duration - 1e-9;
+        let breach_for = self.p95_breach_since.map_or(0, |s| t - s);
+        let p95_hot = breach && breach_for >= millis_of(p.threshold_duration);
 
         // Expansions: independent, each with its own cooling.
         let mut fired: Vec<(DriverId, u32, Message)> = Vec::new();
@@ -283,7 +287,7 @@ impl Autoscaler for Elastic {
                         .int("ceiling", ceiling),
                 ),
             };
-            self.cool_until[0] = t + c.trend_expansion.expand_cooling_time;
+            self.cool_until[0] = t + millis_of(c.trend_expansion.expand_cooling_time);
             fired.push((
                 DriverId::Trend,
                 to,
@@ -298,7 +302,7 @@ impl Autoscaler for Elastic {
         }
         if delay_hot && t >= self.cool_until[1] {
             let size = expansion_size(nodes, d.expansion_ratio, d.min_expansion);
-            self.cool_until[1] = t + d.expand_cooling_time;
+            self.cool_until[1] = t + millis_of(d.expand_cooling_time);
             fired.push((
                 DriverId::Delay,
                 nodes + size,
@@ -316,7 +320,7 @@ impl Autoscaler for Elastic {
         }
         if p95_hot && t >= self.cool_until[2] {
             let size = expansion_size(nodes, p.expansion_ratio, p.min_expansion);
-            self.cool_until[2] = t + p.expand_cooling_time;
+            self.cool_until[2] = t + millis_of(p.expand_cooling_time);
             fired.push((
                 DriverId::P95,
                 nodes + size,
@@ -324,7 +328,7 @@ impl Autoscaler for Elastic {
                     .num("slow", slow_share * 100.0)
                     .num("arrivals", arrivals)
                     .num("threshold", p.threshold)
-                    .num("breach_for", breach_for)
+                    .num("breach_for", time::seconds(breach_for))
                     .num("duration", p.threshold_duration)
                     .int("nodes", nodes)
                     .num("ratio", p.expansion_ratio)
@@ -368,7 +372,7 @@ impl Autoscaler for Elastic {
             return None;
         }
         let since = *self.healthy_since.get_or_insert(t);
-        if t - since < c.shrinkage_delay_time - 1e-9 {
+        if t - since < millis_of(c.shrinkage_delay_time) {
             return None;
         }
         let needed = tr.needed.unwrap_or(nodes);
@@ -383,7 +387,7 @@ impl Autoscaler for Elastic {
             desired: nodes - remove,
             driver: DriverId::Shrink,
             detail: Message::new(MessageId::ElasticShrink)
-                .num("healthy", t - since)
+                .num("healthy", time::seconds(t - since))
                 .num("active", active)
                 .num("safe", tr.safe_capacity)
                 .int("needed", needed)

@@ -1,16 +1,18 @@
 //! The fleet as individual instances: each has a state, a build and a boot time, so that
 //! later layers can route requests per instance, drain them, and place them in regions.
 
+use crate::time::Millis;
+
 /// Lifecycle of an instance.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum InstanceState {
-    /// Started, not yet serving; serves from `ready_at_s`.
-    Booting { ready_at_s: f64 },
+    /// Started, not yet serving; serves from `ready_at_ms`.
+    Booting { ready_at_ms: Millis },
     /// Taking traffic.
     Serving,
-    /// Taking no new traffic; removed at `until_s` (or when its requests finish).
-    Draining { until_s: f64 },
+    /// Taking no new traffic; removed at `until_ms` (or when its requests finish).
+    Draining { until_ms: Millis },
 }
 
 /// One instance of the service.
@@ -20,10 +22,10 @@ pub struct Instance {
     pub state: InstanceState,
     /// Build it runs.
     pub build: u32,
-    /// Simulated second it was started.
-    pub started_at_s: f64,
-    /// Seconds it takes to boot.
-    pub boot_s: f64,
+    /// When it was started.
+    pub started_at_ms: Millis,
+    /// How long it takes to boot.
+    pub boot_ms: Millis,
     /// Region index (0 while the service runs in one region).
     pub region: u8,
     /// Part of a rollback fleet still being prepared.
@@ -38,22 +40,29 @@ pub struct Fleet {
 }
 
 impl Fleet {
-    /// Starts `count` instances at `now_s`, serving after `boot_s`.
-    pub fn start(&mut self, count: u32, now_s: f64, boot_s: f64, build: u32, rollback: bool) {
+    /// Starts `count` instances at `now_ms`, serving after `boot_ms`.
+    pub fn start(
+        &mut self,
+        count: u32,
+        now_ms: Millis,
+        boot_ms: Millis,
+        build: u32,
+        rollback: bool,
+    ) {
         for _ in 0..count {
-            let state = if boot_s <= 0.0 {
+            let state = if boot_ms == 0 {
                 InstanceState::Serving
             } else {
                 InstanceState::Booting {
-                    ready_at_s: now_s + boot_s,
+                    ready_at_ms: now_ms + boot_ms,
                 }
             };
             self.instances.push(Instance {
                 id: self.next_id,
                 state,
                 build,
-                started_at_s: now_s,
-                boot_s,
+                started_at_ms: now_ms,
+                boot_ms,
                 region: 0,
                 rollback,
             });
@@ -63,11 +72,11 @@ impl Fleet {
 
     /// Booting instances whose time has come start serving; returns how many did. Rollback
     /// instances wait for the switch instead.
-    pub fn promote_ready(&mut self, now_s: f64) -> u32 {
+    pub fn promote_ready(&mut self, now_ms: Millis) -> u32 {
         let mut n = 0;
         for inst in &mut self.instances {
-            if let InstanceState::Booting { ready_at_s } = inst.state {
-                if ready_at_s <= now_s && !inst.rollback {
+            if let InstanceState::Booting { ready_at_ms } = inst.state {
+                if ready_at_ms <= now_ms && !inst.rollback {
                     inst.state = InstanceState::Serving;
                     n += 1;
                 }
@@ -77,10 +86,10 @@ impl Fleet {
     }
 
     /// Removes draining instances whose drain has ended; returns how many.
-    pub fn finish_draining(&mut self, now_s: f64) -> u32 {
+    pub fn finish_draining(&mut self, now_ms: Millis) -> u32 {
         let before = self.instances.len();
         self.instances.retain(
-            |i| !matches!(i.state, InstanceState::Draining { until_s } if until_s <= now_s),
+            |i| !matches!(i.state, InstanceState::Draining { until_ms } if until_ms <= now_ms),
         );
         (before - self.instances.len()) as u32
     }
@@ -114,7 +123,7 @@ impl Fleet {
     /// Takes up to `count` instances of the live fleet out of service: booting ones stop at
     /// once (newest first), then serving ones, newest first, drain until `until_s` (no new
     /// traffic, still billed). Returns (stopped, draining).
-    pub fn drain(&mut self, count: u32, until_s: f64) -> (u32, u32) {
+    pub fn drain(&mut self, count: u32, until_ms: Millis) -> (u32, u32) {
         let mut stopped = 0;
         while stopped < count {
             let pick = self
@@ -135,7 +144,7 @@ impl Fleet {
                 break;
             }
             if !inst.rollback && inst.state == InstanceState::Serving {
-                inst.state = InstanceState::Draining { until_s };
+                inst.state = InstanceState::Draining { until_ms };
                 draining += 1;
             }
         }
@@ -164,18 +173,25 @@ impl Fleet {
         }
     }
 
-    /// Prepares a rollback fleet of `build`, as large as the live fleet, ready at `ready_s`;
-    /// with `restart`, the one being prepared starts its preparation again. Returns its size.
-    pub fn prepare_rollback(&mut self, build: u32, now_s: f64, ready_s: f64, restart: bool) -> u32 {
+    /// Prepares a rollback fleet of `build`, as large as the live fleet, ready at
+    /// `ready_ms`; with `restart`, the one being prepared starts its preparation again.
+    /// Returns its size.
+    pub fn prepare_rollback(
+        &mut self,
+        build: u32,
+        now_ms: Millis,
+        ready_ms: Millis,
+        restart: bool,
+    ) -> u32 {
         if restart {
             for inst in self.instances.iter_mut().filter(|i| i.rollback) {
                 inst.state = InstanceState::Booting {
-                    ready_at_s: ready_s,
+                    ready_at_ms: ready_ms,
                 };
             }
         } else {
             let n = self.live();
-            self.start(n, now_s, ready_s - now_s, build, true);
+            self.start(n, now_ms, ready_ms - now_ms, build, true);
         }
         self.count(|i| i.rollback)
     }
@@ -249,15 +265,15 @@ mod tests {
     #[test]
     fn boot_serve_stop() {
         let mut f = Fleet::default();
-        f.start(3, 0.0, 0.0, 1, false);
-        f.start(2, 0.0, 120.0, 1, false);
+        f.start(3, 0, 0, 1, false);
+        f.start(2, 0, 120_000, 1, false);
         assert_eq!(
             (f.serving(), f.booting(), f.live(), f.billed()),
             (3, 2, 5, 5)
         );
-        assert_eq!(f.promote_ready(60.0), 0);
-        assert_eq!(f.promote_ready(120.0), 2);
-        f.start(1, 130.0, 60.0, 2, false);
+        assert_eq!(f.promote_ready(60_000), 0);
+        assert_eq!(f.promote_ready(120_000), 2);
+        f.start(1, 130_000, 60_000, 2, false);
         assert_eq!(f.stop(2), 2);
         // The booting one went first.
         assert_eq!((f.serving(), f.booting()), (4, 0));
@@ -267,15 +283,15 @@ mod tests {
     #[test]
     fn drain_stops_booting_first_then_drains_serving() {
         let mut f = Fleet::default();
-        f.start(3, 0.0, 0.0, 1, false);
-        f.start(1, 0.0, 60.0, 1, false);
-        assert_eq!(f.drain(2, 10.5), (1, 1));
+        f.start(3, 0, 0, 1, false);
+        f.start(1, 0, 60_000, 1, false);
+        assert_eq!(f.drain(2, 10_500), (1, 1));
         assert_eq!(
             (f.serving(), f.booting(), f.draining(), f.live(), f.billed()),
             (2, 0, 1, 2, 3)
         );
-        assert_eq!(f.finish_draining(10.0), 0);
-        assert_eq!(f.finish_draining(10.5), 1);
+        assert_eq!(f.finish_draining(10_000), 0);
+        assert_eq!(f.finish_draining(10_500), 1);
         assert_eq!(f.billed(), 2);
     }
 }

@@ -20,7 +20,7 @@ use crate::queueing::{self, SojournTail};
 use crate::record::MinuteRecord;
 use crate::rng::Mulberry32;
 use crate::scenario::{Scenario, Scripted};
-use crate::time::{seconds, secs, Millis};
+use crate::time::{millis_ceil, seconds, secs, Millis};
 use crate::traffic::{self, Surge};
 use crate::world::budget::ErrorBudget;
 use crate::world::deploys::{Deploys, OPENING_BUILD};
@@ -140,7 +140,7 @@ impl Simulation {
     /// A new run of `scenario` with `seed`.
     pub fn new(scenario: &Scenario, seed: u32, params: ModelParams) -> Self {
         let mut fleet = crate::fleet::Fleet::default();
-        fleet.start(scenario.instances, 0.0, 0.0, OPENING_BUILD, false);
+        fleet.start(scenario.instances, 0, 0, OPENING_BUILD, false);
         let autoscaler = Box::new(TargetTracking::new(
             params.scale_in_quiet_minutes,
             params.scale_in_max_share,
@@ -240,12 +240,15 @@ impl Simulation {
         f64::from(self.scenario.boot_minutes) * 60.0
     }
 
-    fn start_instances(&mut self, count: u32, at_s: f64, reason: FleetReason) {
+    fn start_instances(&mut self, count: u32, at_ms: Millis, reason: FleetReason) {
         if count == 0 {
             return;
         }
-        let (boot_s, build) = (self.boot_s(), self.deploys.live_build);
-        self.service.fleet.start(count, at_s, boot_s, build, false);
+        let boot_ms = secs(self.scenario.boot_minutes * 60);
+        let build = self.deploys.live_build;
+        self.service
+            .fleet
+            .start(count, at_ms, boot_ms, build, false);
         self.emit(EventKind::InstancesStarted { count, reason });
     }
 
@@ -257,10 +260,10 @@ impl Simulation {
     }
 
     /// Brings the live fleet to `desired` (starting or stopping instances).
-    fn resize(&mut self, desired: u32, at_s: f64, reason: FleetReason) {
+    fn resize(&mut self, desired: u32, at_ms: Millis, reason: FleetReason) {
         let live = self.service.fleet.live();
         if desired > live {
-            self.start_instances(desired - live, at_s, reason);
+            self.start_instances(desired - live, at_ms, reason);
         } else if desired < live {
             self.stop_instances(live - desired, reason);
         }
@@ -275,7 +278,7 @@ impl Simulation {
     }
 
     fn apply_now(&mut self, action: Action) {
-        let now_s = f64::from(self.minute) * 60.0;
+        let now_ms = secs(self.minute * 60);
         self.emit(EventKind::Action {
             action: action.kind.clone(),
         });
@@ -284,7 +287,7 @@ impl Simulation {
                 self.settings.min_instances = n;
                 let live = self.service.fleet.live();
                 if live < n || (!self.settings.autoscaling && live > n) {
-                    self.resize(n, now_s, FleetReason::MinimumInstances);
+                    self.resize(n, now_ms, FleetReason::MinimumInstances);
                 }
             }
             ActionKind::Autoscaling(on) => {
@@ -292,7 +295,7 @@ impl Simulation {
                 if !on {
                     self.resize(
                         self.settings.min_instances,
-                        now_s,
+                        now_ms,
                         FleetReason::MinimumInstances,
                     );
                 }
@@ -343,12 +346,12 @@ impl Simulation {
 
     // ---- Stage 2: the fleet's boots, drains and the rollback's switch-over ---------------
 
-    fn fleet_at(&mut self, now_s: f64) {
-        let promoted = self.service.fleet.promote_ready(now_s);
+    fn fleet_at(&mut self, now_ms: Millis) {
+        let promoted = self.service.fleet.promote_ready(now_ms);
         if promoted > 0 {
             self.emit(EventKind::InstancesServing { count: promoted });
         }
-        let drained = self.service.fleet.finish_draining(now_s);
+        let drained = self.service.fleet.finish_draining(now_ms);
         if drained > 0 {
             self.emit(EventKind::InstancesStopped {
                 count: drained,
@@ -357,13 +360,13 @@ impl Simulation {
         }
     }
 
-    fn fleet_at_minute_start(&mut self, start_s: f64) {
+    fn fleet_at_minute_start(&mut self, start_ms: Millis) {
         if self.deploys.rollback_ready_minute == Some(self.minute) {
             for event in self.deploys.finish_rollback(&mut self.service.fleet) {
                 self.emit(event);
             }
         }
-        self.fleet_at(start_s);
+        self.fleet_at(start_ms);
     }
 
     // ---- Stage 3: traffic -----------------------------------------------------------------
@@ -456,7 +459,7 @@ impl Simulation {
             let tick_start_ms = start_ms + u64::from(k) * dt_ms;
             if k > 0 {
                 self.tick_second = Some(k * tick_s);
-                self.fleet_at(seconds(tick_start_ms));
+                self.fleet_at(tick_start_ms);
             }
             let tick = self.serve_tick(traffic.admitted, b, p, admission, ticks > 1);
             let error_rate = tick_error_rate(&tick, traffic.admitted, b, p);
@@ -482,7 +485,7 @@ impl Simulation {
                 let end_ms = tick_start_ms + dt_ms;
                 self.tick_second = Some((k + 1) * tick_s);
                 let obs = self.observe(&tick, traffic.admitted, end_ms, dt_ms);
-                self.autoscale(&obs, seconds(end_ms));
+                self.autoscale(&obs, end_ms);
             }
         }
         self.tick_second = None;
@@ -546,11 +549,11 @@ impl Simulation {
         let m = self.minute;
         // A copy (plain numbers) so the stages can read it while the state changes.
         let p = self.params.clone();
-        let start_s = f64::from(m) * 60.0;
+        let start_ms = secs(m * 60);
 
         self.apply_due_actions();
         self.run_script();
-        self.fleet_at_minute_start(start_s);
+        self.fleet_at_minute_start(start_ms);
         let traffic = self.traffic(&p);
         let backend = self.backend(&traffic, &p);
         let served = self.serve_minute(&traffic, &backend, &p);
@@ -642,18 +645,17 @@ impl Simulation {
 
     /// The autoscaler's decision at the minute's end (or the fixed fleet's size).
     fn scale_at_minute_end(&mut self, served: &MinuteService, admitted: f64, end_ms: Millis) {
-        let end_s = seconds(end_ms);
         if self.settings.autoscaling {
             if served.dt_ms < secs(60) {
                 self.tick_second = Some(60);
             }
             let obs = self.observe(&served.last, admitted, end_ms, served.dt_ms);
-            self.autoscale(&obs, end_s);
+            self.autoscale(&obs, end_ms);
             self.tick_second = None;
         } else if self.service.fleet.live() != self.settings.min_instances {
             self.resize(
                 self.settings.min_instances,
-                end_s,
+                end_ms,
                 FleetReason::MinimumInstances,
             );
         }
@@ -721,8 +723,8 @@ impl Simulation {
         }
     }
 
-    /// Asks the autoscaler and applies its decision at `at_s`.
-    fn autoscale(&mut self, obs: &Observation, at_s: f64) {
+    /// Asks the autoscaler and applies its decision at `at_ms`.
+    fn autoscale(&mut self, obs: &Observation, at_ms: Millis) {
         let Some(decision) = self.service.autoscaler.decide(obs) else {
             return;
         };
@@ -741,7 +743,8 @@ impl Simulation {
         });
         match decision.drain_s {
             Some(drain_s) if to < from => {
-                let (stopped, draining) = self.service.fleet.drain(from - to, at_s + drain_s);
+                let until_ms = at_ms + millis_ceil(drain_s);
+                let (stopped, draining) = self.service.fleet.drain(from - to, until_ms);
                 if stopped > 0 {
                     self.emit(EventKind::InstancesStopped {
                         count: stopped,
@@ -755,7 +758,7 @@ impl Simulation {
                     });
                 }
             }
-            _ => self.resize(to, at_s, FleetReason::Autoscaler),
+            _ => self.resize(to, at_ms, FleetReason::Autoscaler),
         }
     }
 

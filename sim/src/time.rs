@@ -20,6 +20,16 @@ pub fn millis_of(s: f64) -> Millis {
     }
 }
 
+/// A duration in seconds rounded up to the millisecond: a deadline `now + d` falls on or
+/// before a later whole-millisecond instant exactly when `d` does.
+pub fn millis_ceil(s: f64) -> Millis {
+    if s > 0.0 {
+        libm::ceil(s * 1000.0) as Millis
+    } else {
+        0
+    }
+}
+
 /// Milliseconds as seconds, for the formulas.
 pub fn seconds(ms: Millis) -> f64 {
     ms as f64 / 1000.0

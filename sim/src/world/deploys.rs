@@ -2,6 +2,7 @@
 
 use crate::event::{EventKind, FleetReason};
 use crate::fleet::Fleet;
+use crate::time::secs;
 
 /// The build every scenario starts on.
 pub const OPENING_BUILD: u32 = 1;
@@ -83,9 +84,9 @@ impl Deploys {
         fleet: &mut Fleet,
     ) -> EventKind {
         let restarted = self.rollback_ready_minute.is_some();
-        let now_s = f64::from(minute) * 60.0;
-        let ready_s = f64::from(ready_minute) * 60.0;
-        let instances = fleet.prepare_rollback(self.last_good_build, now_s, ready_s, restarted);
+        let now_ms = secs(minute * 60);
+        let ready_ms = secs(ready_minute * 60);
+        let instances = fleet.prepare_rollback(self.last_good_build, now_ms, ready_ms, restarted);
         self.rollback_ready_minute = Some(ready_minute);
         EventKind::RollbackStarted {
             build: self.last_good_build,

@@ -9,7 +9,8 @@
 //! - [`console`]: the run (simulation + action log), pure and tested natively;
 //! - [`link`]: the run as a link (query string ↔ the core's `ShareState`, notices);
 //! - [`components`]: the page; [`charts`]: plotters figures on canvases;
-//! - [`i18n`]: the message catalog; [`metrics`], [`event_text`]: values and events in words.
+//! - [`i18n`]: the message catalog; [`format`]: every number written for a person;
+//!   [`metrics`], [`event_text`]: values and events in words; [`theme`]: the one palette.
 //! - [`policy`]: the autoscaling policy, its parameters, the elastic scaler's configuration
 //!   file, and two policies compared.
 
@@ -17,12 +18,14 @@ pub mod charts;
 pub mod components;
 pub mod console;
 pub mod event_text;
+pub mod format;
 pub mod hooks;
 pub mod i18n;
 pub mod link;
 pub mod metrics;
 pub mod policy;
 pub mod seed;
+pub mod theme;
 pub mod url_state;
 
 pub use components::App;

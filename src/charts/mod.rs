@@ -14,35 +14,39 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 pub use figures::{Axis, Figure, Guide, Mark, MarkKind, Series, SeriesStyle};
 
-/// Colours of the page's light or dark theme.
+use crate::theme;
+
+/// Colours of the page's light or dark theme, as the charts use them: the panel they sit on,
+/// its text and lines, and the event families' colours for the marks. All come from the
+/// page's tokens ([`crate::theme`]), so a chart matches the panel and the event log around it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Theme {
     pub background: RGBColor,
     pub text: RGBColor,
     pub grid: RGBColor,
+    /// Indexed by [`MarkKind`]: deploy, page, the player's action.
     pub marks: [RGBColor; 3],
 }
 
 impl Theme {
     pub const LIGHT: Theme = Theme {
-        background: RGBColor(255, 255, 255),
-        text: RGBColor(40, 44, 52),
-        grid: RGBColor(228, 231, 236),
-        // Deploy, page, user action.
+        background: theme::light("--panel"),
+        text: theme::light("--text"),
+        grid: theme::light("--line"),
         marks: [
-            RGBColor(124, 58, 237),
-            RGBColor(200, 30, 30),
-            RGBColor(90, 98, 112),
+            theme::light("--k-deploy"),
+            theme::light("--k-page"),
+            theme::light("--k-action"),
         ],
     };
     pub const DARK: Theme = Theme {
-        background: RGBColor(24, 27, 33),
-        text: RGBColor(222, 226, 232),
-        grid: RGBColor(52, 57, 66),
+        background: theme::dark("--panel"),
+        text: theme::dark("--text"),
+        grid: theme::dark("--line"),
         marks: [
-            RGBColor(180, 150, 255),
-            RGBColor(255, 110, 110),
-            RGBColor(160, 168, 180),
+            theme::dark("--k-deploy"),
+            theme::dark("--k-page"),
+            theme::dark("--k-action"),
         ],
     };
 }

@@ -69,10 +69,7 @@ struct Line {
 }
 
 // The live charts' palette, readable on white and on near-black.
-const BLUE: RGBColor = RGBColor(45, 125, 210);
-const GREEN: RGBColor = RGBColor(30, 150, 90);
-const ORANGE: RGBColor = RGBColor(230, 120, 20);
-const RED: RGBColor = RGBColor(215, 50, 50);
+use crate::theme::series::{BLUE, GREEN, ORANGE, RED};
 
 /// The four charts of a comparison: id, left and right units, quantities.
 fn charts() -> [(&'static str, Unit, Unit, Vec<Line>); 4] {
@@ -188,15 +185,15 @@ pub fn overlay_figures(
 ) -> Vec<Overlay> {
     let last = |h: &[MinuteRecord]| h.last().map_or(0.0, |r| f64::from(r.minute));
     let span = last(a).max(last(b)).max(30.0);
+    let plain = |x| crate::format::plain(crate::i18n::Locale::default(), x);
     let timeout_guide = Guide {
-        label: text(ChartText::TimeoutGuide).replace("{value}", &format!("{timeout_s}")),
+        label: text(ChartText::TimeoutGuide).replace("{value}", &plain(timeout_s)),
         value: timeout_s * 1000.0,
         axis: Axis::Left,
         color: ORANGE,
     };
     let page_guide = Guide {
-        label: text(ChartText::PageGuide)
-            .replace("{value}", &format!("{}", oncall_sim::budget::PAGE_BURN)),
+        label: text(ChartText::PageGuide).replace("{value}", &plain(oncall_sim::budget::PAGE_BURN)),
         value: oncall_sim::budget::PAGE_BURN,
         axis: Axis::Right,
         color: RED,

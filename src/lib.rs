@@ -8,7 +8,7 @@
 //!
 //! - [`console`]: the run (simulation + action log), pure and tested natively;
 //! - [`link`]: the run as a link (query string ↔ the core's `ShareState`, notices);
-//! - [`components`]: the page; [`charts`]: plotters figures on canvases;
+//! - [`components`]: the page; [`charts`]: figures drawn on canvases;
 //! - [`i18n`]: the message catalog; [`format`]: every number written for a person;
 //!   [`metrics`], [`event_text`]: values and events in words; [`theme`]: the one palette.
 //! - [`policy`]: the autoscaling policy, its parameters, the elastic scaler's configuration

@@ -14,7 +14,9 @@
 //! `@media (prefers-color-scheme: dark)` block; a property it does not redefine keeps its
 //! light value, as in the browser.
 
-use plotters::style::RGBColor;
+/// A colour: red, green and blue, 0–255.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rgb(pub u8, pub u8, pub u8);
 
 /// The design tokens, as the browser loads them.
 const TOKENS: &str = include_str!("../style/tokens.css");
@@ -57,7 +59,7 @@ const fn hex_byte(css: &[u8], at: usize) -> u8 {
 
 /// The `#rrggbb` value of the declaration `name: #rrggbb` found in `css` between `from` and
 /// `to`, if there is one.
-const fn declared(css: &[u8], name: &str, from: usize, to: usize) -> Option<RGBColor> {
+const fn declared(css: &[u8], name: &str, from: usize, to: usize) -> Option<Rgb> {
     let name = name.as_bytes();
     let mut at = from;
     while let Some(found) = find(css, name, at) {
@@ -75,7 +77,7 @@ const fn declared(css: &[u8], name: &str, from: usize, to: usize) -> Option<RGBC
             if css[i] != b'#' || css[i + 7] != b';' {
                 panic!("a palette colour in style/tokens.css is not written #rrggbb;");
             }
-            return Some(RGBColor(
+            return Some(Rgb(
                 hex_byte(css, i + 1),
                 hex_byte(css, i + 3),
                 hex_byte(css, i + 5),
@@ -87,7 +89,7 @@ const fn declared(css: &[u8], name: &str, from: usize, to: usize) -> Option<RGBC
 }
 
 /// The light theme's value of custom property `name` (e.g. `"--panel"`).
-pub const fn light(name: &str) -> RGBColor {
+pub const fn light(name: &str) -> Rgb {
     match declared(TOKENS.as_bytes(), name, 0, DARK_BLOCK) {
         Some(c) => c,
         None => panic!("a colour the charts use is missing from style/tokens.css"),
@@ -96,7 +98,7 @@ pub const fn light(name: &str) -> RGBColor {
 
 /// The dark theme's value of custom property `name`: its dark redefinition, else its light
 /// value.
-pub const fn dark(name: &str) -> RGBColor {
+pub const fn dark(name: &str) -> Rgb {
     match declared(TOKENS.as_bytes(), name, DARK_BLOCK, TOKENS.len()) {
         Some(c) => c,
         None => light(name),
@@ -105,20 +107,19 @@ pub const fn dark(name: &str) -> RGBColor {
 
 /// The chart series' colours (`--chart-*`), the same in both themes.
 pub mod series {
-    use super::light;
-    use plotters::style::RGBColor;
+    use super::{light, Rgb};
 
-    pub const BLUE: RGBColor = light("--chart-blue");
-    pub const GREEN: RGBColor = light("--chart-green");
-    pub const ORANGE: RGBColor = light("--chart-orange");
-    pub const RED: RGBColor = light("--chart-red");
-    pub const PURPLE: RGBColor = light("--chart-purple");
-    pub const TEAL: RGBColor = light("--chart-teal");
-    pub const GREY: RGBColor = light("--chart-grey");
+    pub const BLUE: Rgb = light("--chart-blue");
+    pub const GREEN: Rgb = light("--chart-green");
+    pub const ORANGE: Rgb = light("--chart-orange");
+    pub const RED: Rgb = light("--chart-red");
+    pub const PURPLE: Rgb = light("--chart-purple");
+    pub const TEAL: Rgb = light("--chart-teal");
+    pub const GREY: Rgb = light("--chart-grey");
 }
 
 /// A colour as CSS writes it, for inline styles such as a legend's swatch.
-pub fn css(c: RGBColor) -> String {
+pub fn css(c: Rgb) -> String {
     format!("rgb({}, {}, {})", c.0, c.1, c.2)
 }
 
@@ -128,10 +129,10 @@ mod tests {
 
     #[test]
     fn colours_are_read_from_the_tokens() {
-        assert_eq!(light("--panel"), RGBColor(255, 255, 255));
-        assert_eq!(dark("--panel"), RGBColor(0x18, 0x1b, 0x21));
-        assert_eq!(light("--k-page"), RGBColor(0xc4, 0x29, 0x1c));
-        assert_eq!(series::BLUE, RGBColor(45, 125, 210));
+        assert_eq!(light("--panel"), Rgb(255, 255, 255));
+        assert_eq!(dark("--panel"), Rgb(0x18, 0x1b, 0x21));
+        assert_eq!(light("--k-page"), Rgb(0xc4, 0x29, 0x1c));
+        assert_eq!(series::BLUE, Rgb(45, 125, 210));
         // Not redefined for the dark theme: the light value holds.
         assert_eq!(dark("--chart-teal"), light("--chart-teal"));
     }
@@ -141,14 +142,14 @@ mod tests {
         let css = b":root { --k-page-bg: #000000; --k-page: #102030; }";
         assert_eq!(
             declared(css, "--k-page", 0, css.len()),
-            Some(RGBColor(0x10, 0x20, 0x30))
+            Some(Rgb(0x10, 0x20, 0x30))
         );
         assert_eq!(declared(css, "--page", 0, css.len()), None);
     }
 
     #[test]
     fn inline_styles_write_rgb() {
-        assert_eq!(super::css(RGBColor(1, 2, 3)), "rgb(1, 2, 3)");
+        assert_eq!(super::css(Rgb(1, 2, 3)), "rgb(1, 2, 3)");
     }
 
     #[test]

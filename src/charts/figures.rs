@@ -2,10 +2,10 @@
 //! data, so it is tested natively; the text comes from the caller's message catalog.
 
 use oncall_sim::{Event, EventKind, MinuteRecord};
-use plotters::style::RGBColor;
 
 use crate::format::{self, AxisUnit};
 use crate::i18n::Locale;
+use crate::theme::Rgb;
 
 /// Which y axis a series or guide belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,7 +64,7 @@ impl Unit {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
     pub label: String,
-    pub color: RGBColor,
+    pub color: Rgb,
     pub axis: Axis,
     pub style: SeriesStyle,
     /// Line width in CSS pixels.
@@ -79,7 +79,7 @@ pub struct Guide {
     pub label: String,
     pub value: f64,
     pub axis: Axis,
-    pub color: RGBColor,
+    pub color: Rgb,
 }
 
 /// Kinds of marks on the time axis; the index picks the theme's colour.
@@ -292,7 +292,7 @@ impl Builder<'_> {
     fn series(
         &self,
         key: ChartText,
-        color: RGBColor,
+        color: Rgb,
         axis: Axis,
         style: SeriesStyle,
         f: impl Fn(&MinuteRecord) -> f64,

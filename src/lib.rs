@@ -32,7 +32,11 @@ pub use components::App;
 
 /// Mounts the console into the document's body, replacing the loading message.
 pub fn mount() {
-    console_error_panic_hook::set_once();
+    // A panic is a bug: its message and place go to the browser's console before the module
+    // stops (the release build aborts on panic).
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&info.to_string().into());
+    }));
     if let Some(loading) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("loading"))

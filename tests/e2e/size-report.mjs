@@ -187,7 +187,8 @@ const largest = [];
 for (const { index, bytes } of bodies) {
   const symbol = names.get(index);
   add(partOf(symbol), bytes);
-  largest.push({ symbol: symbol ? demangle(symbol) : `function ${index}`, size: bytes.length, part: partOf(symbol) });
+  const readable = symbol ? demangle(symbol).replace(/::h[0-9a-f]{16}$/, '') : `function ${index}`;
+  largest.push({ symbol: readable, size: bytes.length, part: partOf(symbol) });
 }
 add('data', dataBytes);
 add('structure', structure);

@@ -8,8 +8,9 @@
 //!
 //! - [`console`]: the run (simulation + action log), pure and tested natively;
 //! - [`link`]: the run as a link (query string ↔ the core's `ShareState`, notices);
-//! - [`components`]: the page; [`charts`]: plotters figures on canvases;
-//! - [`i18n`]: the message catalog; [`metrics`], [`event_text`]: values and events in words.
+//! - [`components`]: the page; [`charts`]: figures drawn on canvases;
+//! - [`i18n`]: the message catalog; [`format`]: every number written for a person;
+//!   [`metrics`], [`event_text`]: values and events in words; [`theme`]: the one palette.
 //! - [`policy`]: the autoscaling policy, its parameters, the elastic scaler's configuration
 //!   file, and two policies compared.
 
@@ -17,19 +18,25 @@ pub mod charts;
 pub mod components;
 pub mod console;
 pub mod event_text;
+pub mod format;
 pub mod hooks;
 pub mod i18n;
 pub mod link;
 pub mod metrics;
 pub mod policy;
 pub mod seed;
+pub mod theme;
 pub mod url_state;
 
 pub use components::App;
 
 /// Mounts the console into the document's body, replacing the loading message.
 pub fn mount() {
-    console_error_panic_hook::set_once();
+    // A panic is a bug: its message and place go to the browser's console before the module
+    // stops (the release build aborts on panic).
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&info.to_string().into());
+    }));
     if let Some(loading) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("loading"))

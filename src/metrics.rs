@@ -1,43 +1,14 @@
 //! Which metrics the table shows, in which order, and how each value is written.
 //!
 //! The numbers come from the core's [`MinuteRecord`]; this module only chooses a unit, a
-//! precision and a [`Level`] (normal, watch, critical) from display thresholds. Each row is
-//! keyed by the record's field name, which the page exposes as `data-metric` so tests (and
-//! trainers' scripts) can find a row whatever its label says.
+//! precision (written by [`crate::format`]) and a [`Level`] (normal, watch, critical) from
+//! display thresholds. Each row is keyed by the record's field name, which the page exposes as
+//! `data-metric` so tests (and trainers' scripts) can find a row whatever its label says.
 
 use oncall_sim::MinuteRecord;
 
-use crate::i18n::{t, tf, Msg};
-
-/// How a value is written.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Format {
-    /// A multiple, e.g. a burn rate: "2.4×".
-    Burn {
-        decimals: usize,
-    },
-    /// Requests per second.
-    ReqPerS,
-    /// A whole number of things.
-    Count,
-    /// A fraction 0–1 written as a percentage.
-    Percent {
-        decimals: usize,
-    },
-    Milliseconds,
-    Seconds,
-    Minutes,
-    DollarsPerHour,
-    Dollars,
-    YesNo,
-}
-
-/// A value read from a record.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Value {
-    Number(f64),
-    Flag(bool),
-}
+pub use crate::format::{format_value, Format, Value};
+use crate::i18n::{t, Msg};
 
 /// How alarming a value is. Shown by colour and by a word, never by colour alone.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -310,43 +281,6 @@ pub const METRICS: &[MetricSpec] = &[
         Below(|_| (1.0, f64::NEG_INFINITY))
     ),
 ];
-
-/// Writes `value` with `decimals` digits after the point; never "-0" and never "NaN".
-fn fixed(value: f64, decimals: usize) -> Option<String> {
-    if !value.is_finite() {
-        return None;
-    }
-    let text = format!("{value:.decimals$}");
-    // A tiny negative value rounds to "-0.00": show it as zero.
-    match text.strip_prefix('-') {
-        Some(rest) if rest.bytes().all(|b| b == b'0' || b == b'.') => Some(rest.to_owned()),
-        _ => Some(text),
-    }
-}
-
-/// A value written for a person, in the page's language.
-pub fn format_value(format: Format, value: Value) -> String {
-    let number = match value {
-        Value::Flag(flag) => return t(if flag { Msg::Yes } else { Msg::No }).to_owned(),
-        Value::Number(number) => number,
-    };
-    let (unit, scaled, decimals) = match format {
-        Format::Burn { decimals } => (Msg::UnitBurn, number, decimals),
-        Format::ReqPerS => (Msg::UnitReqPerS, number, 0),
-        Format::Count => (Msg::Count, number, 0),
-        Format::Percent { decimals } => (Msg::UnitPercent, number * 100.0, decimals),
-        Format::Milliseconds => (Msg::UnitMilliseconds, number, 0),
-        Format::Seconds => (Msg::UnitSeconds, number, 0),
-        Format::Minutes => (Msg::UnitMinutes, number, 0),
-        Format::DollarsPerHour => (Msg::UnitDollarsPerHour, number, 2),
-        Format::Dollars => (Msg::UnitDollars, number, 2),
-        Format::YesNo => return t(if number != 0.0 { Msg::Yes } else { Msg::No }).to_owned(),
-    };
-    match fixed(scaled, decimals) {
-        Some(text) => tf(unit, &[("value", &text)]),
-        None => t(Msg::NotAvailable).to_owned(),
-    }
-}
 
 #[cfg(test)]
 mod tests {

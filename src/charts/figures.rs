@@ -2,7 +2,10 @@
 //! data, so it is tested natively; the text comes from the caller's message catalog.
 
 use oncall_sim::{Event, EventKind, MinuteRecord};
-use plotters::style::RGBColor;
+
+use crate::format::{self, AxisUnit};
+use crate::i18n::Locale;
+use crate::theme::Rgb;
 
 /// Which y axis a series or guide belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,20 +35,16 @@ pub enum Unit {
 }
 
 impl Unit {
-    /// Axis label for value `v`.
+    /// Axis label for value `v`, in the page's language.
     pub fn format(self, v: f64) -> String {
-        match self {
-            Unit::Percent => format!("{:.0} %", v * 100.0),
-            Unit::Times => format!("{v:.0}×"),
-            // Small sums need cents, or the axis reads "$1 $1 $2".
-            Unit::DollarsPerHour | Unit::Dollars if v.abs() < 10.0 && v.fract() != 0.0 => {
-                format!("${v:.2}")
-            }
-            Unit::DollarsPerHour | Unit::Dollars => format!("${v:.0}"),
-            Unit::Milliseconds if v >= 1000.0 => format!("{:.1} s", v / 1000.0),
-            Unit::Milliseconds => format!("{v:.0} ms"),
-            Unit::RequestsPerSecond | Unit::Instances => format!("{v:.0}"),
-        }
+        let unit = match self {
+            Unit::Percent => AxisUnit::Percent,
+            Unit::Times => AxisUnit::Times,
+            Unit::DollarsPerHour | Unit::Dollars => AxisUnit::Dollars,
+            Unit::Milliseconds => AxisUnit::Milliseconds,
+            Unit::RequestsPerSecond | Unit::Instances => AxisUnit::Plain,
+        };
+        format::axis_label(Locale::default(), unit, v)
     }
 
     /// Smallest top of the axis, so a quiet chart is not all noise.
@@ -65,7 +64,7 @@ impl Unit {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
     pub label: String,
-    pub color: RGBColor,
+    pub color: Rgb,
     pub axis: Axis,
     pub style: SeriesStyle,
     /// Line width in CSS pixels.
@@ -80,7 +79,7 @@ pub struct Guide {
     pub label: String,
     pub value: f64,
     pub axis: Axis,
-    pub color: RGBColor,
+    pub color: Rgb,
 }
 
 /// Kinds of marks on the time axis; the index picks the theme's colour.
@@ -224,8 +223,7 @@ impl Figure {
 
     /// "HH:MM" of minute `m`.
     pub fn clock_label(&self, m: f64) -> String {
-        let t = (self.clock_min as i64 + m.round() as i64).rem_euclid(1440);
-        format!("{:02}:{:02}", t / 60, t % 60)
+        format::clock(i64::from(self.clock_min) + m.round() as i64)
     }
 }
 
@@ -251,14 +249,8 @@ pub enum ChartText {
     CostSoFar,
 }
 
-// A palette readable on white and on near-black.
-const BLUE: RGBColor = RGBColor(45, 125, 210);
-const GREEN: RGBColor = RGBColor(30, 150, 90);
-const ORANGE: RGBColor = RGBColor(230, 120, 20);
-const RED: RGBColor = RGBColor(215, 50, 50);
-const PURPLE: RGBColor = RGBColor(140, 90, 210);
-const TEAL: RGBColor = RGBColor(20, 150, 160);
-const GREY: RGBColor = RGBColor(130, 136, 148);
+// The series' palette, readable on white and on near-black.
+use crate::theme::series::{BLUE, GREEN, GREY, ORANGE, PURPLE, RED, TEAL};
 
 /// At most this many points per series: about two per CSS pixel of a wide chart.
 pub const MAX_POINTS: usize = 1200;
@@ -300,7 +292,7 @@ impl Builder<'_> {
     fn series(
         &self,
         key: ChartText,
-        color: RGBColor,
+        color: Rgb,
         axis: Axis,
         style: SeriesStyle,
         f: impl Fn(&MinuteRecord) -> f64,
@@ -347,8 +339,9 @@ pub fn figures(
     use Axis::{Left, Right};
     use ChartText as T;
     use SeriesStyle::{Area, Line};
-    let timeout_label = text(T::TimeoutGuide).replace("{value}", &format!("{timeout_s}"));
-    let page_label = text(T::PageGuide).replace("{value}", "14.4");
+    let plain = |x| format::plain(Locale::default(), x);
+    let timeout_label = text(T::TimeoutGuide).replace("{value}", &plain(timeout_s));
+    let page_label = text(T::PageGuide).replace("{value}", &plain(oncall_sim::budget::PAGE_BURN));
     vec![
         figure(
             "traffic",
@@ -477,9 +470,10 @@ mod tests {
 
     #[test]
     fn small_sums_keep_their_cents() {
-        assert_eq!(Unit::Dollars.format(1.5), "$1.50");
-        assert_eq!(Unit::Dollars.format(2.0), "$2");
-        assert_eq!(Unit::DollarsPerHour.format(40.0), "$40");
+        // Money is written as in the metrics table: the amount, then the currency.
+        assert_eq!(Unit::Dollars.format(1.5), "1.50 $");
+        assert_eq!(Unit::Dollars.format(2.0), "2 $");
+        assert_eq!(Unit::DollarsPerHour.format(40.0), "40 $");
     }
 
     #[test]

@@ -1,282 +1,367 @@
-//! Live charts drawn with plotters on HTML canvases.
+//! Live charts drawn on HTML canvases.
 //!
 //! [`figures`] turns the core's history into one [`Figure`] per chart (pure data, testable
 //! natively); [`draw`] paints a figure on a canvas, sized for the device pixel ratio so lines
 //! and text stay crisp on HiDPI screens. Errors become messages only at the boundary.
+//!
+//! The charts are lines, filled areas, dashed guides, tick labels and a grid, which the
+//! canvas's own 2D context draws directly ([`Frame`]). A charting library did the same with a
+//! tenth of the page's download (its generic coordinate and backend layers), so it went.
 
 pub mod figures;
 pub mod overlay;
 
-use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
-use plotters::coord::Shift;
-use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::CanvasRenderingContext2d as Context;
 
 pub use figures::{Axis, Figure, Guide, Mark, MarkKind, Series, SeriesStyle};
 
-/// Colours of the page's light or dark theme.
+use crate::theme::{self, Rgb};
+
+/// Colours of the page's light or dark theme, as the charts use them: the panel they sit on,
+/// its text and lines, and the event families' colours for the marks. All come from the
+/// page's tokens ([`crate::theme`]), so a chart matches the panel and the event log around it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Theme {
-    pub background: RGBColor,
-    pub text: RGBColor,
-    pub grid: RGBColor,
-    pub marks: [RGBColor; 3],
+    pub background: Rgb,
+    pub text: Rgb,
+    pub grid: Rgb,
+    /// Indexed by [`MarkKind`]: deploy, page, the player's action.
+    pub marks: [Rgb; 3],
 }
 
 impl Theme {
     pub const LIGHT: Theme = Theme {
-        background: RGBColor(255, 255, 255),
-        text: RGBColor(40, 44, 52),
-        grid: RGBColor(228, 231, 236),
-        // Deploy, page, user action.
+        background: theme::light("--panel"),
+        text: theme::light("--text"),
+        grid: theme::light("--line"),
         marks: [
-            RGBColor(124, 58, 237),
-            RGBColor(200, 30, 30),
-            RGBColor(90, 98, 112),
+            theme::light("--k-deploy"),
+            theme::light("--k-page"),
+            theme::light("--k-action"),
         ],
     };
     pub const DARK: Theme = Theme {
-        background: RGBColor(24, 27, 33),
-        text: RGBColor(222, 226, 232),
-        grid: RGBColor(52, 57, 66),
+        background: theme::dark("--panel"),
+        text: theme::dark("--text"),
+        grid: theme::dark("--line"),
         marks: [
-            RGBColor(180, 150, 255),
-            RGBColor(255, 110, 110),
-            RGBColor(160, 168, 180),
+            theme::dark("--k-deploy"),
+            theme::dark("--k-page"),
+            theme::dark("--k-action"),
         ],
     };
-}
-
-/// The time axis: minutes, with tick marks on whole clock steps ([`Figure::time_ticks`])
-/// rather than on plotters' decimal steps (which would label 09:00, 09:50, 10:40).
-#[derive(Clone, Debug)]
-pub(crate) struct ClockAxis {
-    range: std::ops::Range<f64>,
-    bold: Vec<f64>,
-    light: Vec<f64>,
-}
-
-impl Ranged for ClockAxis {
-    type FormatOption = DefaultFormatting;
-    type ValueType = f64;
-
-    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
-        let width = self.range.end - self.range.start;
-        let share = if width > 0.0 {
-            (value - self.range.start) / width
-        } else {
-            0.0
-        };
-        let pixels = f64::from(limit.1 - limit.0);
-        limit.0 + (pixels * share + 1e-3).floor() as i32
-    }
-
-    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
-        if hint.weight().allow_light_points() {
-            self.light.clone()
-        } else {
-            self.bold.clone()
-        }
-    }
-
-    fn range(&self) -> std::ops::Range<f64> {
-        self.range.clone()
-    }
 }
 
 /// Why a chart could not be drawn.
 #[derive(Debug)]
 pub struct DrawError(pub String);
 
-impl<E: std::error::Error + Send + Sync> From<DrawingAreaErrorKind<E>> for DrawError {
-    fn from(e: DrawingAreaErrorKind<E>) -> Self {
-        DrawError(e.to_string())
+impl From<JsValue> for DrawError {
+    fn from(e: JsValue) -> Self {
+        DrawError(e.as_string().unwrap_or_else(|| "canvas error".into()))
     }
 }
 
-/// A chart with the live charts' clock axis below and a value axis on each side.
-pub(crate) type Frame<'a, DB> = plotters::chart::DualCoordChartContext<
-    'a,
-    DB,
-    Cartesian2d<ClockAxis, plotters::coord::types::RangedCoordf64>,
-    Cartesian2d<ClockAxis, plotters::coord::types::RangedCoordf64>,
->;
-
-/// Fills the background and draws the axes and grid of `figure`: what the live charts and
-/// the comparison overlays share. Returns the chart and the tops of the left and right axes.
-pub(crate) fn frame<'a, DB: DrawingBackend>(
-    root: &'a DrawingArea<DB, Shift>,
-    figure: &Figure,
-    theme: &Theme,
+/// Where a chart's plot area sits on its canvas, and how minutes and values map onto it. All
+/// lengths are canvas pixels: CSS pixels × the device pixel ratio (`scale`).
+pub(crate) struct Frame {
+    ctx: Context,
     scale: f64,
-) -> Result<(Frame<'a, DB>, f64, f64), DrawError>
-where
-    DB::ErrorType: 'static,
-{
-    let px = |x: f64| (x * scale).round().max(1.0) as u32;
-    let font = |size: f64| ("sans-serif", size * scale).into_font().color(&theme.text);
-    root.fill(&theme.background)?;
-    let (x0, x1) = figure.x_range();
-    let left_max = figure.axis_max(Axis::Left);
-    let right_max = figure.axis_max(Axis::Right);
+    left: f64,
+    top: f64,
+    width: f64,
+    height: f64,
+    x_range: (f64, f64),
+    /// Top of the left and of the right axis (both start at zero).
+    max: [f64; 2],
+}
+
+impl Frame {
+    /// A length of `css` CSS pixels on the canvas.
+    fn px(&self, css: f64) -> f64 {
+        (css * self.scale).round().max(1.0)
+    }
+
+    fn x(&self, minute: f64) -> f64 {
+        let (x0, x1) = self.x_range;
+        let share = if x1 > x0 {
+            (minute - x0) / (x1 - x0)
+        } else {
+            0.0
+        };
+        self.left + share * self.width
+    }
+
+    fn y(&self, axis: Axis, value: f64) -> f64 {
+        let max = self.max[axis as usize];
+        let share = if max > 0.0 { value / max } else { 0.0 };
+        self.top + self.height * (1.0 - share)
+    }
+
+    /// Top of `axis`.
+    pub(crate) fn max(&self, axis: Axis) -> f64 {
+        self.max[axis as usize]
+    }
+
+    pub(crate) fn x_range(&self) -> (f64, f64) {
+        self.x_range
+    }
+
+    /// Line width (CSS pixels), colour, opacity and dash pattern (CSS pixels, empty: solid)
+    /// of the next strokes.
+    pub(crate) fn pen(&self, width: f64, color: Rgb, alpha: f64, dash: &[f64]) {
+        self.ctx.set_line_width(self.px(width));
+        self.ctx.set_stroke_style_str(&theme::css(color));
+        self.ctx.set_global_alpha(alpha);
+        let pattern: js_sys::Array = dash.iter().map(|d| JsValue::from(self.px(*d))).collect();
+        // Only fails for a pattern with a negative or non-finite length.
+        let _ = self.ctx.set_line_dash(&pattern);
+    }
+
+    /// Strokes the line through `points` (minute, value) on `axis`, clipped to the plot area.
+    pub(crate) fn line(&self, axis: Axis, points: &[(f64, f64)]) {
+        self.ctx.save();
+        self.clip();
+        self.path(axis, points);
+        self.ctx.stroke();
+        self.ctx.restore();
+    }
+
+    /// Fills the area between `points` and zero in `color` at `alpha`, then strokes its top
+    /// edge with the current pen.
+    pub(crate) fn area(&self, axis: Axis, points: &[(f64, f64)], color: Rgb, alpha: f64) {
+        let (Some(first), Some(last)) = (points.first(), points.last()) else {
+            return;
+        };
+        self.ctx.save();
+        self.clip();
+        self.path(axis, points);
+        self.ctx.line_to(self.x(last.0), self.y(axis, 0.0));
+        self.ctx.line_to(self.x(first.0), self.y(axis, 0.0));
+        self.ctx.close_path();
+        self.ctx.set_fill_style_str(&theme::css(color));
+        let stroke_alpha = self.ctx.global_alpha();
+        self.ctx.set_global_alpha(alpha);
+        self.ctx.fill();
+        self.ctx.set_global_alpha(stroke_alpha);
+        self.path(axis, points);
+        self.ctx.stroke();
+        self.ctx.restore();
+    }
+
+    fn path(&self, axis: Axis, points: &[(f64, f64)]) {
+        self.ctx.begin_path();
+        for (i, &(m, v)) in points.iter().enumerate() {
+            let (x, y) = (self.x(m), self.y(axis, v));
+            if i == 0 {
+                self.ctx.move_to(x, y);
+            } else {
+                self.ctx.line_to(x, y);
+            }
+        }
+    }
+
+    fn clip(&self) {
+        self.ctx.begin_path();
+        self.ctx.rect(self.left, self.top, self.width, self.height);
+        self.ctx.clip();
+    }
+
+    /// A straight segment between two canvas points with the current pen.
+    fn segment(&self, from: (f64, f64), to: (f64, f64)) {
+        self.ctx.begin_path();
+        self.ctx.move_to(from.0, from.1);
+        self.ctx.line_to(to.0, to.1);
+        self.ctx.stroke();
+    }
+
+    /// A horizontal dashed guide across the plot on `axis`, labelled above its right end.
+    pub(crate) fn guide(&self, guide: &Guide, alpha: f64, dash: &[f64]) {
+        let y = self.y(guide.axis, guide.value);
+        self.pen(1.0, guide.color, alpha, dash);
+        self.segment((self.left, y), (self.left + self.width, y));
+        self.text(
+            &guide.label,
+            (self.left + self.width, y),
+            10.0,
+            guide.color,
+            ("right", "bottom"),
+        );
+    }
+
+    /// `text` at a canvas point; `anchor` is the canvas's (text-align, text-baseline).
+    fn text(&self, text: &str, at: (f64, f64), size: f64, color: Rgb, anchor: (&str, &str)) {
+        self.ctx.set_global_alpha(1.0);
+        self.ctx
+            .set_font(&format!("{}px sans-serif", size * self.scale));
+        self.ctx.set_fill_style_str(&theme::css(color));
+        self.ctx.set_text_align(anchor.0);
+        self.ctx.set_text_baseline(anchor.1);
+        // Only fails for a non-finite position, which the frame never computes.
+        let _ = self.ctx.fill_text(text, at.0, at.1);
+    }
+}
+
+/// Round steps for a value axis from zero to `max` with about `labels` labels: 1, 2 or 5
+/// times a power of ten.
+fn value_ticks(max: f64, labels: f64) -> Vec<f64> {
+    if !(max.is_finite() && max > 0.0) {
+        return vec![0.0];
+    }
+    let raw = max / labels;
+    // The largest power of ten not above `raw`.
+    let mut magnitude = 1.0;
+    while magnitude > raw {
+        magnitude /= 10.0;
+    }
+    while magnitude * 10.0 <= raw {
+        magnitude *= 10.0;
+    }
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|f| f * magnitude)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * magnitude);
+    (0..)
+        .map(|i| f64::from(i) * step)
+        .take_while(|v| *v <= max * (1.0 + 1e-9))
+        .collect()
+}
+
+/// Fills the background and draws the axes, the grid and the tick labels of `figure`: what the
+/// live charts and the comparison overlays share.
+pub(crate) fn frame(ctx: Context, figure: &Figure, theme: &Theme, scale: f64) -> Frame {
+    let canvas_w = ctx.canvas().map_or(0.0, |c| f64::from(c.width()));
+    let canvas_h = ctx.canvas().map_or(0.0, |c| f64::from(c.height()));
     let has_right = figure.series.iter().any(|s| s.axis == Axis::Right);
-
-    let mut builder = ChartBuilder::on(root);
-    builder
-        .margin_top(px(6.0))
-        .margin_left(px(4.0))
-        .margin_right(px(if has_right { 4.0 } else { 12.0 }))
-        .margin_bottom(px(2.0))
-        .x_label_area_size(px(22.0))
-        .y_label_area_size(px(46.0));
-    if has_right {
-        builder.right_y_label_area_size(px(46.0));
-    }
-    // Clock-friendly ticks: about one label per 60 CSS pixels of plot.
-    let width_css = f64::from(root.dim_in_pixel().0) / scale;
-    let (bold, light) = figure.time_ticks(((width_css - 60.0) / 60.0).clamp(2.0, 10.0) as usize);
-    let x_axis = || ClockAxis {
-        range: x0..x1,
-        bold: bold.clone(),
-        light: light.clone(),
+    let px = |css: f64| (css * scale).round();
+    let left = px(4.0) + px(46.0);
+    let right = if has_right {
+        px(4.0) + px(46.0)
+    } else {
+        px(12.0)
     };
-    let mut chart = builder
-        .build_cartesian_2d(x_axis(), 0.0..left_max)?
-        .set_secondary_coord(x_axis(), 0.0..right_max);
+    let (top, bottom) = (px(6.0), px(2.0) + px(22.0));
+    let frame = Frame {
+        ctx,
+        scale,
+        left,
+        top,
+        width: (canvas_w - left - right).max(1.0),
+        height: (canvas_h - top - bottom).max(1.0),
+        x_range: figure.x_range(),
+        max: [figure.axis_max(Axis::Left), figure.axis_max(Axis::Right)],
+    };
+    let ctx = &frame.ctx;
+    ctx.set_global_alpha(1.0);
+    ctx.set_fill_style_str(&theme::css(theme.background));
+    ctx.fill_rect(0.0, 0.0, canvas_w, canvas_h);
 
-    let clock = |m: &f64| figure.clock_label(*m);
-    let left_fmt = |v: &f64| figure.left.format(*v);
-    let right_fmt = |v: &f64| figure.right.format(*v);
-    chart
-        .configure_mesh()
-        .light_line_style(theme.grid.mix(0.5))
-        .bold_line_style(theme.grid)
-        .axis_style(theme.grid)
-        .label_style(font(11.0))
-        .x_labels(5)
-        .y_labels(5)
-        .x_label_formatter(&clock)
-        .y_label_formatter(&left_fmt)
-        .draw()?;
+    let (plot_top, plot_bottom) = (frame.top, frame.top + frame.height);
+    let (plot_left, plot_right) = (frame.left, frame.left + frame.width);
+    // Clock-friendly ticks: about one label per 60 CSS pixels of plot.
+    let width_css = canvas_w / scale;
+    let (bold, light) = figure.time_ticks(((width_css - 60.0) / 60.0).clamp(2.0, 10.0) as usize);
+    frame.pen(1.0, theme.grid, 0.5, &[]);
+    for m in &light {
+        let x = frame.x(*m).round();
+        frame.segment((x, plot_top), (x, plot_bottom));
+    }
+    let left_ticks = value_ticks(frame.max[0], 5.0);
+    for pair in left_ticks.windows(2) {
+        let y = frame.y(Axis::Left, (pair[0] + pair[1]) / 2.0).round();
+        frame.segment((plot_left, y), (plot_right, y));
+    }
+    frame.pen(1.0, theme.grid, 1.0, &[]);
+    for m in &bold {
+        let x = frame.x(*m).round();
+        frame.segment((x, plot_top), (x, plot_bottom));
+    }
+    for v in &left_ticks {
+        let y = frame.y(Axis::Left, *v).round();
+        frame.segment((plot_left, y), (plot_right, y));
+    }
+    // The axes.
+    frame.segment((plot_left, plot_top), (plot_left, plot_bottom));
+    frame.segment((plot_left, plot_bottom), (plot_right, plot_bottom));
     if has_right {
-        chart
-            .configure_secondary_axes()
-            .axis_style(theme.grid)
-            .label_style(font(11.0))
-            .y_labels(5)
-            .y_label_formatter(&right_fmt)
-            .draw()?;
+        frame.segment((plot_right, plot_top), (plot_right, plot_bottom));
     }
 
-    Ok((chart, left_max, right_max))
+    let gap = px(6.0);
+    for m in &bold {
+        let label = figure.clock_label(*m);
+        frame.text(
+            &label,
+            (frame.x(*m), plot_bottom + gap),
+            11.0,
+            theme.text,
+            ("center", "top"),
+        );
+    }
+    for v in &left_ticks {
+        let label = figure.left.format(*v);
+        let at = (plot_left - gap, frame.y(Axis::Left, *v));
+        frame.text(&label, at, 11.0, theme.text, ("right", "middle"));
+    }
+    if has_right {
+        for v in value_ticks(frame.max[1], 5.0) {
+            let label = figure.right.format(v);
+            let at = (plot_right + gap, frame.y(Axis::Right, v));
+            frame.text(&label, at, 11.0, theme.text, ("left", "middle"));
+        }
+    }
+    frame
 }
 
-/// Draws `figure` on any plotters drawing area. `scale` is the device pixel ratio: sizes of
-/// text, lines and margins are multiplied by it.
-pub fn draw_on<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    figure: &Figure,
-    theme: &Theme,
-    scale: f64,
-) -> Result<(), DrawError>
-where
-    DB::ErrorType: 'static,
-{
-    let px = |x: f64| (x * scale).round().max(1.0) as u32;
-    let font = |size: f64| ("sans-serif", size * scale).into_font().color(&theme.text);
-    let (mut chart, left_max, right_max) = frame(root, figure, theme, scale)?;
-    let (x0, x1) = figure.x_range();
+/// Draws `figure` on a canvas's 2D context. `scale` is the device pixel ratio: sizes of text,
+/// lines and margins are multiplied by it.
+fn draw_on(ctx: Context, figure: &Figure, theme: &Theme, scale: f64) {
+    let frame = frame(ctx, figure, theme, scale);
 
     // Guides: the timeout, the page threshold.
     for guide in &figure.guides {
-        let (max, color) = (
-            if guide.axis == Axis::Left {
-                left_max
-            } else {
-                right_max
-            },
-            guide.color,
-        );
-        if guide.value > max {
-            continue;
-        }
-        let style = ShapeStyle::from(&color).stroke_width(px(1.0));
-        let line = DashedLineSeries::new(
-            vec![(x0, guide.value), (x1, guide.value)],
-            px(6.0),
-            px(4.0),
-            style,
-        );
-        // The label sits above the line at the right end, clear of the y-axis labels and of
-        // the data, which starts at the left.
-        let label = Text::new(
-            guide.label.clone(),
-            (x1, guide.value),
-            font(10.0)
-                .color(&color)
-                .pos(Pos::new(HPos::Right, VPos::Bottom)),
-        );
-        if guide.axis == Axis::Left {
-            chart.draw_series(line)?;
-            chart.draw_series(std::iter::once(label))?;
-        } else {
-            chart.draw_secondary_series(line)?;
-            chart.draw_secondary_series(std::iter::once(label))?;
+        if guide.value <= frame.max(guide.axis) {
+            frame.guide(guide, 1.0, &[6.0, 4.0]);
         }
     }
 
     // Marks on the time axis: deploys, pages, the user's actions.
+    let (x0, x1) = frame.x_range();
     for mark in &figure.marks {
         let color = theme.marks[mark.kind as usize];
-        let x = f64::from(mark.minute);
-        if x < x0 || x > x1 {
+        let minute = f64::from(mark.minute);
+        if minute < x0 || minute > x1 {
             continue;
         }
-        let style = ShapeStyle::from(&color.mix(0.7)).stroke_width(px(1.0));
-        chart.draw_series(std::iter::once(PathElement::new(
-            vec![(x, 0.0), (x, left_max)],
-            style,
-        )))?;
-        chart.draw_series(std::iter::once(Text::new(
-            mark.kind.glyph().to_string(),
-            (x, left_max),
-            font(10.0).color(&color),
-        )))?;
+        let x = frame.x(minute);
+        frame.pen(1.0, color, 0.7, &[]);
+        frame.segment((x, frame.top), (x, frame.top + frame.height));
+        frame.text(
+            mark.kind.glyph(),
+            (x, frame.top),
+            10.0,
+            color,
+            ("left", "top"),
+        );
     }
 
     for series in &figure.series {
-        let color = series.color;
-        let stroke = ShapeStyle::from(&color).stroke_width(px(series.width));
-        let points = series.points.iter().copied();
-        match (series.style, series.axis) {
-            (SeriesStyle::Area, Axis::Left) => {
-                chart.draw_series(
-                    AreaSeries::new(points, 0.0, color.mix(0.25)).border_style(stroke),
-                )?;
-            }
-            (SeriesStyle::Area, Axis::Right) => {
-                chart.draw_secondary_series(
-                    AreaSeries::new(points, 0.0, color.mix(0.25)).border_style(stroke),
-                )?;
-            }
-            (SeriesStyle::Line, Axis::Left) => {
-                chart.draw_series(LineSeries::new(points, stroke))?;
-            }
-            (SeriesStyle::Line, Axis::Right) => {
-                chart.draw_secondary_series(LineSeries::new(points, stroke))?;
-            }
+        frame.pen(series.width, series.color, 1.0, &[]);
+        match series.style {
+            SeriesStyle::Area => frame.area(series.axis, &series.points, series.color, 0.25),
+            SeriesStyle::Line => frame.line(series.axis, &series.points),
         }
     }
-    root.present()?;
-    Ok(())
 }
 
-/// Sizes `canvas`'s backing store to its CSS size × `dpr` and returns a backend drawing on
-/// it; `None` while the canvas has no size (hidden or not laid out yet).
-pub(crate) fn canvas_backend(
+/// Sizes `canvas`'s backing store to its CSS size × `dpr` and returns its 2D context; `None`
+/// while the canvas has no size (hidden or not laid out yet).
+pub(crate) fn canvas_context(
     canvas: &web_sys::HtmlCanvasElement,
     dpr: f64,
-) -> Result<Option<plotters_canvas::CanvasBackend>, DrawError> {
+) -> Result<Option<Context>, DrawError> {
     let (css_w, css_h) = (
         f64::from(canvas.client_width()),
         f64::from(canvas.client_height()),
@@ -289,9 +374,10 @@ pub(crate) fn canvas_backend(
         canvas.set_width(w);
         canvas.set_height(h);
     }
-    plotters_canvas::CanvasBackend::with_canvas_object(canvas.clone())
-        .map(Some)
-        .ok_or_else(|| DrawError("canvas has no 2D context".into()))
+    let ctx = canvas
+        .get_context("2d")?
+        .ok_or_else(|| DrawError("canvas has no 2D context".into()))?;
+    Ok(Some(ctx.unchecked_into()))
 }
 
 /// Sizes `canvas`'s backing store to its CSS size × `dpr` and draws `figure` on it.
@@ -301,8 +387,25 @@ pub fn draw(
     theme: &Theme,
     dpr: f64,
 ) -> Result<(), DrawError> {
-    match canvas_backend(canvas, dpr)? {
-        Some(backend) => draw_on(&backend.into_drawing_area(), figure, theme, dpr),
-        None => Ok(()),
+    if let Some(ctx) = canvas_context(canvas, dpr)? {
+        draw_on(ctx, figure, theme, dpr);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::value_ticks;
+
+    #[test]
+    fn value_ticks_are_round_and_cover_the_axis() {
+        assert_eq!(
+            value_ticks(100.0, 5.0),
+            [0.0, 20.0, 40.0, 60.0, 80.0, 100.0]
+        );
+        assert_eq!(value_ticks(0.05, 5.0).len(), 6);
+        assert_eq!(value_ticks(1150.0, 5.0), [0.0, 500.0, 1000.0]);
+        assert_eq!(value_ticks(0.0, 5.0), [0.0]);
+        assert_eq!(value_ticks(f64::NAN, 5.0), [0.0]);
     }
 }

@@ -3,13 +3,9 @@
 //! natively) and drawn with plotters like the live charts.
 
 use oncall_sim::MinuteRecord;
-use plotters::coord::Shift;
-use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters::style::RGBColor;
 
 use super::figures::{decimate, AxisSpec, ChartText, Unit, MAX_POINTS};
-use super::{Axis, DrawError, Figure, Guide, Series, SeriesStyle, Theme};
+use super::{Axis, Figure, Guide, Series, SeriesStyle};
 
 /// Which of the two runs a series belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,16 +59,14 @@ pub struct Overlay {
 /// A quantity of the records and how it is drawn.
 struct Line {
     key: ChartText,
-    color: RGBColor,
+    color: Rgb,
     axis: Axis,
     value: fn(&MinuteRecord) -> f64,
 }
 
 // The live charts' palette, readable on white and on near-black.
-const BLUE: RGBColor = RGBColor(45, 125, 210);
-const GREEN: RGBColor = RGBColor(30, 150, 90);
-const ORANGE: RGBColor = RGBColor(230, 120, 20);
-const RED: RGBColor = RGBColor(215, 50, 50);
+use crate::theme::series::{BLUE, GREEN, ORANGE, RED};
+use crate::theme::Rgb;
 
 /// The four charts of a comparison: id, left and right units, quantities.
 fn charts() -> [(&'static str, Unit, Unit, Vec<Line>); 4] {
@@ -188,15 +182,15 @@ pub fn overlay_figures(
 ) -> Vec<Overlay> {
     let last = |h: &[MinuteRecord]| h.last().map_or(0.0, |r| f64::from(r.minute));
     let span = last(a).max(last(b)).max(30.0);
+    let plain = |x| crate::format::plain(crate::i18n::Locale::default(), x);
     let timeout_guide = Guide {
-        label: text(ChartText::TimeoutGuide).replace("{value}", &format!("{timeout_s}")),
+        label: text(ChartText::TimeoutGuide).replace("{value}", &plain(timeout_s)),
         value: timeout_s * 1000.0,
         axis: Axis::Left,
         color: ORANGE,
     };
     let page_guide = Guide {
-        label: text(ChartText::PageGuide)
-            .replace("{value}", &format!("{}", oncall_sim::budget::PAGE_BURN)),
+        label: text(ChartText::PageGuide).replace("{value}", &plain(oncall_sim::budget::PAGE_BURN)),
         value: oncall_sim::budget::PAGE_BURN,
         axis: Axis::Right,
         color: RED,
@@ -249,82 +243,34 @@ pub fn overlay_figures(
         .collect()
 }
 
-/// Draws an overlay on any plotters drawing area; `scale` is the device pixel ratio.
-pub fn draw_overlay_on<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
+/// Draws an overlay on a canvas's 2D context; `scale` is the device pixel ratio.
+#[cfg(target_arch = "wasm32")]
+fn draw_overlay_on(
+    ctx: web_sys::CanvasRenderingContext2d,
     overlay: &Overlay,
-    theme: &Theme,
+    theme: &super::Theme,
     scale: f64,
-) -> Result<(), DrawError>
-where
-    DB::ErrorType: 'static,
-{
+) {
     let figure = &overlay.figure;
-    let px = |x: f64| (x * scale).round().max(1.0) as u32;
-    let font = |size: f64| ("sans-serif", size * scale).into_font().color(&theme.text);
-    let (mut chart, left_max, right_max) = super::frame(root, figure, theme, scale)?;
-    let (x0, x1) = figure.x_range();
+    let frame = super::frame(ctx, figure, theme, scale);
 
     // Guides are thin and finely dotted, unlike run B's long dashes.
     for guide in &figure.guides {
-        let max = if guide.axis == Axis::Left {
-            left_max
-        } else {
-            right_max
-        };
         // Also skips a guide that is not a number.
-        if guide.value.is_nan() || guide.value > max {
+        if guide.value.is_nan() || guide.value > frame.max(guide.axis) {
             continue;
         }
-        let style = ShapeStyle::from(&guide.color.mix(0.8)).stroke_width(px(1.0));
-        let line = DashedLineSeries::new(
-            vec![(x0, guide.value), (x1, guide.value)],
-            px(2.0),
-            px(3.0),
-            style,
-        );
-        // The label sits above the line at its right end, clear of the y-axis labels.
-        let label = Text::new(
-            guide.label.clone(),
-            (x1, guide.value),
-            font(10.0)
-                .color(&guide.color)
-                .pos(Pos::new(HPos::Right, VPos::Bottom)),
-        );
-        if guide.axis == Axis::Left {
-            chart.draw_series(line)?;
-            chart.draw_series(std::iter::once(label))?;
-        } else {
-            chart.draw_secondary_series(line)?;
-            chart.draw_secondary_series(std::iter::once(label))?;
-        }
+        frame.guide(guide, 0.8, &[2.0, 3.0]);
     }
 
     for (series, run) in figure.series.iter().zip(&overlay.runs) {
-        let stroke = ShapeStyle::from(&series.color).stroke_width(px(series.width));
-        let points = series.points.iter().copied();
-        match (run, series.axis) {
-            (Run::A, Axis::Left) => {
-                chart.draw_series(LineSeries::new(points, stroke))?;
-            }
-            (Run::A, Axis::Right) => {
-                chart.draw_secondary_series(LineSeries::new(points, stroke))?;
-            }
-            (Run::B, Axis::Left) => {
-                chart.draw_series(DashedLineSeries::new(points, px(7.0), px(5.0), stroke))?;
-            }
-            (Run::B, Axis::Right) => {
-                chart.draw_secondary_series(DashedLineSeries::new(
-                    points,
-                    px(7.0),
-                    px(5.0),
-                    stroke,
-                ))?;
-            }
-        }
+        let dash: &[f64] = match run {
+            Run::A => &[],
+            Run::B => &[7.0, 5.0],
+        };
+        frame.pen(series.width, series.color, 1.0, dash);
+        frame.line(series.axis, &series.points);
     }
-    root.present()?;
-    Ok(())
 }
 
 /// Sizes `canvas`'s backing store to its CSS size × `dpr` and draws `overlay` on it.
@@ -332,13 +278,13 @@ where
 pub fn draw_overlay(
     canvas: &web_sys::HtmlCanvasElement,
     overlay: &Overlay,
-    theme: &Theme,
+    theme: &super::Theme,
     dpr: f64,
-) -> Result<(), DrawError> {
-    match super::canvas_backend(canvas, dpr)? {
-        Some(backend) => draw_overlay_on(&backend.into_drawing_area(), overlay, theme, dpr),
-        None => Ok(()),
+) -> Result<(), super::DrawError> {
+    if let Some(ctx) = super::canvas_context(canvas, dpr)? {
+        draw_overlay_on(ctx, overlay, theme, dpr);
     }
+    Ok(())
 }
 
 #[cfg(test)]

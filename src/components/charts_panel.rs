@@ -8,8 +8,8 @@ use crate::charts::figures::{figures, ChartText, SeriesStyle};
 use crate::charts::{Axis, Figure, MarkKind, Theme};
 use crate::components::run::{use_run, RunHandle};
 use crate::console::Console;
+use crate::format::{format_value, Format, Value};
 use crate::i18n::{t, tf, Msg};
-use crate::metrics::{format_value, Format, Value};
 
 /// Number of charts, in display order (the order `figures` returns them in).
 pub const CHART_COUNT: usize = 6;
@@ -109,7 +109,7 @@ struct LegendItem {
 }
 
 fn legend(figure: &Figure) -> Vec<LegendItem> {
-    let color = |c: plotters::style::RGBColor| format!("rgb({}, {}, {})", c.0, c.1, c.2);
+    let color = crate::theme::css;
     let has_right = figure.series.iter().any(|s| s.axis == Axis::Right)
         && figure.left.unit != figure.right.unit;
     let mut items: Vec<LegendItem> = figure
@@ -229,8 +229,7 @@ pub fn ChartsPanel(
         } else {
             Theme::LIGHT
         };
-        let c = theme.marks[kind as usize];
-        format!("color: rgb({}, {}, {})", c.0, c.1, c.2)
+        format!("color: {}", crate::theme::css(theme.marks[kind as usize]))
     };
 
     let charts = empty

@@ -5,8 +5,9 @@ use oncall_sim::action::{
 use oncall_sim::ActionKind;
 
 use crate::components::run::use_run;
+use crate::format::{format_value, plain, Format, Value};
+use crate::i18n::Locale;
 use crate::i18n::{instances, policy_name_text, t, tf, Msg};
-use crate::metrics::{format_value, Format, Value};
 
 /// Positions of the cache-TTL slider: the range 1 s – 1 h is too wide for a linear slider.
 pub const TTL_STOPS: [u32; 17] = [
@@ -229,13 +230,16 @@ pub fn Controls() -> impl IntoView {
             tf(
                 Msg::CtlWarmCacheHelp,
                 &[
-                    ("minutes", &format!("{}", p.warmup_minutes)),
+                    (
+                        "minutes",
+                        &plain(Locale::default(), f64::from(p.warmup_minutes)),
+                    ),
                     ("gain", &percent(p.warmup_gain_per_min)),
                     (
                         "qps",
                         &tf(
                             Msg::UnitQueriesPerS,
-                            &[("value", &format!("{}", p.warmup_db_qps))],
+                            &[("value", &plain(Locale::default(), p.warmup_db_qps))],
                         ),
                     ),
                 ],
@@ -253,7 +257,10 @@ pub fn Controls() -> impl IntoView {
             Msg::CtlRollbackHelp,
             &[(
                 "minutes",
-                &format!("{}", params.with(|p| p.rollback_minutes)),
+                &plain(
+                    Locale::default(),
+                    f64::from(params.with(|p| p.rollback_minutes)),
+                ),
             )],
         )
     });

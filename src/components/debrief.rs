@@ -3,8 +3,8 @@ use oncall_sim::{Action, RunSummary};
 
 use crate::components::run::use_run;
 use crate::event_text::action_text;
-use crate::i18n::{scenario_title_text, t, tf, Msg};
-use crate::metrics::{format_value, Format, Value};
+use crate::format::{self, format_value, Format, Value};
+use crate::i18n::{scenario_title_text, t, tf, Locale, Msg};
 
 /// A span of minutes on the timeline (e.g. paging).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -84,9 +84,11 @@ pub fn DebriefPanel() -> impl IntoView {
                 (
                     "budget_spent",
                     Msg::DebriefBudgetSpent,
-                    tf(
+                    format::with_unit(
+                        Locale::default(),
                         Msg::UnitBudgetPoints,
-                        &[("value", &format!("{:.1}", s.budget_spent * 100.0))],
+                        s.budget_spent * 100.0,
+                        1,
                     ),
                 ),
                 ("budget_left", Msg::DebriefBudgetLeft, v(Format::Percent { decimals: 1 }, s.budget_left)),

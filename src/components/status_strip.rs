@@ -2,8 +2,9 @@ use leptos::prelude::*;
 
 use crate::components::icons::{Icon, IconView};
 use crate::components::run::{use_run, SPEEDS};
+use crate::format::{format_value, Format, Value};
 use crate::i18n::{t, tf, Msg};
-use crate::metrics::{format_value, Format, Level, Limits, Value, METRICS};
+use crate::metrics::{Level, Limits, METRICS};
 
 /// Play/pause, step, speed and reset.
 #[component]

@@ -28,7 +28,9 @@ use leptos::prelude::*;
 
 use crate::components::run::{use_run, RunHandle};
 use crate::console::Console;
+use crate::format::parse_number;
 use crate::hooks::use_media_query;
+use crate::i18n::Locale;
 
 /// Target tracking's parameters are model parameters with this prefix (its target
 /// utilization is one of the controls, not a parameter).
@@ -108,10 +110,10 @@ impl PolicySetup {
         }
     }
 
-    /// Sets a parameter from the text a person typed: a plain decimal number (surrounding
-    /// blanks allowed), then the core's range check.
+    /// Sets a parameter from the text a person typed: a plain decimal number in the page's
+    /// language ([`parse_number`]; surrounding blanks allowed), then the core's range check.
     pub fn set_text(&mut self, name: &str, text: &str) -> Result<(), SetError> {
-        let Some(value) = parse_number(text) else {
+        let Some(value) = parse_number(Locale::default(), text) else {
             return Err(SetError::NotANumber {
                 field: name.to_owned(),
                 allowed: spec_of(name).map(ParamSpec::allowed),
@@ -200,34 +202,6 @@ pub enum SetError {
 /// The spec of a parameter of any policy, target tracking's included.
 pub fn spec_of(name: &str) -> Option<&'static ParamSpec> {
     RunSetup::spec(name)
-}
-
-/// A number as a person types it: decimal, optionally signed, with an exponent; blanks
-/// around it are ignored. Infinities and NaN are not numbers here.
-pub fn parse_number(text: &str) -> Option<f64> {
-    let text = text.trim();
-    let plain = !text.is_empty()
-        && text.len() <= 40
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'));
-    if !plain {
-        return None;
-    }
-    text.parse::<f64>().ok().filter(|x| x.is_finite())
-}
-
-/// A parameter's value written for its input: no trailing zeros, no exponent for the
-/// ranges the core uses.
-pub fn format_number(x: f64) -> String {
-    if !x.is_finite() {
-        return String::new();
-    }
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        return format!("{}", x as i64);
-    }
-    // Shortest text that reads back as the same number.
-    format!("{x}")
 }
 
 /// The short name of a parameter: its path without the policy's prefix
@@ -348,10 +322,11 @@ mod tests {
 
     #[test]
     fn numbers_are_written_back_plainly() {
-        assert_eq!(format_number(600.0), "600");
-        assert_eq!(format_number(0.6), "0.6");
-        assert_eq!(format_number(1e6), "1000000");
-        assert_eq!(format_number(f64::NAN), "");
+        let plain = |x| crate::format::plain(Locale::En, x);
+        assert_eq!(plain(600.0), "600");
+        assert_eq!(plain(0.6), "0.6");
+        assert_eq!(plain(1e6), "1000000");
+        assert_eq!(plain(f64::NAN), "");
         assert_eq!(
             short_name("elastic.p95_expansion.threshold"),
             "p95_expansion.threshold"

@@ -8,10 +8,14 @@ use oncall_sim::catalog::en as core_en;
 use oncall_sim::ids::DriverId;
 use oncall_sim::params::ParamSpec;
 
-use super::{
-    dom_id, format_number, is_switch, short_name, ElasticConfigEditor, PolicySetup, SetError,
-};
-use crate::i18n::{core_text, policy_name_text, t, tf, Msg};
+use super::{dom_id, is_switch, short_name, ElasticConfigEditor, PolicySetup, SetError};
+use crate::format;
+use crate::i18n::{core_text, policy_name_text, t, tf, Locale, Msg};
+
+/// A parameter's value as the page writes it (and reads it back from its input).
+fn plain(x: f64) -> String {
+    format::plain(Locale::default(), x)
+}
 
 /// Policies with at most this many parameters show them unfolded.
 const OPEN_PARAMS: usize = 12;
@@ -59,10 +63,10 @@ pub fn range_text(spec: &ParamSpec) -> String {
             Msg::PolicyParamRange
         },
         &[
-            ("min", &format_number(spec.min)),
-            ("max", &format_number(spec.max)),
+            ("min", &plain(spec.min)),
+            ("max", &plain(spec.max)),
             ("unit", &unit),
-            ("default", &format_number(spec.default)),
+            ("default", &plain(spec.default)),
         ],
     )
 }
@@ -308,7 +312,7 @@ fn ParamField(
                 spellcheck="false"
                 aria-describedby=format!("{help_id} {error_id}")
                 aria-invalid=move || error().is_some().to_string()
-                prop:value=move || value().map(format_number).unwrap_or_default()
+                prop:value=move || value().map(plain).unwrap_or_default()
                 on:change=move |ev| commit(event_target_value(&ev))
             />
         }

@@ -345,6 +345,42 @@ describe('web console', () => {
     }
   });
 
+  test('charts, legends and the event log share one palette in both themes', async () => {
+    for (const colorScheme of ['light', 'dark']) {
+      const themed = await openBrowser({ width: 1280, height: 800, colorScheme });
+      try {
+        const { page, errors } = await openPage(themed);
+        await load(page, site.url, '?scenario=bad-deploy&seed=7&t=35');
+        await waitForCharts(page, 35);
+        const seen = await page.evaluate(() => {
+          const rgb = (css) => {
+            const probe = document.createElement('span');
+            probe.style.color = css;
+            document.body.append(probe);
+            const value = getComputedStyle(probe).color;
+            probe.remove();
+            return value;
+          };
+          const token = (name) => rgb(getComputedStyle(document.documentElement).getPropertyValue(name));
+          const canvas = document.querySelector('canvas[data-chart="traffic"]');
+          const [r, g, b] = canvas.getContext('2d').getImageData(1, 1, 1, 1).data;
+          const swatch = document.querySelector('.legend .swatch');
+          return {
+            background: `rgb(${r}, ${g}, ${b})`,
+            panel: token('--panel'),
+            swatch: rgb(getComputedStyle(swatch).getPropertyValue('--swatch')),
+            blue: token('--chart-blue'),
+          };
+        });
+        assert.equal(seen.background, seen.panel, `${colorScheme}: the chart sits on the panel colour`);
+        assert.equal(seen.swatch, seen.blue, `${colorScheme}: the first series is the tokens' blue`);
+        assert.deepEqual(errors, []);
+      } finally {
+        await themed.close();
+      }
+    }
+  });
+
   test('reduced motion stops the paging animation', async () => {
     const { page, errors } = await openPage(browser);
     await page.emulateMedia({ reducedMotion: 'reduce' });

@@ -28,6 +28,7 @@ pub mod engine;
 pub mod event;
 pub mod fleet;
 pub mod ids;
+pub mod json;
 pub mod message;
 pub mod params;
 pub mod queueing;

@@ -7,7 +7,7 @@
 use crate::params::{ParamError, ParamSpec, ParamValue};
 use crate::message::{Message, MessageId};
 use core::fmt;
-use serde_json::{Map, Value};
+use crate::json::{self, Map, Value};
 
 crate::ids::ids! {
     /// A load-balancing policy of the source's Envoy, as its configuration spells it.
@@ -97,7 +97,7 @@ pub struct ElasticConfig {
     pub delay_prediction: DelayPrediction,
     pub p95_expansion: P95Expansion,
     /// Fields accepted and ignored, kept verbatim so that an export gives them back.
-    pub ignored: Map<String, Value>,
+    pub ignored: Map,
 }
 
 impl Default for ElasticConfig {
@@ -415,7 +415,7 @@ pub fn strip_relaxed(text: &str) -> String {
 /// notes (ignored fields, settings without effect), or the first error with its field.
 pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
     let strict = strip_relaxed(text);
-    let value: Value = serde_json::from_str(&strict).map_err(|e| {
+    let value: Value = json::parse(&strict).map_err(|e| {
         err(
             "json",
             Message::new(MessageId::JsonSyntax).given("detail", e.to_string()),
@@ -556,7 +556,7 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
     cfg.p95_delay_duration = cfg.p95_expansion.threshold_duration;
     cfg.validate()?;
     for name in STRATEGIES {
-        if top.contains_key(*name) && !cfg.enabled(name) {
+        if top.contains_key(name) && !cfg.enabled(name) {
             notes.push(Note {
                 field: (*name).into(),
                 message: Message::new(MessageId::ElasticStrategyInactive),
@@ -645,7 +645,7 @@ impl ElasticConfig {
             with_ignored
                 .then(|| self.ignored.get(key))
                 .flatten()
-                .map(|v| indent(&serde_json::to_string_pretty(v).unwrap_or_default()))
+                .map(|v| indent(&v.to_pretty()))
         };
         let num = |x: f64| Value::from(x).to_string();
         let int = |x: u32| x.to_string();
@@ -684,7 +684,7 @@ impl ElasticConfig {
         let list: Vec<String> = self
             .expansion_strategies
             .iter()
-            .map(|s| format!("    {}", Value::from(s.clone())))
+            .map(|s| format!("    {}", Value::from(s.as_str())))
             .collect();
         fields.push((
             "expansion_strategies".into(),
@@ -762,7 +762,7 @@ impl crate::autoscale::registry::PolicyParams for ElasticConfig {
 
 impl serde::Serialize for ElasticConfig {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let v: Value = serde_json::from_str(&self.to_json_text(false)).unwrap_or(Value::Null);
+        let v: Value = json::parse(&self.to_json_text(false)).unwrap_or(Value::Null);
         v.serialize(s)
     }
 }
@@ -776,12 +776,14 @@ mod tests {
         let text = "{\n  \"a\": \"http://x//y\", // note\n  \"b\": [1, 2,], /* c, */\n}";
         let strict = strip_relaxed(text);
         assert_eq!(strict.len(), text.len());
-        let v: Value = serde_json::from_str(&strict).unwrap();
-        assert_eq!(v["a"], "http://x//y");
-        assert_eq!(v["b"], serde_json::json!([1, 2]));
+        let v: Value = json::parse(&strict).unwrap();
+        let m = v.as_object().unwrap();
+        assert_eq!(m.get("a").and_then(Value::as_str), Some("http://x//y"));
+        assert_eq!(m.get("b").map(Value::to_string).as_deref(), Some("[1,2]"));
         // An escaped quote does not end the string.
-        let v: Value = serde_json::from_str(&strip_relaxed(r#"{"a": "q\"//", }"#)).unwrap();
-        assert_eq!(v["a"], "q\"//");
+        let v: Value = json::parse(&strip_relaxed(r#"{"a": "q\"//", }"#)).unwrap();
+        let m = v.as_object().unwrap();
+        assert_eq!(m.get("a").and_then(Value::as_str), Some("q\"//"));
     }
 
     #[test]

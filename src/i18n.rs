@@ -8,10 +8,13 @@
 //! Scenario titles and briefings are keyed by the core's scenario id ([`scenario_title`],
 //! [`scenario_briefing`]) and autoscaling policies by the core's policy id ([`policy_name`]).
 //! The formulas of the sources panel, the scaling decisions' driver and detail and the core's
-//! own validation messages are the core's English text for now.
+//! own validation messages are the core's English text for now, and so are the parameters'
+//! docs and units ([`param_doc_text`], [`param_unit_text`]), keyed by the parameter's name and
+//! the unit's code.
 
 use oncall_sim::autoscale::PolicyId;
 use oncall_sim::catalog::en as core_en;
+use oncall_sim::catalog::params_en as core_params_en;
 use oncall_sim::ids::ScenarioId;
 use oncall_sim::message::Message as CoreMessage;
 
@@ -827,9 +830,38 @@ pub fn core_templates(locale: Locale) -> oncall_sim::catalog::Templates {
     }
 }
 
+/// The texts of the core's unit codes in a language.
+pub fn core_units(locale: Locale) -> oncall_sim::catalog::Units {
+    match locale {
+        Locale::En => core_params_en::param_unit,
+    }
+}
+
+/// What renders the core's messages in a language: its templates and its units.
+pub fn core_catalog(locale: Locale) -> oncall_sim::catalog::Catalog {
+    oncall_sim::catalog::Catalog {
+        templates: core_templates(locale),
+        units: core_units(locale),
+    }
+}
+
 /// A message of the core (a decision, a notice, an error) in the page's language.
 pub fn core_text(message: &CoreMessage) -> String {
-    oncall_sim::catalog::render(message, core_templates(Locale::default()))
+    oncall_sim::catalog::render(message, core_catalog(Locale::default()))
+}
+
+/// What the parameter called `name` (a model or policy parameter, as its spec names it) does,
+/// in the page's language, with any default it states filled in; empty for an unknown name.
+pub fn param_doc_text(name: &str) -> String {
+    match Locale::default() {
+        Locale::En => core_params_en::param_doc_text(name).unwrap_or_default(),
+    }
+}
+
+/// The text of a parameter's unit, by its code, in the page's language; the code itself where
+/// the catalog lacks it, and empty for no unit.
+pub fn param_unit_text(code: &'static str) -> &'static str {
+    core_units(Locale::default())(code).unwrap_or(code)
 }
 
 /// The text of a message in a language.
@@ -988,7 +1020,7 @@ mod tests {
                 for name in placeholders(english) {
                     message = message.given(name, format!("<{name}>"));
                 }
-                let text = oncall_sim::catalog::render(&message, templates);
+                let text = oncall_sim::catalog::render(&message, core_catalog(*locale));
                 assert!(!text.trim().is_empty(), "{id}");
                 for name in placeholders(templates(*id)) {
                     // Literal braces (a JSON object "{ … }") are not placeholders.
@@ -999,6 +1031,43 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every parameter's doc and unit render through the console's catalog, in the page's
+    /// language, with every placeholder filled.
+    #[test]
+    fn every_parameter_doc_and_unit_renders_through_the_console_catalog() {
+        use oncall_sim::autoscale::PolicySettings;
+        use oncall_sim::ModelParams;
+        for spec in ModelParams::SPECS.iter().chain(PolicySettings::all_specs()) {
+            let doc = param_doc_text(spec.name);
+            assert!(!doc.trim().is_empty(), "no doc for {}", spec.name);
+            assert!(
+                !doc.contains('{') && !doc.contains('}'),
+                "{}: {doc}",
+                spec.name
+            );
+            if !spec.unit.is_empty() {
+                for locale in Locale::ALL {
+                    let unit = core_units(*locale)(spec.unit);
+                    assert!(
+                        unit.is_some_and(|u| !u.trim().is_empty()),
+                        "{}: no text for unit {:?} in {}",
+                        spec.name,
+                        spec.unit,
+                        locale.tag()
+                    );
+                }
+                assert_eq!(
+                    Some(param_unit_text(spec.unit)),
+                    core_params_en::param_unit(spec.unit),
+                    "{}",
+                    spec.name
+                );
+            }
+        }
+        assert_eq!(param_unit_text("share_of_cache"), "of the cache");
+        assert_eq!(param_unit_text(""), "");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use oncall_sim::message::Arg;
 use oncall_sim::setup::RunSetup;
 use oncall_sim::share::{Notice, ShareState, MAX_MINUTE};
 
-use crate::i18n::{core_text, t, tf, Msg};
+use crate::i18n::{core_text, param_unit_text, t, tf, Msg};
 
 /// Longest part of a rejected value a notice quotes.
 const QUOTE_CHARS: usize = 60;
@@ -122,7 +122,7 @@ fn default_text(param: &str) -> Option<String> {
     Some(if spec.unit.is_empty() {
         value
     } else {
-        format!("{value} {}", spec.unit)
+        format!("{value} {}", param_unit_text(spec.unit))
     })
 }
 

@@ -19,6 +19,9 @@ pub enum Arg {
     Given(String),
     /// A list of codes (for "allowed: a, b, c").
     Codes(Vec<&'static str>),
+    /// A unit's code (`workers`, `share_of_cache`, `s`): each language's catalog gives its
+    /// text (see [`crate::catalog::params_en::param_unit`]).
+    Unit(&'static str),
     /// Another message, rendered in place.
     Msg(Box<Message>),
     /// Messages rendered one after another, separated as the template's list separator says.
@@ -71,6 +74,12 @@ impl Message {
         self
     }
 
+    /// Adds a unit, by its code; the catalog puts it in words.
+    pub fn unit(mut self, name: &'static str, code: &'static str) -> Self {
+        self.args.push((name, Arg::Unit(code)));
+        self
+    }
+
     /// Adds a nested message.
     pub fn msg(mut self, name: &'static str, message: Message) -> Self {
         self.args.push((name, Arg::Msg(Box::new(message))));
@@ -92,7 +101,7 @@ impl Message {
 impl core::fmt::Display for Message {
     /// The English text, from the core's English catalog.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(&crate::catalog::render(self, crate::catalog::en::template))
+        f.write_str(&crate::catalog::render(self, crate::catalog::EN))
     }
 }
 

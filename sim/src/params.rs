@@ -1,6 +1,10 @@
 //! The model's constants: every one a documented parameter with its default and allowed
 //! range. The defaults are the example calibration of a mid-size web service; they are
 //! assumptions, and the sources panel marks them so.
+//!
+//! A spec holds numbers and codes only: the words (what a parameter does, its unit's text)
+//! are in the catalogs, keyed by the parameter's name and the unit's code
+//! ([`crate::catalog::params_en`]).
 
 use crate::ids::UnknownId;
 use crate::message::{Message, MessageId};
@@ -10,14 +14,19 @@ use core::fmt;
 /// Description of one parameter.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct ParamSpec {
+    /// How `--set` and the link spell the parameter; also the key of its doc in the catalogs.
     pub name: &'static str,
+    /// The default value.
     pub default: f64,
+    /// The smallest value allowed.
     pub min: f64,
+    /// The largest value allowed.
     pub max: f64,
+    /// The unit's code (`workers`, `share_of_cache`, `s`), whose text the catalogs give;
+    /// empty for a plain number.
     pub unit: &'static str,
     /// Whether only whole numbers are allowed.
     pub integer: bool,
-    pub doc: &'static str,
 }
 
 /// A value a field does not allow, or a name that is no field: which field, and what is wrong
@@ -131,7 +140,7 @@ impl ParamSpec {
         Message::new(id)
             .num("min", self.min)
             .num("max", self.max)
-            .code("unit", self.unit)
+            .unit("unit", self.unit)
     }
 }
 
@@ -166,12 +175,18 @@ impl ParamValue for u32 {
     }
 }
 
+/// Declares the model's parameters, one row each: field, type, default, range and unit code.
+/// The rows carry no product text; each field's doc points to the catalogs, where its doc is
+/// keyed by the field's name.
 macro_rules! model_params {
-    ($( $field:ident : $ty:ty = $default:expr, $min:expr, $max:expr, $unit:expr, $doc:expr; )*) => {
+    ($( $field:ident : $ty:ty = $default:expr, $min:expr, $max:expr, $unit:expr; )*) => {
         /// Constants of the minute model (see [`ModelParams::SPECS`] for ranges).
         #[derive(Clone, Debug, PartialEq, serde::Serialize)]
         pub struct ModelParams {
-            $( #[doc = $doc] pub $field: $ty, )*
+            $(
+                #[doc = concat!("Parameter `", stringify!($field), "`; its doc is in the catalogs ([`crate::catalog::params_en`]).")]
+                pub $field: $ty,
+            )*
         }
 
         impl Default for ModelParams {
@@ -183,7 +198,7 @@ macro_rules! model_params {
         impl ModelParams {
             /// Every parameter with its default and allowed range.
             pub const SPECS: &'static [ParamSpec] = &[
-                $( ParamSpec { name: stringify!($field), default: $default, min: $min, max: $max, unit: $unit, integer: <$ty as ParamValue>::INTEGER, doc: $doc }, )*
+                $( ParamSpec { name: stringify!($field), default: $default, min: $min, max: $max, unit: $unit, integer: <$ty as ParamValue>::INTEGER }, )*
             ];
 
             /// Sets a parameter by name, checking its range.
@@ -209,31 +224,31 @@ macro_rules! model_params {
 }
 
 model_params! {
-    workers_per_instance: u32 = 16.0, 1.0, 256.0, "workers", "Concurrent requests one instance serves.";
-    max_instances: u32 = 40.0, 1.0, 200.0, "instances", "Largest fleet the account allows.";
-    price_per_instance_hour: f64 = 0.40, 0.0, 100.0, "$/h", "Price of one instance-hour (booting and draining instances are billed too).";
-    app_time_ms: f64 = 50.0, 1.0, 5000.0, "ms", "Application time per request, without the heavy feature.";
-    heavy_feature_ms: f64 = 20.0, 0.0, 5000.0, "ms", "CPU time the heavy feature (recommendations) adds per request.";
-    queries_per_miss: f64 = 2.0, 0.0, 50.0, "queries", "Database queries of a request that misses the cache.";
-    heavy_feature_queries: f64 = 1.0, 0.0, 50.0, "queries", "Extra queries the heavy feature makes on a miss.";
-    db_capacity_qps: f64 = 4000.0, 1.0, 1_000_000.0, "queries/s", "Queries per second the database completes at most.";
-    db_query_ms: f64 = 5.0, 0.1, 1000.0, "ms", "Query time of an idle database.";
-    db_query_cap_ms: f64 = 250.0, 1.0, 10_000.0, "ms", "Longest query time (the database's own queue limit).";
-    hot_objects: f64 = 20_000.0, 1.0, 1e9, "objects", "Objects in the cache's working set.";
-    refill_tau_min: f64 = 30.0, 0.1, 1440.0, "min", "Time constant of the cache refilling after a flush.";
-    warmup_gain_per_min: f64 = 0.12, 0.0, 1.0, "of the cache", "Share of the working set the warm-up job loads per minute.";
-    warmup_minutes: u32 = 6.0, 1.0, 60.0, "min", "How long the warm-up job runs.";
-    warmup_db_qps: f64 = 600.0, 0.0, 100_000.0, "queries/s", "Database load the warm-up job adds while it runs.";
-    timeout_s: f64 = 2.0, 0.05, 60.0, "s", "Request timeout at the load balancer.";
-    low_priority_share: f64 = 0.30, 0.0, 1.0, "of traffic", "Share of traffic that is low priority (prefetch, batch, crawlers) and may be shed.";
-    bad_build_error_rate: f64 = 0.05, 0.0, 1.0, "of requests", "Extra errors of requests served by a bad build.";
-    bad_build_cpu_factor: f64 = 1.25, 1.0, 10.0, "×", "Service-time multiplier of a bad build.";
-    rollback_minutes: u32 = 5.0, 1.0, 60.0, "min", "Time to prepare the last good build on a new fleet.";
-    scale_in_max_share: f64 = 0.20, 0.01, 1.0, "of the fleet", "Largest share of the fleet one scale-in removes.";
-    scale_in_quiet_minutes: u32 = 10.0, 1.0, 120.0, "min", "Minutes the fleet must be over-provisioned before scaling in.";
-    slo: f64 = 0.999, 0.9, 0.99999, "", "Availability objective over 30 days.";
-    diurnal_amplitude: f64 = 0.25, 0.0, 0.9, "", "Relative swing of the daily traffic sine.";
-    traffic_drift_cv: f64 = 0.02, 0.0, 0.5, "", "Relative standard deviation of the per-minute traffic drift.";
+    workers_per_instance: u32 = 16.0, 1.0, 256.0, "workers";
+    max_instances: u32 = 40.0, 1.0, 200.0, "instances";
+    price_per_instance_hour: f64 = 0.40, 0.0, 100.0, "usd_per_hour";
+    app_time_ms: f64 = 50.0, 1.0, 5000.0, "ms";
+    heavy_feature_ms: f64 = 20.0, 0.0, 5000.0, "ms";
+    queries_per_miss: f64 = 2.0, 0.0, 50.0, "queries";
+    heavy_feature_queries: f64 = 1.0, 0.0, 50.0, "queries";
+    db_capacity_qps: f64 = 4000.0, 1.0, 1_000_000.0, "queries_per_s";
+    db_query_ms: f64 = 5.0, 0.1, 1000.0, "ms";
+    db_query_cap_ms: f64 = 250.0, 1.0, 10_000.0, "ms";
+    hot_objects: f64 = 20_000.0, 1.0, 1e9, "objects";
+    refill_tau_min: f64 = 30.0, 0.1, 1440.0, "min";
+    warmup_gain_per_min: f64 = 0.12, 0.0, 1.0, "share_of_cache";
+    warmup_minutes: u32 = 6.0, 1.0, 60.0, "min";
+    warmup_db_qps: f64 = 600.0, 0.0, 100_000.0, "queries_per_s";
+    timeout_s: f64 = 2.0, 0.05, 60.0, "s";
+    low_priority_share: f64 = 0.30, 0.0, 1.0, "share_of_traffic";
+    bad_build_error_rate: f64 = 0.05, 0.0, 1.0, "share_of_requests";
+    bad_build_cpu_factor: f64 = 1.25, 1.0, 10.0, "times";
+    rollback_minutes: u32 = 5.0, 1.0, 60.0, "min";
+    scale_in_max_share: f64 = 0.20, 0.01, 1.0, "share_of_fleet";
+    scale_in_quiet_minutes: u32 = 10.0, 1.0, 120.0, "min";
+    slo: f64 = 0.999, 0.9, 0.99999, "";
+    diurnal_amplitude: f64 = 0.25, 0.0, 0.9, "";
+    traffic_drift_cv: f64 = 0.02, 0.0, 0.5, "";
 }
 
 impl ModelParams {

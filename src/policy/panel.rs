@@ -1,5 +1,5 @@
 //! The policy picker: the five policies with their one-line summaries, the chosen policy's
-//! parameters as labelled inputs (unit, range, default and the core's one-line doc), the
+//! parameters as labelled inputs (unit, range, default and the catalog's one-line doc), the
 //! driver behind the latest decision, and, for the elastic scaler, its configuration file.
 
 use leptos::prelude::*;
@@ -10,7 +10,9 @@ use oncall_sim::params::ParamSpec;
 
 use super::{dom_id, is_switch, short_name, ElasticConfigEditor, PolicySetup, SetError};
 use crate::format;
-use crate::i18n::{core_text, policy_name_text, t, tf, Locale, Msg};
+use crate::i18n::{
+    core_text, param_doc_text, param_unit_text, policy_name_text, t, tf, Locale, Msg,
+};
 
 /// A parameter's value as the page writes it (and reads it back from its input).
 fn plain(x: f64) -> String {
@@ -54,7 +56,7 @@ pub fn range_text(spec: &ParamSpec) -> String {
     let unit = if spec.unit.is_empty() {
         String::new()
     } else {
-        format!(" {}", spec.unit)
+        format!(" {}", param_unit_text(spec.unit))
     };
     tf(
         if spec.integer {
@@ -319,7 +321,7 @@ fn ParamField(
         .into_any()
     };
     let unit = (!spec.unit.is_empty() && !is_switch(spec)).then(|| {
-        view! { <span class="unit" aria-hidden="true">{spec.unit}</span> }
+        view! { <span class="unit" aria-hidden="true">{param_unit_text(spec.unit)}</span> }
     });
     let range = (!is_switch(spec)).then(|| {
         view! { <span class="range">{range_text(spec)}</span> }
@@ -332,8 +334,8 @@ fn ParamField(
             </label>
             <div class="policy-input">{input} {unit}</div>
             <p id=help_id class="param-help">
-                // The doc is the core's own English text, like the formulas.
-                {spec.doc} " " {range}
+                // The doc comes from the catalog, keyed by the parameter's name.
+                {param_doc_text(name)} " " {range}
             </p>
             <p id=error_id class="field-error" role="alert">
                 {error}
@@ -353,6 +355,9 @@ mod tests {
         assert_eq!(range_text(spec), "1 to 60 s, whole numbers; default 15");
         let spec = spec_of("cloud_run.cpu_target").unwrap();
         assert_eq!(range_text(spec), "0.1 to 0.95; default 0.6");
+        // The unit's code is shown as the catalog's text.
+        let spec = spec_of("elastic.delay_prediction.expansion_ratio").unwrap();
+        assert_eq!(range_text(spec), "0 to 10 of the nodes; default 0.2");
 
         let mut setup = PolicySetup::default();
         let e = setup.set_text("kpa.stable_window_s", "2").unwrap_err();

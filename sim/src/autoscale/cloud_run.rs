@@ -18,18 +18,18 @@ use crate::relations::{Relation, RelationId, CLOUD_RUN_AUTOSCALING, THIS_MODEL};
 policy_params! {
     /// Parameters of the Cloud Run policy, with Cloud Run's documented defaults.
     CloudRunParams, "cloud_run", {
-        cpu_target: f64 = 0.6, 0.1, 0.95, "", "CPU utilization target (Cloud Run's default 60 %, configurable 10–95 %).";
-        concurrency_target: f64 = 0.6, 0.1, 0.95, "", "Concurrency target as a share of the maximum concurrency (default 60 %, configurable 10–95 %).";
-        tolerance: f64 = 0.1, 0.0, 0.5, "", "Relative band around each target within which the instance count holds (10 %: 54–66 % at 60 %).";
-        window_s: u32 = 60.0, 1.0, 600.0, "s", "Averaging window of CPU and of the short concurrency average (1 minute).";
-        long_window_s: u32 = 600.0, 1.0, 3600.0, "s", "Long concurrency average (10 minutes); the larger of the two concurrency averages counts.";
-        scale_in_utilization: f64 = 0.1, 0.0, 1.0, "", "Instances no longer recommended shut down once their utilization stays under this (10 %) for scale_in_after_s.";
-        scale_in_after_s: u32 = 60.0, 1.0, 3600.0, "s", "How long the instances no longer recommended must stay under scale_in_utilization (1 minute).";
-        idle_timeout_s: u32 = 900.0, 0.0, 3600.0, "s", "The other instances no longer recommended stop after this idle timeout (15 minutes).";
-        act_cpu_high: f64 = 0.9, 0.5, 1.0, "", "ACT lowers an instance's maximum concurrency by 1 for each second its CPU is above this (90 %).";
-        act_cpu_low: f64 = 0.7, 0.1, 1.0, "", "ACT raises it by 1 for each second an instance at its maximum stays below this CPU (70 %).";
-        pending_min_s: f64 = 10.0, 0.0, 600.0, "s", "Shortest time a request waits in the pending queue (10 s).";
-        pending_cold_start_factor: f64 = 3.5, 0.0, 100.0, "×", "The pending queue also holds a request up to this many expected cold starts (3.5×).";
+        cpu_target: f64 = 0.6, 0.1, 0.95, "";
+        concurrency_target: f64 = 0.6, 0.1, 0.95, "";
+        tolerance: f64 = 0.1, 0.0, 0.5, "";
+        window_s: u32 = 60.0, 1.0, 600.0, "s";
+        long_window_s: u32 = 600.0, 1.0, 3600.0, "s";
+        scale_in_utilization: f64 = 0.1, 0.0, 1.0, "";
+        scale_in_after_s: u32 = 60.0, 1.0, 3600.0, "s";
+        idle_timeout_s: u32 = 900.0, 0.0, 3600.0, "s";
+        act_cpu_high: f64 = 0.9, 0.5, 1.0, "";
+        act_cpu_low: f64 = 0.7, 0.1, 1.0, "";
+        pending_min_s: f64 = 10.0, 0.0, 600.0, "s";
+        pending_cold_start_factor: f64 = 3.5, 0.0, 100.0, "times";
     }
 }
 

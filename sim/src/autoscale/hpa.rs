@@ -19,15 +19,15 @@ use std::collections::VecDeque;
 policy_params! {
     /// Parameters of the HPA, with Kubernetes' defaults.
     HpaParams, "hpa", {
-        tolerance: f64 = 0.1, 0.0, 1.0, "", "No scaling while |metric / target − 1| is within this (0.1).";
-        sync_period_s: u32 = 15.0, 1.0, 60.0, "s", "How often the controller computes a new recommendation (15 s).";
-        scale_down_stabilization_s: u32 = 300.0, 0.0, 3600.0, "s", "Scale-down uses the highest recommendation of this window (300 s).";
-        scale_up_stabilization_s: u32 = 0.0, 0.0, 3600.0, "s", "Scale-up uses the lowest recommendation of this window (0 s: none).";
-        scale_up_percent: f64 = 100.0, 0.0, 1000.0, "%", "Scale-up policy: at most this share of the pods added per period (100 %).";
-        scale_up_pods: u32 = 4.0, 0.0, 1000.0, "pods", "Scale-up policy: at most this many pods added per period (4); the larger of the two applies.";
-        scale_up_period_s: u32 = 15.0, 1.0, 1800.0, "s", "Period of the scale-up policies (15 s).";
-        scale_down_percent: f64 = 100.0, 0.0, 100.0, "%", "Scale-down policy: at most this share of the pods removed per period (100 %).";
-        scale_down_period_s: u32 = 15.0, 1.0, 1800.0, "s", "Period of the scale-down policy (15 s).";
+        tolerance: f64 = 0.1, 0.0, 1.0, "";
+        sync_period_s: u32 = 15.0, 1.0, 60.0, "s";
+        scale_down_stabilization_s: u32 = 300.0, 0.0, 3600.0, "s";
+        scale_up_stabilization_s: u32 = 0.0, 0.0, 3600.0, "s";
+        scale_up_percent: f64 = 100.0, 0.0, 1000.0, "percent";
+        scale_up_pods: u32 = 4.0, 0.0, 1000.0, "pods";
+        scale_up_period_s: u32 = 15.0, 1.0, 1800.0, "s";
+        scale_down_percent: f64 = 100.0, 0.0, 100.0, "percent";
+        scale_down_period_s: u32 = 15.0, 1.0, 1800.0, "s";
     }
 }
 

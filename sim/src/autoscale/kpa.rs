@@ -20,14 +20,14 @@ use crate::relations::{Relation, RelationId, KNATIVE_AUTOSCALING, KNATIVE_KPA_SO
 policy_params! {
     /// Parameters of the KPA, with Knative's defaults (`config-autoscaler`).
     KpaParams, "kpa", {
-        target_utilization: f64 = 0.7, 0.01, 1.0, "", "container-concurrency-target-percentage: the share of the container concurrency (the workers per instance) a pod aims to run (70 %).";
-        stable_window_s: u32 = 60.0, 6.0, 3600.0, "s", "stable-window: averaging window of stable mode (60 s).";
-        panic_window_percentage: f64 = 10.0, 1.0, 100.0, "%", "panic-window-percentage: the panic window as a share of the stable window (10 %: 6 s).";
-        panic_threshold_percentage: f64 = 200.0, 110.0, 1000.0, "%", "panic-threshold-percentage: panic when the panic window asks for this share of the ready pods (200 %).";
-        max_scale_up_rate: f64 = 1000.0, 1.01, 100000.0, "×", "max-scale-up-rate: at most this many times the ready pods (1000).";
-        max_scale_down_rate: f64 = 2.0, 1.01, 1000.0, "×", "max-scale-down-rate: at most divide the ready pods by this (2).";
-        scale_to_zero_grace_s: u32 = 30.0, 6.0, 3600.0, "s", "scale-to-zero-grace-period: the last pod stays this long once it is no longer needed (30 s).";
-        tick_interval_s: u32 = 2.0, 1.0, 60.0, "s", "tick-interval: how often the autoscaler decides (2 s).";
+        target_utilization: f64 = 0.7, 0.01, 1.0, "";
+        stable_window_s: u32 = 60.0, 6.0, 3600.0, "s";
+        panic_window_percentage: f64 = 10.0, 1.0, 100.0, "percent";
+        panic_threshold_percentage: f64 = 200.0, 110.0, 1000.0, "percent";
+        max_scale_up_rate: f64 = 1000.0, 1.01, 100000.0, "times";
+        max_scale_down_rate: f64 = 2.0, 1.01, 1000.0, "times";
+        scale_to_zero_grace_s: u32 = 30.0, 6.0, 3600.0, "s";
+        tick_interval_s: u32 = 2.0, 1.0, 60.0, "s";
     }
 }
 

@@ -220,16 +220,20 @@ impl SlidingMean {
     }
 }
 
-/// Declares a policy's parameter struct: fields, defaults, ranges and docs in one place,
-/// with specs named `prefix.field` as `--set` and the link spell them.
+/// Declares a policy's parameter struct: fields, defaults, ranges and unit codes in one
+/// place, with specs named `prefix.field` as `--set` and the link spell them. The rows carry
+/// no product text: the catalogs key each parameter's doc by its spec's name.
 macro_rules! policy_params {
     ($(#[$meta:meta])* $name:ident, $prefix:literal, {
-        $( $field:ident : $ty:ty = $default:expr, $min:expr, $max:expr, $unit:expr, $doc:expr; )*
+        $( $field:ident : $ty:ty = $default:expr, $min:expr, $max:expr, $unit:expr; )*
     }) => {
         $(#[$meta])*
         #[derive(Clone, Debug, PartialEq, serde::Serialize)]
         pub struct $name {
-            $( #[doc = $doc] pub $field: $ty, )*
+            $(
+                #[doc = concat!("Parameter `", $prefix, ".", stringify!($field), "`; its doc is in the catalogs ([`crate::catalog::params_en`]).")]
+                pub $field: $ty,
+            )*
         }
 
         impl Default for $name {
@@ -243,7 +247,7 @@ macro_rules! policy_params {
                 $( $crate::params::ParamSpec {
                     name: concat!($prefix, ".", stringify!($field)),
                     default: $default, min: $min, max: $max, unit: $unit,
-                    integer: <$ty as $crate::params::ParamValue>::INTEGER, doc: $doc,
+                    integer: <$ty as $crate::params::ParamValue>::INTEGER,
                 }, )*
             ];
 

@@ -4,9 +4,14 @@
 //!
 //! Template syntax: `{name}` is replaced by the argument called `name`; `{name:.N}` shows a
 //! quantity with N decimals (without it, the shortest text that reads back the same number).
-//! Lists of codes are joined with ", ", sequences of messages with "; ".
+//! Lists of codes are joined with ", ", sequences of messages with "; "; a unit's code is
+//! replaced by the language's text for it.
+//!
+//! The parameters' texts (what each one does, and the units) are in `params_en.rs`, keyed by
+//! the parameter's name and the unit's code.
 
 pub mod en;
+pub mod params_en;
 pub mod relations_en;
 
 use crate::message::{Arg, Message, MessageId};
@@ -14,15 +19,43 @@ use crate::message::{Arg, Message, MessageId};
 /// A language's templates.
 pub type Templates = fn(MessageId) -> &'static str;
 
+/// A language's text of a unit code (`None` for a code it lacks).
+pub type Units = fn(&str) -> Option<&'static str>;
+
+/// What a language needs to render the core's messages: a template per message id and a
+/// text per unit code.
+#[derive(Clone, Copy)]
+pub struct Catalog {
+    /// The template of each message id.
+    pub templates: Templates,
+    /// The text of each unit code.
+    pub units: Units,
+}
+
+/// The English catalog.
+pub const EN: Catalog = Catalog {
+    templates: en::template,
+    units: params_en::param_unit,
+};
+
 /// `message` as text, with its arguments filled into the template of its id.
-pub fn render(message: &Message, templates: Templates) -> String {
+pub fn render(message: &Message, catalog: Catalog) -> String {
     let mut out = String::new();
-    render_into(&mut out, message, templates);
+    render_into(&mut out, message, catalog);
     out
 }
 
-fn render_into(out: &mut String, message: &Message, templates: Templates) {
-    let template = templates(message.id);
+/// `template` with each placeholder that names a parameter (the syntax of
+/// [`relations_en::fill`]) replaced by that parameter's default. The parameters' docs state
+/// defaults this way, so that a doc cannot disagree with its spec.
+pub fn fill_defaults(template: &str) -> String {
+    relations_en::fill(template, |name| {
+        crate::setup::RunSetup::spec(name).map(|s| s.default)
+    })
+}
+
+fn render_into(out: &mut String, message: &Message, catalog: Catalog) {
+    let template = (catalog.templates)(message.id);
     let mut rest = template;
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
@@ -40,7 +73,7 @@ fn render_into(out: &mut String, message: &Message, templates: Templates) {
             None => Format::Plain,
         };
         match message.arg(name) {
-            Some(arg) => render_arg(out, arg, format, templates),
+            Some(arg) => render_arg(out, arg, format, catalog),
             // A missing argument stays visible instead of vanishing.
             None => {
                 out.push('{');
@@ -63,7 +96,7 @@ enum Format {
     Quoted,
 }
 
-fn render_arg(out: &mut String, arg: &Arg, format: Format, templates: Templates) {
+fn render_arg(out: &mut String, arg: &Arg, format: Format, catalog: Catalog) {
     use core::fmt::Write;
     match arg {
         Arg::Num(x) => {
@@ -83,13 +116,15 @@ fn render_arg(out: &mut String, arg: &Arg, format: Format, templates: Templates)
             };
         }
         Arg::Codes(codes) => out.push_str(&codes.join(", ")),
-        Arg::Msg(message) => render_into(out, message, templates),
+        // A code the language lacks shows as the code rather than vanishing.
+        Arg::Unit(code) => out.push_str((catalog.units)(code).unwrap_or(code)),
+        Arg::Msg(message) => render_into(out, message, catalog),
         Arg::Msgs(messages) => {
             for (i, message) in messages.iter().enumerate() {
                 if i > 0 {
                     out.push_str("; ");
                 }
-                render_into(out, message, templates);
+                render_into(out, message, catalog);
             }
         }
     }
@@ -125,10 +160,21 @@ mod tests {
         let inner = Message::new(MessageId::RangeNumberUnit)
             .num("min", 0.05)
             .num("max", 60.0)
-            .code("unit", "s");
+            .unit("unit", "s");
         let outer = Message::new(MessageId::MustBe).msg("range", inner);
-        let text = render(&outer, en::template);
+        let text = render(&outer, EN);
         assert_eq!(text, "must be a number from 0.05 to 60 s");
+        let shares = Message::new(MessageId::RangeNumberUnit)
+            .num("min", 0.0)
+            .num("max", 1.0)
+            .unit("unit", "share_of_cache");
+        assert_eq!(render(&shares, EN), "a number from 0 to 1 of the cache");
+        // A code the language lacks shows as the code.
+        let odd = Message::new(MessageId::RangeWholeUnit)
+            .num("min", 1.0)
+            .num("max", 2.0)
+            .unit("unit", "furlongs");
+        assert_eq!(render(&odd, EN), "a whole number from 1 to 2 furlongs");
         assert_eq!(placeholders("a {x:.2} b {y}"), ["x", "y"]);
     }
 }

@@ -160,10 +160,11 @@ macro_rules! access {
 }
 
 /// The settings table: each numeric setting in one row (its JSON path, type, default, range,
-/// unit, doc and where it lives), from which the specs, the defaults, the reads and the
-/// writes are generated.
+/// unit code and where it lives), from which the specs, the defaults, the reads and the
+/// writes are generated. The rows carry no product text: the catalogs key each setting's doc
+/// by its spec's name.
 macro_rules! elastic_settings {
-    ($( $path:literal : $ty:ty = $default:expr, $min:expr, $max:expr, $unit:expr, $doc:expr, $kind:ident $args:tt; )*) => {
+    ($( $path:literal : $ty:ty = $default:expr, $min:expr, $max:expr, $unit:expr, $kind:ident $args:tt; )*) => {
         /// Every numeric setting, named `elastic.` + its path in the JSON file. The on/off
         /// switches `elastic.expansion_strategies.NAME` (0 or 1) stand for membership in the
         /// list.
@@ -175,7 +176,6 @@ macro_rules! elastic_settings {
                 max: $max,
                 unit: $unit,
                 integer: <$ty as ParamValue>::INTEGER,
-                doc: $doc,
             }, )*
         ];
 
@@ -198,84 +198,32 @@ macro_rules! elastic_settings {
 }
 
 elastic_settings! {
-    "max_connections": u32 = 1000.0, 1.0, 1e6, "connections",
-        "Per-node connection limit; a node holds at most min(max_connections, max_requests) requests.",
-        field(max_connections);
-    "max_requests": u32 = 1000.0, 1.0, 1e6, "requests",
-        "Per-node limit of requests at once (also the trend rule's node capacity).",
-        field(max_requests);
-    "max_pending_requests": u32 = 100.0, 0.0, 1e6, "requests",
-        "Requests the balancer queues beyond the sum of the nodes' limits; the rest are dropped (503).",
-        field(max_pending_requests);
-    "max_nodes": u32 = 20.0, 1.0, 200.0, "nodes",
-        "Most nodes (also bounded by the model's max_instances).",
-        field(max_nodes);
-    "min_nodes": u32 = 2.0, 0.0, 200.0, "nodes",
-        "Fewest nodes; fewer at start scale up at once.",
-        field(min_nodes);
-    "p95_latency_threshold": f64 = 500.0, 1.0, 60000.0, "ms",
-        "Top-level p95 threshold; used when p95_expansion.threshold is not given.",
-        mirror(p95_latency_threshold; p95_expansion.threshold);
-    "p95_delay_duration": f64 = 30.0, 0.0, 3600.0, "s",
-        "Top-level p95 duration; used when p95_expansion.threshold_duration is not given.",
-        mirror(p95_delay_duration; p95_expansion.threshold_duration);
-    "shrinkage_delay_time": f64 = 600.0, 0.0, 86400.0, "s",
-        "Seconds all strategies must be healthy before a shrink.",
-        field(shrinkage_delay_time);
-    "shrinkage_number": u32 = 1.0, 1.0, 200.0, "nodes",
-        "Nodes removed at most per shrink.",
-        field(shrinkage_number);
-    "drain_timeout": f64 = 60.0, 0.0, 3600.0, "s",
-        "Longest drain of a removed node before it is forced off.",
-        field(drain_timeout);
-    "acq_frequency": u32 = 10.0, 1.0, 60.0, "s",
-        "Seconds between samples of the metrics.",
-        field(acq_frequency);
-    "expansion_strategies.trend_expansion": u32 = 1.0, 0.0, 1.0, "",
-        "1 when trend expansion is listed in expansion_strategies.",
-        switch("trend_expansion");
-    "expansion_strategies.delay_prediction": u32 = 1.0, 0.0, 1.0, "",
-        "1 when delay prediction is listed in expansion_strategies.",
-        switch("delay_prediction");
-    "expansion_strategies.p95_expansion": u32 = 1.0, 0.0, 1.0, "",
-        "1 when p95 expansion is listed in expansion_strategies.",
-        switch("p95_expansion");
-    "trend_expansion.expand_cooling_time": f64 = 180.0, 60.0, 86400.0, "s",
-        "Cooling after a trend expansion; at least 60 s, a node's cold start in the source.",
-        field(trend_expansion.expand_cooling_time);
-    "delay_prediction.min_sample_size": u32 = 100.0, 0.0, 1e9, "requests",
-        "Ignored while the last minute had fewer requests.",
-        field(delay_prediction.min_sample_size);
-    "delay_prediction.expand_cooling_time": f64 = 180.0, 60.0, 86400.0, "s",
-        "Cooling after a delay-prediction expansion; at least 60 s.",
-        field(delay_prediction.expand_cooling_time);
-    "delay_prediction.delay_time": f64 = 2.0, 0.01, 600.0, "s",
-        "Scale out when the backlog would take this long or longer to finish.",
-        field(delay_prediction.delay_time);
-    "delay_prediction.expansion_ratio": f64 = 0.2, 0.0, 10.0, "of the nodes",
-        "Expansion size: max(⌈nodes × ratio⌉, min_expansion).",
-        field(delay_prediction.expansion_ratio);
-    "delay_prediction.min_expansion": u32 = 2.0, 1.0, 200.0, "nodes",
-        "Smallest expansion.",
-        field(delay_prediction.min_expansion);
-    "p95_expansion.min_sample_size": u32 = 100.0, 0.0, 1e9, "requests",
-        "Ignored while the last minute had fewer requests.",
-        field(p95_expansion.min_sample_size);
-    "p95_expansion.expand_cooling_time": f64 = 180.0, 60.0, 86400.0, "s",
-        "Cooling after a p95 expansion; at least 60 s.",
-        field(p95_expansion.expand_cooling_time);
-    "p95_expansion.threshold": f64 = 500.0, 1.0, 60000.0, "ms",
-        "A request slower than this counts towards the 5 % breach.",
-        mirror(p95_expansion.threshold; p95_latency_threshold);
-    "p95_expansion.threshold_duration": f64 = 30.0, 0.0, 3600.0, "s",
-        "Seconds the breach must last before a p95 expansion.",
-        mirror(p95_expansion.threshold_duration; p95_delay_duration);
-    "p95_expansion.expansion_ratio": f64 = 0.2, 0.0, 10.0, "of the nodes",
-        "Expansion size: max(⌈nodes × ratio⌉, min_expansion).",
-        field(p95_expansion.expansion_ratio);
-    "p95_expansion.min_expansion": u32 = 2.0, 1.0, 200.0, "nodes",
-        "Smallest expansion.",
-        field(p95_expansion.min_expansion);
+    "max_connections": u32 = 1000.0, 1.0, 1e6, "connections", field(max_connections);
+    "max_requests": u32 = 1000.0, 1.0, 1e6, "requests", field(max_requests);
+    "max_pending_requests": u32 = 100.0, 0.0, 1e6, "requests", field(max_pending_requests);
+    "max_nodes": u32 = 20.0, 1.0, 200.0, "nodes", field(max_nodes);
+    "min_nodes": u32 = 2.0, 0.0, 200.0, "nodes", field(min_nodes);
+    "p95_latency_threshold": f64 = 500.0, 1.0, 60000.0, "ms", mirror(p95_latency_threshold; p95_expansion.threshold);
+    "p95_delay_duration": f64 = 30.0, 0.0, 3600.0, "s", mirror(p95_delay_duration; p95_expansion.threshold_duration);
+    "shrinkage_delay_time": f64 = 600.0, 0.0, 86400.0, "s", field(shrinkage_delay_time);
+    "shrinkage_number": u32 = 1.0, 1.0, 200.0, "nodes", field(shrinkage_number);
+    "drain_timeout": f64 = 60.0, 0.0, 3600.0, "s", field(drain_timeout);
+    "acq_frequency": u32 = 10.0, 1.0, 60.0, "s", field(acq_frequency);
+    "expansion_strategies.trend_expansion": u32 = 1.0, 0.0, 1.0, "", switch("trend_expansion");
+    "expansion_strategies.delay_prediction": u32 = 1.0, 0.0, 1.0, "", switch("delay_prediction");
+    "expansion_strategies.p95_expansion": u32 = 1.0, 0.0, 1.0, "", switch("p95_expansion");
+    "trend_expansion.expand_cooling_time": f64 = 180.0, 60.0, 86400.0, "s", field(trend_expansion.expand_cooling_time);
+    "delay_prediction.min_sample_size": u32 = 100.0, 0.0, 1e9, "requests", field(delay_prediction.min_sample_size);
+    "delay_prediction.expand_cooling_time": f64 = 180.0, 60.0, 86400.0, "s", field(delay_prediction.expand_cooling_time);
+    "delay_prediction.delay_time": f64 = 2.0, 0.01, 600.0, "s", field(delay_prediction.delay_time);
+    "delay_prediction.expansion_ratio": f64 = 0.2, 0.0, 10.0, "share_of_nodes", field(delay_prediction.expansion_ratio);
+    "delay_prediction.min_expansion": u32 = 2.0, 1.0, 200.0, "nodes", field(delay_prediction.min_expansion);
+    "p95_expansion.min_sample_size": u32 = 100.0, 0.0, 1e9, "requests", field(p95_expansion.min_sample_size);
+    "p95_expansion.expand_cooling_time": f64 = 180.0, 60.0, 86400.0, "s", field(p95_expansion.expand_cooling_time);
+    "p95_expansion.threshold": f64 = 500.0, 1.0, 60000.0, "ms", mirror(p95_expansion.threshold; p95_latency_threshold);
+    "p95_expansion.threshold_duration": f64 = 30.0, 0.0, 3600.0, "s", mirror(p95_expansion.threshold_duration; p95_delay_duration);
+    "p95_expansion.expansion_ratio": f64 = 0.2, 0.0, 10.0, "share_of_nodes", field(p95_expansion.expansion_ratio);
+    "p95_expansion.min_expansion": u32 = 2.0, 1.0, 200.0, "nodes", field(p95_expansion.min_expansion);
 }
 
 /// A remark about an accepted configuration (an ignored field, a setting without effect).

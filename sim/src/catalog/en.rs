@@ -80,48 +80,14 @@ pub fn template(id: MessageId) -> &'static str {
         ElasticIgnoredScaleUpRequest => "cloud-specific (the task the cloud starts per node): accepted and ignored; the simulator starts its own instances",
         ElasticIgnoredDashboard => "accepted and ignored: the simulator's charts show the node history",
         FieldProblem => "{field}: {problem}",
-        // The command line.
-        CliUsage => "usage:
-  oncall-sim scenarios
-  oncall-sim run --scenario ID --seed N --minutes M [--action MINUTE:NAME[=VALUE]]...
-                 [--set NAME=VALUE]... [--elastic-config FILE] [--format jsonl|csv] [--events FILE]
-  oncall-sim compare --scenario ID --seed N [--policies A,B,...] [--minutes M]
-                 [--action MINUTE:NAME[=VALUE]]... [--set NAME=VALUE]... [--elastic-config FILE]
-  oncall-sim config check FILE
-  oncall-sim config export FILE
-  oncall-sim queue --servers N --arrival-rate L --service-time S [--within T]
-
-  --set autoscaler=target-tracking|cloud-run|elastic|hpa|kpa picks the policy; model
-  parameters and the policies' parameters (cloud_run.*, elastic.*, hpa.*, kpa.*) are set
-  by name.",
-        CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue (see oncall-sim help)",
-        CliNoCommand => "a command is needed: scenarios, run, compare, config or queue (see oncall-sim help)",
-        CliUnexpected => "unexpected argument {given:?}",
-        CliUnknownFlag => "unknown argument {given:?}; allowed: {allowed}",
-        CliNeedsValue => "{name} needs a value",
-        CliGivenTwice => "{name} given more than once",
-        CliRequired => "{name} is required",
-        CliNotAllowed => "{name} {given:?} is not allowed; use {what}",
-        CliFormats => "jsonl or csv",
-        CliRateRange => "a rate in requests per second from 0 to 1e9",
-        CliServiceTimeRange => "a mean service time in seconds, above 0 and at most 1e6",
-        CliWithinRange => "a time in seconds from 0 to 1e9",
-        CliSet => "--set {error}",
-        CliSetShape => "--set {given:?} must be NAME=VALUE",
-        CliSetUnknownPolicy => "--set autoscaler: {given:?} is not allowed; use one of {allowed}",
-        CliSetUnknownName => "--set {name}: unknown parameter; use autoscaler, a model parameter ({model}) or a policy parameter ({prefixes})",
-        CliSetNotANumber => "--set {name}: {given:?} is not a number; it {allowed}",
-        CliAction => "--action {error}",
-        CliCannotWrite => "{flag} {path:?} cannot be written: {error}",
-        CliCannotRead => "{flag} {path:?} cannot be read: {error}",
-        CliConfigError => "{flag} {path:?}: {error}",
-        CliUnknownScenario => "--scenario {given:?} is unknown; allowed: {allowed}",
-        CliPolicies => "--policies: {given:?} is not a policy; use a comma-separated list of {allowed}",
-        CliAutoscalerWithCompare => "--set autoscaler is not allowed with compare; list the policies with --policies",
-        CliConfigUnknown => "config {given:?} is unknown; allowed: config check FILE, config export FILE",
-        CliConfigNeedsSubcommand => "config needs a subcommand: config check FILE or config export FILE",
-        CliConfigNeedsFile => "config: a FILE is required",
-        CliNote => "note: {note}",
+        // The command line's sentences; the page never shows them.
+        CliUsage | CliUnknownCommand | CliNoCommand | CliUnexpected | CliUnknownFlag
+        | CliNeedsValue | CliGivenTwice | CliRequired | CliNotAllowed | CliFormats
+        | CliRateRange | CliServiceTimeRange | CliWithinRange | CliSet | CliSetShape
+        | CliSetUnknownPolicy | CliSetUnknownName | CliSetNotANumber | CliAction
+        | CliCannotWrite | CliCannotRead | CliConfigError | CliUnknownScenario | CliPolicies
+        | CliAutoscalerWithCompare | CliConfigUnknown | CliConfigNeedsSubcommand
+        | CliConfigNeedsFile | CliNote => cli_template(id),
         ScaleUpPodsNeeded => "must be at least 1 when hpa.scale_up_percent is 0 (otherwise the HPA never scales up)",
         // Scaling decisions. Percentages arrive already multiplied by 100; the decimals
         // shown are part of the text (the golden output pins them).
@@ -170,4 +136,60 @@ pub fn template(id: MessageId) -> &'static str {
         KpaDecision => "{mode}: concurrency {stable_average:.1} over {stable_window:.0} s, {panic_average:.1} over {panic_window:.0} s; target {workers} × {target_utilization:.0} % = {target:.1} per pod → stable ⌈{stable_ratio:.3}⌉ = {stable}, panic ⌈{panic_ratio:.3}⌉ = {panic} ({panic_share:.0} % of {ready} ready, threshold {threshold:.0} %) → {desired}",
         KpaGrace => "{decision}; the last pod stays for the {grace:.0} s scale-to-zero grace period",
     }
+}
+
+/// The command line's templates. The page runs no command line, so its build leaves them
+/// out (they would only add to its transfer).
+#[cfg(not(target_arch = "wasm32"))]
+fn cli_template(id: MessageId) -> &'static str {
+    use MessageId::*;
+    match id {
+        CliUsage => "usage:
+  oncall-sim scenarios
+  oncall-sim run --scenario ID --seed N --minutes M [--action MINUTE:NAME[=VALUE]]...
+                 [--set NAME=VALUE]... [--elastic-config FILE] [--format jsonl|csv] [--events FILE]
+  oncall-sim compare --scenario ID --seed N [--policies A,B,...] [--minutes M]
+                 [--action MINUTE:NAME[=VALUE]]... [--set NAME=VALUE]... [--elastic-config FILE]
+  oncall-sim config check FILE
+  oncall-sim config export FILE
+  oncall-sim queue --servers N --arrival-rate L --service-time S [--within T]
+
+  --set autoscaler=target-tracking|cloud-run|elastic|hpa|kpa picks the policy; model
+  parameters and the policies' parameters (cloud_run.*, elastic.*, hpa.*, kpa.*) are set
+  by name.",
+        CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue (see oncall-sim help)",
+        CliNoCommand => "a command is needed: scenarios, run, compare, config or queue (see oncall-sim help)",
+        CliUnexpected => "unexpected argument {given:?}",
+        CliUnknownFlag => "unknown argument {given:?}; allowed: {allowed}",
+        CliNeedsValue => "{name} needs a value",
+        CliGivenTwice => "{name} given more than once",
+        CliRequired => "{name} is required",
+        CliNotAllowed => "{name} {given:?} is not allowed; use {what}",
+        CliFormats => "jsonl or csv",
+        CliRateRange => "a rate in requests per second from 0 to 1e9",
+        CliServiceTimeRange => "a mean service time in seconds, above 0 and at most 1e6",
+        CliWithinRange => "a time in seconds from 0 to 1e9",
+        CliSet => "--set {error}",
+        CliSetShape => "--set {given:?} must be NAME=VALUE",
+        CliSetUnknownPolicy => "--set autoscaler: {given:?} is not allowed; use one of {allowed}",
+        CliSetUnknownName => "--set {name}: unknown parameter; use autoscaler, a model parameter ({model}) or a policy parameter ({prefixes})",
+        CliSetNotANumber => "--set {name}: {given:?} is not a number; it {allowed}",
+        CliAction => "--action {error}",
+        CliCannotWrite => "{flag} {path:?} cannot be written: {error}",
+        CliCannotRead => "{flag} {path:?} cannot be read: {error}",
+        CliConfigError => "{flag} {path:?}: {error}",
+        CliUnknownScenario => "--scenario {given:?} is unknown; allowed: {allowed}",
+        CliPolicies => "--policies: {given:?} is not a policy; use a comma-separated list of {allowed}",
+        CliAutoscalerWithCompare => "--set autoscaler is not allowed with compare; list the policies with --policies",
+        CliConfigUnknown => "config {given:?} is unknown; allowed: config check FILE, config export FILE",
+        CliConfigNeedsSubcommand => "config needs a subcommand: config check FILE or config export FILE",
+        CliConfigNeedsFile => "config: a FILE is required",
+        CliNote => "note: {note}",
+        _ => "",
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn cli_template(_id: MessageId) -> &'static str {
+    ""
 }

@@ -99,7 +99,8 @@ pub fn PolicyPanel(
     let options = PolicyId::ALL
         .iter()
         .map(|&id| {
-            let summary = core_en::policy_text(id).map_or("", |(_, summary)| summary);
+            let summary =
+                setup.with_untracked(|s| core_en::policy_summary(id, &s.params, &s.settings));
             view! {
                 <option value=id.as_str() title=summary selected=move || policy.get() == id>
                     {policy_name_text(id)}
@@ -219,7 +220,9 @@ pub fn PolicyPanel(
                 </select>
             </div>
             <p id="policy-summary" class="policy-summary" data-field="policy-summary">
-                {move || core_en::policy_text(policy.get()).map_or("", |(_, summary)| summary)}
+                {move || {
+                    setup.with(|s| core_en::policy_summary(policy.get(), &s.params, &s.settings))
+                }}
             </p>
             <p class="policy-driver" data-field="active-driver">
                 {driver_text}

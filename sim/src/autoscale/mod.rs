@@ -358,7 +358,18 @@ mod tests {
             }
             assert!(!relations(*id).is_empty(), "{id}");
             assert!(crate::catalog::en::policy_text(*id).is_some(), "{id}");
+            let summary = crate::catalog::en::policy_summary(
+                *id,
+                &ModelParams::default(),
+                &PolicySettings::default(),
+            );
+            assert!(!summary.contains('{'), "{id}: {summary}");
         }
+        let mut tuned = PolicySettings::default();
+        tuned.set("hpa.tolerance", 0.25).unwrap();
+        let summary =
+            crate::catalog::en::policy_summary(PolicyId::Hpa, &ModelParams::default(), &tuned);
+        assert!(summary.contains("0.25 tolerance"), "{summary}");
         let err = "magic".parse::<PolicyId>().unwrap_err();
         assert_eq!(err.kind, "autoscaler");
         assert!(err.allowed.contains(&"kpa"), "{err:?}");

@@ -24,15 +24,26 @@ pub fn scenario_briefing(id: ScenarioId) -> &'static str {
     }
 }
 
-/// A policy's name and a line on how it decides. A policy missing here shows its id: adding
+/// A policy's line on how it decides, with the parameters in force.
+pub fn policy_summary(
+    id: PolicyId,
+    model: &crate::params::ModelParams,
+    policies: &crate::autoscale::PolicySettings,
+) -> String {
+    let text = policy_text(id).map_or("", |(_, summary)| summary);
+    super::relations_en::fill(text, |name| model.get(name).or_else(|| policies.get(name)))
+}
+
+/// A policy's name and a line on how it decides (placeholders name the parameters, see
+/// [`policy_summary`]). A policy missing here shows its id: adding
 /// one to the registry compiles at once, and a test asks for its text.
 pub fn policy_text(id: PolicyId) -> Option<(&'static str, &'static str)> {
     Some(match id {
         PolicyId::TargetTracking => ("Target tracking", "Every minute, ⌈serving × utilization / target⌉; waits for booting instances; scales in slowly."),
-        PolicyId::CloudRun => ("Cloud Run", "The largest of the CPU, concurrency and ACT recommendations with a ±10 % band, plus on-demand instances when requests find no slot."),
-        PolicyId::Elastic => ("Elastic multi-strategy (Envoy)", "Every 10 s: trend, delay-prediction and p95 expansion with cooling; shrinks one drained node after 10 healthy minutes."),
-        PolicyId::Hpa => ("Kubernetes HPA", "Every 15 s, ⌈current × CPU / target⌉ with a 0.1 tolerance; scale-up at most max(100 %, 4 pods) per 15 s; scale-down after a 300 s stabilization window."),
-        PolicyId::Kpa => ("Knative KPA", "Every 2 s, in-flight requests over 70 % of the container concurrency, averaged over 60 s, or over 6 s in panic mode."),
+        PolicyId::CloudRun => ("Cloud Run", "The largest of the CPU, concurrency and ACT recommendations with a ±{cloud_run.tolerance%} % band, plus on-demand instances when requests find no slot."),
+        PolicyId::Elastic => ("Elastic multi-strategy (Envoy)", "Every {elastic.acq_frequency} s: trend, delay-prediction and p95 expansion with cooling; shrinks at most {elastic.shrinkage_number} drained node at a time after {elastic.shrinkage_delay_time} s of health."),
+        PolicyId::Hpa => ("Kubernetes HPA", "Every {hpa.sync_period_s} s, ⌈current × CPU / target⌉ with a {hpa.tolerance} tolerance; scale-up at most max({hpa.scale_up_percent} %, {hpa.scale_up_pods} pods) per {hpa.scale_up_period_s} s; scale-down after a {hpa.scale_down_stabilization_s} s stabilization window."),
+        PolicyId::Kpa => ("Knative KPA", "Every {kpa.tick_interval_s} s, in-flight requests over {kpa.target_utilization%} % of the container concurrency, averaged over {kpa.stable_window_s} s, or over {kpa.panic_window_percentage} % of that window in panic mode."),
         #[allow(unreachable_patterns)]
         _ => return None,
     })

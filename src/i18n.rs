@@ -5,12 +5,11 @@
 //! a variant of [`Locale`]. Messages with parameters use `{name}` placeholders, filled by
 //! [`fill`]; counted nouns go through [`plural`], whose rule is the locale's.
 //!
-//! Scenario titles and briefings are keyed by the core's scenario id ([`scenario_title`],
-//! [`scenario_briefing`]) and autoscaling policies by the core's policy id ([`policy_name`]).
-//! The formulas of the sources panel, the scaling decisions' driver and detail and the core's
-//! own validation messages are the core's English text for now, and so are the parameters'
-//! docs and units ([`param_doc_text`], [`param_unit_text`]), keyed by the parameter's name and
-//! the unit's code.
+//! What the core says arrives as data: scenario and policy ids ([`scenario_title_text`],
+//! [`scenario_briefing_text`], [`policy_name_text`]), messages with typed arguments
+//! ([`core_text`]), relation ids and parameter names ([`param_doc_text`], [`param_unit_text`]).
+//! Their text comes from the core's catalogs for the locale ([`core_catalog`]); English is
+//! the core's own English catalog, so it is written once for the page and the command line.
 
 use oncall_sim::autoscale::PolicyId;
 use oncall_sim::catalog::en as core_en;

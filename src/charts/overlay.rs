@@ -1,6 +1,6 @@
 //! Two runs of the same scenario and seed on the same charts: run A in solid lines, run B in
 //! dashed lines of the same colour. Built from the core's two histories (pure data, tested
-//! natively) and drawn with plotters like the live charts.
+//! natively) and drawn on the canvas like the live charts.
 
 use oncall_sim::MinuteRecord;
 

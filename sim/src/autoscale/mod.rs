@@ -5,8 +5,9 @@
 //!
 //! The five policies: [`target_tracking`] (the default), [`cloud_run`], [`elastic`] (the
 //! multi-strategy scaler in front of Envoy), [`hpa`] (Kubernetes) and [`kpa`] (Knative).
-//! [`POLICIES`] lists them for the UI, [`PolicySettings`] holds every policy's parameters
-//! with their specs, and [`build`] makes a policy from its id.
+//! The registry below (one line per policy, see [`registry`]) generates [`PolicyId`], which
+//! lists them, [`PolicySettings`], which holds every policy's parameters with their specs,
+//! [`build`], which makes a policy from its id, and [`relations`].
 
 #[macro_use]
 pub mod registry;

@@ -881,30 +881,15 @@ pub fn t(msg: Msg) -> &'static str {
 /// One pass from left to right: a value that itself contains `{…}` is not expanded again.
 pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
     let mut out = String::with_capacity(template.len() + 16);
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        match after.find('}') {
-            Some(close) => {
-                let name = &after[..close];
-                match args.iter().find(|(n, _)| *n == name) {
-                    Some((_, value)) => out.push_str(value),
-                    None => {
-                        out.push('{');
-                        out.push_str(name);
-                        out.push('}');
-                    }
-                }
-                rest = &after[close + 1..];
+    oncall_sim::catalog::substitute(&mut out, template, |out, name| {
+        match args.iter().find(|(n, _)| *n == name) {
+            Some((_, value)) => {
+                out.push_str(value);
+                true
             }
-            None => {
-                out.push_str(&rest[open..]);
-                rest = "";
-            }
+            None => false,
         }
-    }
-    out.push_str(rest);
+    });
     out
 }
 

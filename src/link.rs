@@ -204,11 +204,7 @@ pub fn link_query(state: &ShareState, rest: &[(String, String)]) -> String {
 mod tests {
     use super::*;
 
-    fn pairs(q: &[(&str, &str)]) -> Vec<(String, String)> {
-        q.iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
+    use oncall_sim::share::owned_pairs as pairs;
 
     #[test]
     fn queries_decode_like_a_browser() {

@@ -123,7 +123,6 @@ ids! {
         RangeNumberUnit = "param.range_number_unit",
         UnknownParam = "param.unknown",
         UnknownPolicyParam = "param.unknown_policy_param",
-        UnknownId = "param.unknown_id",
         OneOf = "param.one_of",
         MustBeBelow = "param.must_be_below",
         MustNotExceed = "param.must_not_exceed",

@@ -6,7 +6,6 @@
 //! are in the catalogs, keyed by the parameter's name and the unit's code
 //! ([`crate::catalog::params_en`]).
 
-use crate::ids::UnknownId;
 use crate::message::{Message, MessageId};
 use crate::relations::{Relation, RelationId, THIS_MODEL};
 use core::fmt;
@@ -71,17 +70,6 @@ impl ParamError {
         Self {
             field: name.to_string(),
             problem: Message::new(MessageId::UnknownPolicyParam).codes("prefixes", dotted),
-        }
-    }
-
-    /// An id of `field` that names nothing known.
-    pub fn unknown_id(field: &str, err: UnknownId) -> Self {
-        Self {
-            field: field.to_string(),
-            problem: Message::new(MessageId::UnknownId)
-                .code("kind", err.kind)
-                .given("given", err.given)
-                .codes("allowed", err.allowed.to_vec()),
         }
     }
 

@@ -61,19 +61,13 @@ impl RunSetup {
             .or_else(|| PolicySettings::all_specs().find(|s| s.name == name))
     }
 
-    /// Sets `autoscaler`, `scenario`, or a model or policy parameter from text; nothing
-    /// changes on error.
+    /// Sets `autoscaler` or a model or policy parameter from text; nothing changes on error.
+    /// (The scenario is chosen when the set-up is made: the CLI's `--scenario`, a link's
+    /// `scenario`.)
     pub fn set(&mut self, name: &str, text: &str) -> Result<(), SetError> {
-        match name {
-            "autoscaler" => {
-                self.policy = text.parse().map_err(SetError::UnknownId)?;
-                return Ok(());
-            }
-            "scenario" => {
-                self.scenario = text.parse().map_err(SetError::UnknownId)?;
-                return Ok(());
-            }
-            _ => {}
+        if name == "autoscaler" {
+            self.policy = text.parse().map_err(SetError::UnknownId)?;
+            return Ok(());
         }
         let policy_param = PolicySettings::owns(name);
         let spec = Self::spec(name);
@@ -168,17 +162,19 @@ mod tests {
     fn set_by_name_and_refuse_with_the_reason() {
         let mut setup = RunSetup::new(ScenarioId::FreePlay, 1);
         setup.set("autoscaler", "hpa").unwrap();
-        setup.set("scenario", "bad-deploy").unwrap();
         setup.set("timeout_s", "3").unwrap();
         setup.set("hpa.tolerance", "0.2").unwrap();
         assert_eq!(setup.policy, PolicyId::Hpa);
-        assert_eq!(setup.scenario, ScenarioId::BadDeploy);
         assert_eq!(setup.params.timeout_s, 3.0);
         assert_eq!(setup.policies.hpa.tolerance, 0.2);
         let before = setup.clone();
         assert!(matches!(
             setup.set("autoscaler", "magic"),
             Err(SetError::UnknownId(_))
+        ));
+        assert!(matches!(
+            setup.set("scenario", "bad-deploy"),
+            Err(SetError::UnknownName { .. })
         ));
         assert!(matches!(
             setup.set("nope", "1"),

@@ -6,7 +6,7 @@
 
 use crate::action::Action;
 use crate::autoscale::{self, PolicyId, PolicySettings};
-use crate::ids::ScenarioId;
+use crate::ids::{ScenarioId, UnknownId};
 use crate::message::{Message, MessageId};
 use crate::params::{ModelParams, ParamError};
 use crate::setup::{RunSetup, SetError};
@@ -74,6 +74,10 @@ impl ShareState {
         };
         for (key, value) in pairs {
             match key.as_str() {
+                "scenario" => match value.parse() {
+                    Ok(id) => setup.scenario = id,
+                    Err(e) => notice(key, value, one_of(&e)),
+                },
                 "seed" => match digits(value).and_then(|v| v.parse::<u32>().ok()) {
                     Some(seed) => state.seed = Some(seed),
                     None => notice(
@@ -106,11 +110,7 @@ impl ShareState {
                 name => match setup.set(name, value) {
                     Ok(()) => {}
                     Err(SetError::UnknownName { .. }) => rest.push((key.clone(), value.clone())),
-                    Err(SetError::UnknownId(e)) => notice(
-                        key,
-                        value,
-                        Message::new(MessageId::OneOfList).codes("allowed", e.allowed.to_vec()),
-                    ),
+                    Err(SetError::UnknownId(e)) => notice(key, value, one_of(&e)),
                     Err(SetError::NotANumber { spec, .. }) => notice(key, value, spec.allowed()),
                     Err(SetError::Param(e)) => notice(
                         key,
@@ -179,6 +179,18 @@ impl ShareState {
     }
 }
 
+/// "one of …" for an id that names nothing known.
+fn one_of(e: &UnknownId) -> Message {
+    Message::new(MessageId::OneOfList).codes("allowed", e.allowed.to_vec())
+}
+
+/// Query pairs as owned strings (what [`ShareState::from_pairs`] reads), from literals.
+pub fn owned_pairs(q: &[(&str, &str)]) -> Vec<(String, String)> {
+    q.iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
 /// Only plain ASCII digits count as a number in a link (no sign, no spaces).
 fn digits(value: &str) -> Option<&str> {
     (!value.is_empty() && value.len() <= 10 && value.bytes().all(|b| b.is_ascii_digit()))
@@ -198,11 +210,7 @@ impl ShareState {
 mod tests {
     use super::*;
 
-    fn pairs(q: &[(&str, &str)]) -> Vec<(String, String)> {
-        q.iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
+    use super::owned_pairs as pairs;
 
     #[test]
     fn round_trip() {

@@ -9,6 +9,7 @@ use oncall_sim::autoscale::elastic::Elastic;
 use oncall_sim::autoscale::hpa::{Hpa, HpaParams};
 use oncall_sim::autoscale::kpa::{Kpa, KpaParams};
 use oncall_sim::autoscale::target_tracking::TargetTracking;
+use oncall_sim::autoscale::test_support::obs;
 use oncall_sim::autoscale::{Autoscaler, Observation};
 use oncall_sim::event::{Event, EventKind};
 use oncall_sim::ids::ScenarioId;
@@ -52,36 +53,6 @@ fn first_with(details: &[String], needle: &str) -> String {
         .find(|d| d.contains(needle))
         .unwrap_or_else(|| panic!("no decision says {needle:?}: {details:#?}"))
         .clone()
-}
-
-/// `serving` instances of 16 workers with `busy` requests in service, at `t_s` after a
-/// tick of `dt_s`.
-fn obs(t_s: f64, dt_s: f64, serving: u32, booting: u32, busy: f64) -> Observation {
-    let workers = 16;
-    let n = f64::from(serving * workers);
-    let utilization = if n > 0.0 { (busy / n).min(1.0) } else { 0.0 };
-    Observation {
-        t_ms: oncall_sim::time::millis_of(t_s),
-        dt_ms: oncall_sim::time::millis_of(dt_s),
-        serving,
-        booting,
-        utilization,
-        arrival_rate: busy / 0.05,
-        service_s: 0.05,
-        min_instances: 0,
-        max_instances: 100,
-        target_utilization: 0.6,
-        workers_per_instance: workers,
-        cpu_share: 1.0,
-        in_service: busy.min(n),
-        waiting: 0.0,
-        completions_per_s: busy.min(n) / 0.05,
-        p95_s: 0.15,
-        p99_s: 0.23,
-        timeout_s: 2.0,
-        boot_s: 60.0,
-        ..Observation::default()
-    }
 }
 
 /// The detail of the decision `policy` takes on `o`.

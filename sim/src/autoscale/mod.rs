@@ -295,8 +295,9 @@ pub fn find_spec(
         .ok_or_else(|| ParamError::unknown(name, specs))
 }
 
-#[cfg(test)]
-pub(crate) mod test_support {
+/// Observations for the policies' tests (the crate's and the integration tests').
+#[doc(hidden)]
+pub mod test_support {
     use super::Observation;
 
     /// An observation of `serving` instances with `workers` slots each, `busy` requests in

@@ -271,15 +271,7 @@ fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunS
         let (name, value) = v
             .split_once('=')
             .ok_or_else(|| Usage(Message::new(M::CliSetShape).given("given", *v)))?;
-        // The scenario has its own flag; `--set` takes the policy and the parameters.
-        let result = if name == "scenario" {
-            Err(SetError::UnknownName {
-                name: name.to_string(),
-            })
-        } else {
-            setup.set(name, value)
-        };
-        result.map_err(|e| {
+        setup.set(name, value).map_err(|e| {
             Usage(match e {
                 SetError::UnknownId(_) => Message::new(M::CliSetUnknownPolicy)
                     .given("given", value)

@@ -60,7 +60,6 @@ pub fn template(id: MessageId) -> &'static str {
         RangeNumberUnit => "a number from {min} to {max} {unit}",
         UnknownParam => "unknown parameter; known: {known}",
         UnknownPolicyParam => "unknown policy parameter; policy parameters start with {prefixes}",
-        UnknownId => "unknown {kind} {given:?}; allowed: {allowed}",
         OneOf => "must be one of {allowed}",
         MustBeBelow => "must be below {other} ({value})",
         MustNotExceed => "must not exceed {other} ({value})",

@@ -54,8 +54,15 @@ pub fn fill_defaults(template: &str) -> String {
     })
 }
 
-fn render_into(out: &mut String, message: &Message, catalog: Catalog) {
-    let template = (catalog.templates)(message.id);
+/// The one scan of a template that every catalog uses: copies `template` into `out` and
+/// hands the inside of each `{…}` to `fill`, which writes the value and returns true, or
+/// returns false to leave the braces as written (a missing value stays visible instead of
+/// vanishing).
+pub fn substitute(
+    out: &mut String,
+    template: &str,
+    mut fill: impl FnMut(&mut String, &str) -> bool,
+) {
     let mut rest = template;
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
@@ -64,26 +71,42 @@ fn render_into(out: &mut String, message: &Message, catalog: Catalog) {
             out.push_str(&rest[open..]);
             return;
         };
-        let (name, spec) = after[..close]
-            .split_once(':')
-            .unwrap_or((&after[..close], ""));
+        let inside = &after[..close];
+        if !fill(out, inside) {
+            out.push('{');
+            out.push_str(inside);
+            out.push('}');
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+}
+
+/// The insides of the `{…}` of `template`, in order.
+pub fn braces(template: &str) -> impl Iterator<Item = &str> {
+    let mut rest = template;
+    core::iter::from_fn(move || {
+        let open = rest.find('{')?;
+        let after = &rest[open + 1..];
+        let close = after.find('}')?;
+        rest = &after[close + 1..];
+        Some(&after[..close])
+    })
+}
+
+fn render_into(out: &mut String, message: &Message, catalog: Catalog) {
+    substitute(out, (catalog.templates)(message.id), |out, inside| {
+        let (name, spec) = inside.split_once(':').unwrap_or((inside, ""));
         let format = match spec.strip_prefix('.') {
             Some(d) => Format::Decimals(d.parse().unwrap_or(0)),
             None if spec == "?" => Format::Quoted,
             None => Format::Plain,
         };
-        match message.arg(name) {
-            Some(arg) => render_arg(out, arg, format, catalog),
-            // A missing argument stays visible instead of vanishing.
-            None => {
-                out.push('{');
-                out.push_str(&after[..close]);
-                out.push('}');
-            }
-        }
-        rest = &after[close + 1..];
-    }
-    out.push_str(rest);
+        message
+            .arg(name)
+            .map(|arg| render_arg(out, arg, format, catalog))
+            .is_some()
+    });
 }
 
 /// How a placeholder shows its argument.
@@ -132,16 +155,9 @@ fn render_arg(out: &mut String, arg: &Arg, format: Format, catalog: Catalog) {
 
 /// The names of the placeholders in `template`, in order.
 pub fn placeholders(template: &str) -> Vec<&str> {
-    let mut names = Vec::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('}') else { break };
-        let inner = &after[..close];
-        names.push(inner.split_once(':').map_or(inner, |(n, _)| n));
-        rest = &after[close + 1..];
-    }
-    names
+    braces(template)
+        .map(|inner| inner.split_once(':').map_or(inner, |(n, _)| n))
+        .collect()
 }
 
 #[cfg(test)]

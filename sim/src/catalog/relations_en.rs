@@ -134,45 +134,22 @@ impl<'a> Placeholder<'a> {
 
 /// The placeholders of `text`, in order.
 pub fn placeholders(text: &str) -> Vec<Placeholder<'_>> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(open) = rest.find('{') {
-        let after = &rest[open + 1..];
-        match after.find('}') {
-            Some(close) => {
-                out.extend(Placeholder::parse(&after[..close]));
-                rest = &after[close + 1..];
-            }
-            None => break,
-        }
-    }
-    out
+    super::braces(text).filter_map(Placeholder::parse).collect()
 }
 
 /// `text` with each placeholder replaced by the value `value` gives for its name. A
 /// placeholder whose name has no value, or braces that hold no placeholder, stay as written.
 pub fn fill(text: &str, value: impl Fn(&str) -> Option<f64>) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('}') else {
-            rest = &rest[open..];
-            break;
-        };
-        let inside = &after[..close];
+    super::substitute(&mut out, text, |out, inside| {
         match Placeholder::parse(inside).and_then(|p| Some(p.apply(value(p.name)?))) {
-            Some(number) => out.push_str(&number),
-            None => {
-                out.push('{');
-                out.push_str(inside);
-                out.push('}');
+            Some(number) => {
+                out.push_str(&number);
+                true
             }
+            None => false,
         }
-        rest = &after[close + 1..];
-    }
-    out.push_str(rest);
+    });
     out
 }
 

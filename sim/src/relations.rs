@@ -54,7 +54,7 @@ relation_ids! {
     ErlangB => "erlang_b",
     ErlangC => "erlang_c",
     WaitingTail => "waiting_tail",
-    SaturatedFailures => "saturated_failures",
+    Abandonment => "abandonment",
     SojournP99Exact => "sojourn_p99_exact",
     SojournP99Approx => "sojourn_p99_approx",
     Utilization => "utilization",
@@ -141,7 +141,7 @@ impl Relation {
             RelationId::ErlangB => &crate::queueing::ERLANG_B,
             RelationId::ErlangC => &crate::queueing::ERLANG_C,
             RelationId::WaitingTail => &crate::queueing::WAITING_TAIL,
-            RelationId::SaturatedFailures => &crate::queueing::SATURATED_FAILURES,
+            RelationId::Abandonment => &crate::queueing::ABANDONMENT,
             RelationId::SojournP99Exact => &crate::queueing::SOJOURN_P99_EXACT,
             RelationId::SojournP99Approx => &crate::queueing::SOJOURN_P99_APPROX,
             RelationId::Utilization => &crate::queueing::UTILIZATION,
@@ -188,6 +188,14 @@ pub const KLEINROCK_1975: Citation = Citation {
 pub const HARCHOL_BALTER_2013: Citation = Citation {
     text: "M. Harchol-Balter, Performance Modeling and Design of Computer Systems, Cambridge University Press (2013), ch. 14 (M/M/k)",
     url: "https://www.cs.cmu.edu/~harchol/PerformanceModeling/book.html",
+};
+pub const BACCELLI_HEBUTERNE_1981: Citation = Citation {
+    text: "F. Baccelli, G. Hébuterne, \"On Queues with Impatient Customers\", in Performance '81 (F. J. Kylstra, ed.), North-Holland (1981), 159–179",
+    url: "",
+};
+pub const ZELTYN_MANDELBAUM_2005: Citation = Citation {
+    text: "S. Zeltyn, A. Mandelbaum, \"Call Centers with Impatient Customers: Many-Server Asymptotics of the M/M/n + G Queue\", Queueing Systems 51(3–4), 361–402 (2005), §2 (exact results)",
+    url: "https://doi.org/10.1007/s11134-005-3699-8",
 };
 pub const LITTLE_1961: Citation = Citation {
     text: "J. D. C. Little, \"A Proof for the Queuing Formula: L = λW\", Operations Research 9(3), 383–387 (1961)",

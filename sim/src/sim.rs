@@ -706,7 +706,8 @@ impl Simulation {
                 1.0
             },
             in_service: q.utilization * f64::from(tick.serving * p.workers()),
-            waiting: passed * q.mean_wait_s.min(p.timeout_s),
+            // By Little's law: requests waiting, those about to give up included.
+            waiting: passed * q.tail.mean_wait_all(),
             completions_per_s: passed * (1.0 - q.timeout_share),
             timeout_share: q.timeout_share,
             rejected_share: rejected,

@@ -159,6 +159,77 @@ fn queue_prints_the_formulas() {
 }
 
 #[test]
+fn queue_with_a_timeout_is_m_m_n_plus_d() {
+    let solve = |rate: &str| -> serde_json::Value {
+        let (code, out, err) = cli(&[
+            "queue",
+            "--servers",
+            "160",
+            "--arrival-rate",
+            rate,
+            "--service-time",
+            "0.178",
+            "--timeout",
+            "2",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str(&out).unwrap()
+    };
+    // Just below and just above saturation (ρ 0.999 and 1.001), then well past it.
+    let rates = ["897.978", "899.775", "1000"];
+    let shares: Vec<f64> = rates
+        .iter()
+        .map(|r| solve(r)["abandon_share"].as_f64().unwrap())
+        .collect();
+    assert!(shares[0] < shares[1] && shares[1] < shares[2], "{shares:?}");
+    assert!(shares[1] < 0.002, "a 2 s patience loses little at ρ = 1");
+    let v = solve("1000");
+    for k in [
+        "offered_load",
+        "erlang_b",
+        "utilization",
+        "abandon_share",
+        "p_wait",
+        "mean_wait_s",
+        "p99_sojourn_s",
+    ] {
+        assert!(v[k].as_f64().is_some_and(f64::is_finite), "{k}: {v}");
+    }
+    assert!((v["offered_load"].as_f64().unwrap() - 178.0).abs() < 1e-9);
+    assert!(v["utilization"].as_f64().unwrap() <= 1.0);
+    assert!(v["mean_wait_s"].as_f64().unwrap() < 2.0);
+
+    // Without a timeout an unstable queue keeps utilization a fraction and reports the
+    // offered load beside it.
+    let (_, out, _) = cli(&[
+        "queue",
+        "--servers",
+        "1",
+        "--arrival-rate",
+        "1e9",
+        "--service-time",
+        "10",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["utilization"].as_f64(), Some(1.0));
+    assert_eq!(v["offered_load"].as_f64(), Some(1e10));
+
+    let (code, out, err) = cli(&[
+        "queue",
+        "--servers",
+        "1",
+        "--arrival-rate",
+        "1",
+        "--service-time",
+        "1",
+        "--timeout",
+        "-1",
+    ]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("--timeout"), "{err}");
+}
+
+#[test]
 fn bad_input_exits_2_with_one_line_and_no_output() {
     const RUN: &[&str] = &[
         "run",

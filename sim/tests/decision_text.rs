@@ -190,7 +190,7 @@ fn rarer_decisions_of_a_shaken_up_run() {
     let kpa = run("kpa");
     assert_eq!(
         first_with(&kpa, "panic (entered)"),
-        "panic (entered): concurrency 2147.3 over 60 s, 2147.3 over 6 s; target 16 × 70 % = 11.2 per pod → stable ⌈191.720⌉ = 192, panic ⌈191.720⌉ = 192 (19200 % of 1 ready, threshold 200 %) → 12"
+        "panic (entered): concurrency 2147.0 over 60 s, 2147.0 over 6 s; target 16 × 70 % = 11.2 per pod → stable ⌈191.698⌉ = 192, panic ⌈191.698⌉ = 192 (19200 % of 1 ready, threshold 200 %) → 12"
     );
     assert_eq!(
         first_with(&kpa, "stable (panic ended)"),
@@ -222,11 +222,11 @@ fn capped_and_limited_decisions() {
     );
     assert_eq!(
         first_with(&elastic, "≤ 0: go to max_nodes"),
-        "trend: active 2664 + 42.7/s × 60 s = 5228 > 5 × 1000 → safe capacity 1000 − 42.7 × 60 s = -1564 ≤ 0: go to max_nodes 6; delay prediction: 2664 in flight / 1205 completed per s = 2.21 s ≥ 2 s over 74390 requests → add max(⌈5 × 0.2⌉, 2) = 2; capped at max_nodes 6; cooling 180 s"
+        "trend: active 2659 + 42.6/s × 60 s = 5218 > 5 × 1000 → safe capacity 1000 − 42.6 × 60 s = -1559 ≤ 0: go to max_nodes 6; delay prediction: 2659 in flight / 1205 completed per s = 2.21 s ≥ 2 s over 74390 requests → add max(⌈5 × 0.2⌉, 2) = 2; capped at max_nodes 6; cooling 180 s"
     );
     assert_eq!(
         first_with(&elastic, "p95:"),
-        "p95: 22.7 % of 63706 requests over 500 ms for 30 s ≥ 30 s → add max(⌈5 × 0.2⌉, 2) = 2; capped at max_nodes 6; cooling 180 s"
+        "p95: 22.5 % of 63706 requests over 500 ms for 30 s ≥ 30 s → add max(⌈5 × 0.2⌉, 2) = 2; capped at max_nodes 6; cooling 180 s"
     );
     let hpa = run_details(
         ScenarioId::ViralSurge,

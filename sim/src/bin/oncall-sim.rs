@@ -411,7 +411,13 @@ fn csv_cell(v: &serde_json::Value) -> String {
 fn queue(args: &[String]) -> Result<String, Usage> {
     let pairs = flags(
         args,
-        &["--servers", "--arrival-rate", "--service-time", "--within"],
+        &[
+            "--servers",
+            "--arrival-rate",
+            "--service-time",
+            "--within",
+            "--timeout",
+        ],
     )?;
     let servers = parse_u32("--servers", required(&pairs, "--servers")?, 1, 100_000)?;
     let lambda = parse_f64(
@@ -428,20 +434,41 @@ fn queue(args: &[String]) -> Result<String, Usage> {
         1e6,
         M::CliServiceTimeRange,
     )?;
-    let within = single(&pairs, "--within")?
-        .map(|v| parse_f64("--within", v, 0.0, 1e9, M::CliWithinRange))
-        .transpose()?;
+    let seconds = |flag: &str| {
+        single(&pairs, flag)?
+            .map(|v| parse_f64(flag, v, 0.0, 1e9, M::CliWithinRange))
+            .transpose()
+    };
+    let within = seconds("--within")?;
+    let timeout = seconds("--timeout")?;
 
     let a = lambda * service;
+    let mut obj = serde_json::Map::new();
+    obj.insert("offered_load".into(), a.into());
+    obj.insert("erlang_b".into(), queueing::erlang_b(a, servers).into());
+    if let Some(timeout) = timeout {
+        // M/M/N+D: requests give up after waiting the timeout.
+        let q = queueing::solve(lambda, service, servers, timeout);
+        obj.insert("utilization".into(), q.utilization.into());
+        obj.insert("abandon_share".into(), q.timeout_share.into());
+        obj.insert("p_wait".into(), q.p_wait.into());
+        obj.insert("mean_wait_s".into(), q.mean_wait_s.into());
+        if let Some(t) = within {
+            obj.insert("p_wait_gt_within".into(), q.tail.wait_over(t).into());
+        }
+        obj.insert("p99_sojourn_s".into(), q.p99_s.into());
+        return Ok(format!("{}\n", serde_json::Value::Object(obj)));
+    }
     let c = queueing::erlang_c(a, servers);
     let theta = queueing::drain_rate(servers, service, lambda);
     let stable = a < f64::from(servers);
-    let mut obj = serde_json::Map::new();
-    obj.insert("erlang_b".into(), queueing::erlang_b(a, servers).into());
     obj.insert("erlang_c".into(), c.into());
+    // Utilization is a fraction of the workers; the offered load above may exceed them.
     obj.insert(
         "utilization".into(),
-        queueing::utilization(lambda, service, servers).into(),
+        queueing::utilization(lambda, service, servers)
+            .min(1.0)
+            .into(),
     );
     let mean_wait = if stable { Some(c / theta) } else { None };
     obj.insert("mean_wait_s".into(), mean_wait.into());
@@ -462,9 +489,11 @@ fn queue(args: &[String]) -> Result<String, Usage> {
         queueing::sojourn_p99_approx(c, service, servers, lambda).into(),
     );
     if !stable {
+        // Without a timeout the workers complete at most N/S requests per second; the rest
+        // of the arrivals can never be served.
         obj.insert(
             "saturated_failed_share".into(),
-            queueing::saturated_failed_share(a, servers).into(),
+            (1.0 - f64::from(servers) / a).into(),
         );
     }
     Ok(format!("{}\n", serde_json::Value::Object(obj)))

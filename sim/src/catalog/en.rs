@@ -162,7 +162,7 @@ fn cli_template(id: MessageId) -> &'static str {
                  [--action MINUTE:NAME[=VALUE]]... [--set NAME=VALUE]... [--elastic-config FILE]
   oncall-sim config check FILE
   oncall-sim config export FILE
-  oncall-sim queue --servers N --arrival-rate L --service-time S [--within T]
+  oncall-sim queue --servers N --arrival-rate L --service-time S [--within T] [--timeout T]
 
   --set autoscaler=target-tracking|cloud-run|elastic|hpa|kpa picks the policy; model
   parameters and the policies' parameters (cloud_run.*, elastic.*, hpa.*, kpa.*) are set

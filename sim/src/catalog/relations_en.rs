@@ -195,22 +195,22 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             note: "C = 1 when a ≥ N.",
         },
         RelationId::WaitingTail => RelationTexts {
-            name: "Waiting-time tail and timeouts",
-            formula: "P(W > t) = C·e^(−(N/S − λ)·t);  timeout share = P(W > {timeout_s} s)",
-            symbols: &["time waiting for a worker", "threshold (the {timeout_s} s request timeout)"],
-            note: "A request that waits longer than the timeout fails; it counts as an error.",
+            name: "Waiting-time tail without a timeout (M/M/N)",
+            formula: "P(W > t) = C·e^(−(N/S − λ)·t)",
+            symbols: &["time waiting for a worker", "threshold (for comparison: the {timeout_s} s request timeout)"],
+            note: "Holds only when nobody gives up and a < N. With the timeout, requests that would wait past it leave, which changes the queue: see “Timeouts as abandonment (M/M/N+D)”.",
         },
-        RelationId::SaturatedFailures => RelationTexts {
-            name: "Failed share at saturation",
-            formula: "a ≥ N  ⇒  failed share = 1 − N/a",
-            symbols: &[],
-            note: "Workers complete at most N/S requests per second; the rest of the arrivals time out.",
+        RelationId::Abandonment => RelationTexts {
+            name: "Timeouts as abandonment (M/M/N+D)",
+            formula: "P(V = 0) = π / B(a, N−1);  density of V: λπ·e^(−δx) for 0 < x ≤ τ, then λπ·e^(−δτ)·e^(−(N/S)(x − τ));  timeout share = P(V ≥ τ) = λπ·e^(−δτ)·S/N;  served: V < τ, latency T = V + service;  utilization = λ·S·(1 − timeout share)/N",
+            symbols: &["patience: the {timeout_s} s request timeout", "N/S − λ, negative past saturation", "probability that exactly N − 1 workers are busy, fixed by the total probability 1", "the wait a request would have if it never gave up"],
+            note: "A request that has not reached a worker within the timeout leaves and counts as an error; one that reaches a worker in time is served to the end, so the latency p99 is that of served requests and can pass the timeout by a service time. Finite for every load: past saturation the requests that give up keep the queue stable, and the timeout share tends to 1 − N/a. Computed scaled so that no exponential overflows, for thousands of workers.",
         },
         RelationId::SojournP99Exact => RelationTexts {
-            name: "Latency p99 (exact, M/M/N)",
-            formula: "P(T > t) = (1 − C)·e^(−μt) + C·(θ·e^(−μt) − μ·e^(−θt)) / (θ − μ);  p99: P(T > t) = 0.01, solved numerically",
+            name: "Latency p99 (exact)",
+            formula: "without a timeout: P(T > t) = (1 − C)·e^(−μt) + C·(θ·e^(−μt) − μ·e^(−θt)) / (θ − μ);  with it: P(T > t | served) from the M/M/N+D waits;  p99: P(T > t) = 0.01, solved numerically",
             symbols: &["time in the system: waiting plus service", "1/S, service rate of one worker", "N/S − λ, rate at which the queue drains"],
-            note: "Exponential service times; the waiting time of a delayed request is Exp(θ), so T is a mixture of Exp(μ) and a hypoexponential. Shown capped at the {timeout_s} s timeout.",
+            note: "Exponential service times. Without a timeout the wait of a delayed request is Exp(θ), so T mixes Exp(μ) and a hypoexponential (the command line's queue without --timeout). The console's p99 is that of the requests served before the {timeout_s} s timeout.",
         },
         RelationId::SojournP99Approx => RelationTexts {
             name: "Latency p99 (the source's approximation)",
@@ -222,7 +222,7 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             name: "Utilization (Little's law)",
             formula: "L = λ·S busy workers;  utilization = λ·S / N",
             symbols: &["mean number of busy workers"],
-            note: "Measured utilization cannot exceed 100 %: beyond it the excess is failing, not served.",
+            note: "Only served requests take a worker: requests that give up at the timeout do not count, so measured utilization never exceeds 100 %.",
         },
         RelationId::TtlHit => RelationTexts {
             name: "TTL cache hit rate and staleness",
@@ -274,7 +274,7 @@ pub const fn texts(id: RelationId) -> RelationTexts {
         },
         RelationId::ErrorsCounted => RelationTexts {
             name: "What counts as an error",
-            formula: "error rate = timeouts (incl. the failed share at saturation) + (1 − timeouts) × bad-build share × {bad_build_error_rate%} % + overflow rejections (429/503)",
+            formula: "error rate = timeouts (requests that give up, M/M/N+D) + (1 − timeouts) × bad-build share × {bad_build_error_rate%} % + overflow rejections (429/503)",
             symbols: &[],
             note: "Low-priority requests shed on purpose get \"try later\" and are reported as shed traffic, not as errors of the critical traffic; the error rate is a share of the admitted requests.",
         },
@@ -458,7 +458,11 @@ mod tests {
             "budget = 1 − SLO = 0.1 %;  burn = error rate / 0.1 %;  budget spent per minute = burn / 43,200"
         );
         assert!(formula(&crate::autoscale::hpa::HPA_RATIO).contains("|metric / target − 1| ≤ 0.1;"));
-        assert!(formula(&crate::queueing::WAITING_TAIL).contains("P(W > 2 s)"));
+        let patience = render(&crate::queueing::ABANDONMENT, &model, &policies).symbols;
+        assert_eq!(
+            patience[0],
+            ("τ", "patience: the 2 s request timeout".to_owned())
+        );
         let kpa = formula(&crate::autoscale::kpa::KPA_STABLE_PANIC);
         assert!(
             kpa.starts_with("target = container concurrency × 70 %;"),
@@ -493,9 +497,8 @@ mod tests {
             "{}",
             hpa.formula
         );
-        let tail = render(&crate::queueing::WAITING_TAIL, &model, &policies);
-        assert!(tail.formula.contains("P(W > 3 s)"), "{}", tail.formula);
-        assert_eq!(tail.symbols[1].1, "threshold (the 3 s request timeout)");
+        let tail = render(&crate::queueing::ABANDONMENT, &model, &policies);
+        assert_eq!(tail.symbols[0].1, "patience: the 3 s request timeout");
         let budget = render(&crate::budget::ERROR_BUDGET, &model, &policies);
         assert!(
             budget.formula.contains("1 − SLO = 0.5 %"),

@@ -512,10 +512,9 @@ mod tests {
             let mut o = obs(t, 10.0, 10, 0, 100.0);
             o.arrival_rate = 100.0;
             o.completions_per_s = 100.0;
-            // Saturated tail: every request slower than 500 ms.
-            o.tail.saturated = true;
-            o.tail.timeout_s = 2.0;
-            o.tail.service_s = 0.05;
+            // Saturated tail: five times what 10 workers serve, so every request waits
+            // about the whole 2 s timeout, slower than 500 ms.
+            o.tail = crate::queueing::SojournTail::new(1000.0, 0.05, 10, 2.0);
             o
         };
         let mut first = None;

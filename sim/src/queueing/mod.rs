@@ -1,12 +1,17 @@
-//! M/M/N queueing at the load balancer: Erlang B and C, the waiting tail, timeouts, the
-//! sojourn-time p99 (exact and the source's approximation) and utilization.
+//! Queueing at the load balancer: Erlang B and C, the M/M/N waiting tail and sojourn-time
+//! p99 (exact and the source's approximation), utilization, and the M/M/N+D queue in which
+//! requests give up at the timeout ([`patience`]), which is what a step of the model solves.
 //!
 //! Within a step the queue is treated as being in steady state: requests take milliseconds,
 //! a step lasts seconds to a minute.
 
+mod patience;
+
+pub use patience::SojournTail;
+
 use crate::relations::{
-    Relation, RelationId, ENVOY_CIRCUIT_BREAKING, ERLANG_1917, HARCHOL_BALTER_2013, KLEINROCK_1975,
-    LITTLE_1961, THIS_MODEL,
+    Relation, RelationId, BACCELLI_HEBUTERNE_1981, ENVOY_CIRCUIT_BREAKING, ERLANG_1917,
+    HARCHOL_BALTER_2013, KLEINROCK_1975, LITTLE_1961, THIS_MODEL, ZELTYN_MANDELBAUM_2005,
 };
 
 pub const OFFERED_LOAD: Relation = Relation {
@@ -80,21 +85,12 @@ pub const WAITING_TAIL: Relation = Relation {
     assumption: false,
 };
 
-/// Share of requests that cannot be served at all when the offered load reaches the
-/// servers: 1 − N/a for a ≥ N, otherwise 0.
-pub fn saturated_failed_share(a: f64, n: u32) -> f64 {
-    let nf = f64::from(n);
-    if a > 0.0 && a >= nf {
-        1.0 - nf / a
-    } else {
-        0.0
-    }
-}
-
-pub const SATURATED_FAILURES: Relation = Relation {
-    id: RelationId::SaturatedFailures,
-    symbols: &[],
-    citations: &[KLEINROCK_1975],
+/// Timeouts as abandonment: the queue is M/M/N+D, every request giving up after waiting
+/// the request timeout (see [`SojournTail`]).
+pub const ABANDONMENT: Relation = Relation {
+    id: RelationId::Abandonment,
+    symbols: &["τ", "δ", "π", "V"],
+    citations: &[BACCELLI_HEBUTERNE_1981, ZELTYN_MANDELBAUM_2005],
     assumption: false,
 };
 
@@ -142,21 +138,30 @@ pub fn sojourn_quantile_at(c: f64, service_s: f64, theta: f64, tail: f64) -> Opt
     }
     let mu = 1.0 / service_s;
     // T ≥ service time, so the service time's own quantile is a lower bound: start there.
-    // Beyond its mode the tail is convex and decreasing, so Newton steps from the left
-    // approach the root without passing it; the bracket guards the cases where they would.
-    let mut lo = libm::log(1.0 / tail) / mu;
-    let mut hi = f64::INFINITY;
+    let lo = libm::log(1.0 / tail) / mu;
+    let t = newton_in_bracket(lo, f64::INFINITY, |t| {
+        let (p, density) = sojourn_tail_and_density(c, mu, theta, t);
+        (p - tail, density)
+    });
+    (t <= 1e9).then_some(t)
+}
+
+/// The root of a decreasing function between `lo` and `hi` (`hi` may be infinite), where
+/// `f(t)` gives the value and minus its slope (a density). Newton's steps start from `lo`;
+/// beyond a tail's mode the tail is convex, so they approach the root without passing it,
+/// and the bracket guards the cases where they would. Gives up past 10⁹.
+pub(crate) fn newton_in_bracket(lo: f64, hi: f64, f: impl Fn(f64) -> (f64, f64)) -> f64 {
+    let (mut lo, mut hi) = (lo, hi);
     let mut t = lo;
     for _ in 0..200 {
-        let (p, density) = sojourn_tail_and_density(c, mu, theta, t);
-        let value = p - tail;
+        let (value, density) = f(t);
         if value > 0.0 {
             lo = t;
         } else {
             hi = t;
         }
         if value == 0.0 {
-            return Some(t);
+            return t;
         }
         let newton = if density > 0.0 {
             t + value / density
@@ -170,15 +175,12 @@ pub fn sojourn_quantile_at(c: f64, service_s: f64, theta: f64, tail: f64) -> Opt
         } else {
             2.0 * lo
         };
-        if next > 1e9 {
-            return None;
-        }
-        if (next - t).abs() <= 1e-12 * t.max(1e-9) {
-            return Some(next);
+        if next > 1e9 || (next - t).abs() <= 1e-12 * t.max(1e-9) {
+            return next;
         }
         t = next;
     }
-    Some(t)
+    t
 }
 
 pub const SOJOURN_P99_EXACT: Relation = Relation {
@@ -226,51 +228,10 @@ pub const UTILIZATION: Relation = Relation {
     assumption: false,
 };
 
-/// The distribution of the time in the system for one step, enough to ask what share of
-/// requests took longer than any threshold.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct SojournTail {
-    /// Probability of waiting (Erlang C).
-    pub erlang_c: f64,
-    /// Mean service time S, s.
-    pub service_s: f64,
-    /// N/S − λ; not positive at saturation.
-    pub theta: f64,
-    /// No steady state: every completed request waited close to the timeout.
-    pub saturated: bool,
-    pub timeout_s: f64,
-}
-
-impl SojournTail {
-    /// Share of requests whose time in the system exceeds `t` seconds (requests cut off by
-    /// the timeout count as exceeding every `t` below it).
-    pub fn share_over(&self, t: f64) -> f64 {
-        if t >= self.timeout_s {
-            return 0.0;
-        }
-        if !(self.service_s > 0.0) {
-            return 0.0;
-        }
-        if self.saturated || !(self.theta > 0.0) {
-            return 1.0;
-        }
-        let mu = 1.0 / self.service_s;
-        sojourn_tail(self.erlang_c, mu, self.theta, t.max(0.0)).clamp(0.0, 1.0)
-    }
-
-    /// The t with P(T > t) = `tail`, capped at the timeout.
-    pub fn quantile(&self, tail: f64) -> f64 {
-        if self.saturated {
-            return self.timeout_s;
-        }
-        sojourn_quantile_at(self.erlang_c, self.service_s, self.theta, tail)
-            .map_or(self.timeout_s, |t| t.min(self.timeout_s))
-    }
-}
-
-/// Quantile of a mixture of steps: the t at which the weighted mean of the steps' tails equals
-/// `tail`. This is the latency quantile of all the requests of a minute whose seconds saw
-/// different fleets. With one step it returns that step's quantile unchanged.
+/// Quantile of a mixture of steps: the t at which the share of all the served requests slower
+/// than t equals `tail`, each step weighted by its length times its served share. This is the
+/// latency quantile of the requests a minute served when its seconds saw different fleets.
+/// With one step it returns that step's quantile unchanged.
 pub fn mixture_quantile(steps: &[(f64, SojournTail)], tail: f64) -> f64 {
     // Steps with the same distribution merge (usually the whole minute is one).
     let mut merged: Vec<(f64, SojournTail)> = Vec::with_capacity(steps.len());
@@ -280,18 +241,32 @@ pub fn mixture_quantile(steps: &[(f64, SojournTail)], tail: f64) -> f64 {
             None => merged.push((w, s)),
         }
     }
-    let steps = &merged[..];
-    let quantiles: Vec<f64> = steps.iter().map(|(_, s)| s.quantile(tail)).collect();
-    let lo = quantiles.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = quantiles.iter().copied().fold(0.0, f64::max);
-    if quantiles.len() <= 1 || hi - lo <= 0.0 {
-        return quantiles.first().copied().unwrap_or(0.0);
+    if let [(_, only)] = merged[..] {
+        return only.quantile(tail);
     }
-    let total: f64 = steps.iter().map(|(w, _)| w).sum();
+    // Steps that served nothing take no part.
+    let weighted: Vec<(f64, SojournTail)> = merged
+        .into_iter()
+        .map(|(w, s)| (w * s.served_share(), s))
+        .filter(|(w, _)| *w > 0.0)
+        .collect();
+    let total: f64 = weighted.iter().map(|(w, _)| w).sum();
+    let quantiles = weighted.iter().map(|(_, s)| s.quantile(tail));
+    let lo = quantiles.clone().fold(f64::INFINITY, f64::min);
+    let hi = quantiles.fold(0.0, f64::max);
     if !(total > 0.0) {
+        return steps.first().map_or(0.0, |(_, s)| s.timeout_s);
+    }
+    if weighted.len() == 1 || hi - lo <= 0.0 {
         return hi;
     }
-    let over = |t: f64| steps.iter().map(|(w, s)| w * s.share_over(t)).sum::<f64>() / total;
+    let over = |t: f64| {
+        weighted
+            .iter()
+            .map(|(w, s)| w * s.served_tail(t))
+            .sum::<f64>()
+            / total
+    };
     // The mixture's quantile lies between the smallest and the largest of the steps'.
     let (mut lo, mut hi) = (lo, hi);
     for _ in 0..60 {
@@ -357,7 +332,9 @@ pub const ENVOY_OVERFLOW: Relation = Relation {
 
 /// The queue of one step when the balancer holds at most `room` waiting requests: the
 /// outcome for the admitted requests and the share rejected. With a room that drains within
-/// the timeout the room, not the timeout, bounds the wait.
+/// the timeout the room, not the timeout, bounds the wait: the rejected share is M/M/N/K's,
+/// and the admitted requests' waits are those of an M/M/N+D queue whose patience is the time
+/// to serve a full room.
 pub fn solve_bounded(
     lambda: f64,
     service_s: f64,
@@ -365,27 +342,30 @@ pub fn solve_bounded(
     room: u32,
     timeout_s: f64,
 ) -> (QueueOutcome, f64) {
-    let drains_in_timeout = if service_s > 0.0 {
-        f64::from(n) / service_s * timeout_s
+    let room_drain_s = if n > 0 {
+        f64::from(room) * service_s / f64::from(n)
     } else {
         f64::INFINITY
     };
-    if n == 0 || f64::from(room) >= drains_in_timeout {
+    if n == 0 || !(room_drain_s < timeout_s) {
         return (solve(lambda, service_s, n, timeout_s), 0.0);
     }
-    let rejected = mmnk_blocking(lambda * service_s, n, room);
-    let admitted = lambda * (1.0 - rejected);
-    let mut q = solve(admitted, service_s, n, timeout_s);
-    // Waiting is bounded by the time to serve a full room.
-    let longest = f64::from(room) * service_s / f64::from(n) + service_s * libm::log(100.0);
-    q.timeout_share = 0.0;
-    q.p99_s = q.p99_s.min(longest);
-    q.p99_approx_s = q.p99_approx_s.min(longest);
-    q.mean_wait_s = q
-        .mean_wait_s
-        .min(f64::from(room) * service_s / f64::from(n));
-    q.tail.saturated = false;
-    q.tail.timeout_s = q.tail.timeout_s.min(longest);
+    let a = lambda * service_s;
+    let rejected = mmnk_blocking(a, n, room);
+    let tail = SojournTail::new(lambda, service_s, n, room_drain_s).served_only();
+    let c = erlang_c(a, n);
+    let approx = sojourn_p99_approx(c, service_s, n, lambda).unwrap_or(timeout_s);
+    let q = QueueOutcome {
+        offered_load: a,
+        erlang_c: c,
+        p_wait: tail.p_wait(),
+        utilization: (a * (1.0 - rejected) / f64::from(n)).min(1.0),
+        timeout_share: 0.0,
+        p99_s: tail.quantile(0.01),
+        p99_approx_s: approx.min(timeout_s),
+        mean_wait_s: tail.mean_wait_served(),
+        tail,
+    };
     (q, rejected)
 }
 
@@ -393,59 +373,47 @@ pub fn solve_bounded(
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct QueueOutcome {
     pub offered_load: f64,
+    /// Erlang C: the probability of waiting if nobody gave up (the source's p99
+    /// approximation uses it).
     pub erlang_c: f64,
-    /// Utilization as measured on the fleet (at most 1).
+    /// Probability that an arriving request waits (M/M/N+D).
+    pub p_wait: f64,
+    /// Utilization as measured on the fleet (at most 1): requests that give up never take a
+    /// worker.
     pub utilization: f64,
-    /// Share of requests that time out waiting (or cannot be served at saturation).
+    /// Share of requests that give up at the timeout.
     pub timeout_share: f64,
-    /// p99 of the time in the system of completed requests, seconds, capped at the timeout.
+    /// p99 of the time in the system of the served requests, seconds.
     pub p99_s: f64,
-    /// The source's approximation, capped the same way.
+    /// The source's approximation, capped at the timeout.
     pub p99_approx_s: f64,
+    /// Mean wait of the served requests, seconds.
     pub mean_wait_s: f64,
-    /// The sojourn-time distribution, for other quantiles and thresholds.
+    /// The queue's distribution, for other quantiles and thresholds.
     pub tail: SojournTail,
 }
 
-/// Solves the queue for λ requests/s, mean service time S and N workers, with a timeout.
+/// Solves the queue for λ requests/s, mean service time S and N workers, every request
+/// giving up after waiting the timeout (M/M/N+D).
 pub fn solve(lambda: f64, service_s: f64, n: u32, timeout_s: f64) -> QueueOutcome {
     let a = lambda * service_s;
     let c = erlang_c(a, n);
-    let nf = f64::from(n);
-    let tail = SojournTail {
-        erlang_c: c,
-        service_s,
-        theta: drain_rate(n, service_s, lambda),
-        saturated: a > 0.0 && a >= nf,
-        timeout_s,
-    };
-    if a > 0.0 && a >= nf {
-        return QueueOutcome {
-            offered_load: a,
-            erlang_c: 1.0,
-            utilization: 1.0,
-            timeout_share: if n == 0 {
-                1.0
-            } else {
-                saturated_failed_share(a, n)
-            },
-            p99_s: timeout_s,
-            p99_approx_s: timeout_s,
-            mean_wait_s: timeout_s,
-            tail,
-        };
-    }
-    let theta = drain_rate(n, service_s, lambda);
-    let p99 = sojourn_p99_exact(c, service_s, n, lambda).unwrap_or(timeout_s);
+    let tail = SojournTail::new(lambda, service_s, n, timeout_s);
     let approx = sojourn_p99_approx(c, service_s, n, lambda).unwrap_or(timeout_s);
+    let served_load = a * tail.served_share();
     QueueOutcome {
         offered_load: a,
         erlang_c: c,
-        utilization: utilization(lambda, service_s, n).min(1.0),
-        timeout_share: waiting_tail(c, theta, timeout_s),
-        p99_s: p99.min(timeout_s),
+        p_wait: tail.p_wait(),
+        utilization: if n == 0 {
+            utilization(lambda, service_s, 0)
+        } else {
+            (served_load / f64::from(n)).min(1.0)
+        },
+        timeout_share: tail.abandon_share(),
+        p99_s: tail.quantile(0.01),
         p99_approx_s: approx.min(timeout_s),
-        mean_wait_s: if theta > 0.0 { c / theta } else { 0.0 },
+        mean_wait_s: tail.mean_wait_served(),
         tail,
     }
 }

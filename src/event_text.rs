@@ -108,6 +108,16 @@ pub fn describe(event: &Event, clock_at: &dyn Fn(u32) -> String) -> (EventFamily
             F::Action,
             tf(Msg::EvAction, &[("action", &action_text(action))]),
         ),
+        EventKind::ActionRefused { action, reason } => (
+            F::Action,
+            tf(
+                Msg::EvActionRefused,
+                &[
+                    ("action", &action_text(action)),
+                    ("reason", &core_text(reason)),
+                ],
+            ),
+        ),
         EventKind::Deploy { build, bad } => (
             F::Deploy,
             tf(

@@ -223,6 +223,7 @@ pub enum Msg {
     LogTruncated,
     /// Placeholder `{action}`.
     EvAction,
+    EvActionRefused,
     /// Placeholder `{value}`.
     ActMinInstances,
     ActAutoscalingOn,
@@ -514,7 +515,7 @@ fn en(msg: Msg) -> &'static str {
         CtlMinInstances => "Minimum instances",
         CtlMinInstancesHelp => {
             "Floor for the fleet. Raising it starts instances at once; they serve after the \
-             boot delay."
+             boot delay. 0 lets Cloud Run and the KPA scale to zero."
         }
         CtlAutoscaling => "Autoscaling",
         CtlAutoscalingHelp => "{policy} sizes the fleet. Off: exactly the minimum.",
@@ -607,6 +608,7 @@ fn en(msg: Msg) -> &'static str {
         LogEmpty => "Nothing has happened yet.",
         LogTruncated => "Showing the latest {shown} of {total} events.",
         EvAction => "You: {action}.",
+        EvActionRefused => "Not applied: {action}. {reason}.",
         ActMinInstances => "minimum instances → {value}",
         ActAutoscalingOn => "autoscaling on",
         ActAutoscalingOff => "autoscaling off",

@@ -269,7 +269,7 @@ mod tests {
         assert!(n[3].contains("“autoscaler”") && n[3].contains("kpa"));
         assert!(n[4].contains("“t”") && n[4].contains("43200"));
         assert!(n[5].contains("“zz”") && n[5].contains("other actions are kept"));
-        assert!(n[6].contains("min_instances=500") && n[6].contains("1 to 40"));
+        assert!(n[6].contains("min_instances=500") && n[6].contains("0 to 40"));
         assert!(n[7].contains("“hpa.tolerance”"), "{}", n[7]);
         assert_eq!(link.state.scenario, ScenarioId::FreePlay);
         assert_eq!(link.state.params.workers_per_instance, 8);

@@ -39,8 +39,10 @@ pub fn serialize_encoded<S: serde::Serializer>(kind: &ActionKind, s: S) -> Resul
     s.serialize_str(&kind.encode())
 }
 
-/// Allowed ranges of the controls.
-pub const MIN_INSTANCES_RANGE: (u32, u32) = (1, 40);
+/// Allowed ranges of the controls. A minimum of 0 (scale to zero) is for the policies that
+/// hold requests while the first instance starts (Cloud Run, the Knative KPA); under the
+/// others the run refuses it.
+pub const MIN_INSTANCES_RANGE: (u32, u32) = (0, 40);
 pub const TARGET_UTILIZATION_RANGE: (f64, f64) = (0.1, 0.95);
 pub const CACHE_TTL_RANGE: (u32, u32) = (1, 3600);
 pub const SHED_RANGE: (f64, f64) = (0.0, 1.0);
@@ -359,7 +361,7 @@ mod tests {
         let e = Action::parse("3:min_instances=99", 10)
             .unwrap_err()
             .to_string();
-        assert!(e.contains("min_instances") && e.contains("1 to 40"), "{e}");
+        assert!(e.contains("min_instances") && e.contains("0 to 40"), "{e}");
         let e = Action::parse("3:teleport", 10).unwrap_err().to_string();
         assert!(
             e.contains("unknown action") && e.contains("rollback"),

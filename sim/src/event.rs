@@ -25,6 +25,14 @@ pub enum EventKind {
         #[serde(serialize_with = "crate::action::serialize_encoded")]
         action: crate::action::ActionKind,
     },
+    /// A user action the run could not apply, and why; the control keeps its value.
+    ActionRefused {
+        #[serde(serialize_with = "crate::action::serialize_encoded")]
+        action: crate::action::ActionKind,
+        /// Why; serialized as its English text.
+        #[serde(serialize_with = "crate::message::serialize_english")]
+        reason: crate::message::Message,
+    },
     /// A new build started rolling out.
     Deploy {
         build: u32,

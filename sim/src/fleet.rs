@@ -229,6 +229,18 @@ impl Fleet {
         self.count(|i| !i.rollback && matches!(i.state, InstanceState::Booting { .. }))
     }
 
+    /// When the first booting instance of the live fleet will serve, if one is booting.
+    pub fn next_ready_ms(&self) -> Option<Millis> {
+        self.instances
+            .iter()
+            .filter(|i| !i.rollback)
+            .filter_map(|i| match i.state {
+                InstanceState::Booting { ready_at_ms } => Some(ready_at_ms),
+                _ => None,
+            })
+            .min()
+    }
+
     pub fn draining(&self) -> u32 {
         self.count(|i| matches!(i.state, InstanceState::Draining { .. }))
     }

@@ -230,5 +230,7 @@ ids! {
         KpaPanicEntered = "decision.kpa.panic_entered",
         KpaDecision = "decision.kpa.decision",
         KpaGrace = "decision.kpa.grace",
+        // Actions the run refuses.
+        MinInstancesZeroRefused = "action.min_instances_zero_refused",
     }
 }

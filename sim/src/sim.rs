@@ -12,9 +12,10 @@ use crate::action::{Action, ActionKind, Settings};
 use crate::autoscale::target_tracking::TargetTracking;
 use crate::autoscale::{Autoscaler, Observation, PolicyId};
 use crate::engine::formulas::QueueFormulas;
-use crate::engine::{ServiceModel, TickInput, TickOutcome};
+use crate::engine::{ColdStart, ServiceModel, TickInput, TickOutcome};
 use crate::event::{Event, EventKind, FleetReason};
 use crate::ids::DriverId;
+use crate::message::{Message, MessageId};
 use crate::params::ModelParams;
 use crate::queueing::{self, SojournTail};
 use crate::record::MinuteRecord;
@@ -277,7 +278,33 @@ impl Simulation {
         }
     }
 
+    /// Why the run cannot apply `kind` now, if it cannot.
+    fn refusal(&self, kind: &ActionKind) -> Option<Message> {
+        match kind {
+            ActionKind::MinInstances(0)
+                if self
+                    .service
+                    .autoscaler
+                    .holds_at_zero_s(self.boot_s())
+                    .is_none() =>
+            {
+                Some(
+                    Message::new(MessageId::MinInstancesZeroRefused)
+                        .code("policy", self.service.autoscaler.id().as_str()),
+                )
+            }
+            _ => None,
+        }
+    }
+
     fn apply_now(&mut self, action: Action) {
+        if let Some(reason) = self.refusal(&action.kind) {
+            self.emit(EventKind::ActionRefused {
+                action: action.kind,
+                reason,
+            });
+            return;
+        }
         let now_ms = secs(self.minute * 60);
         self.emit(EventKind::Action {
             action: action.kind.clone(),
@@ -461,7 +488,12 @@ impl Simulation {
                 self.tick_second = Some(k * tick_s);
                 self.fleet_at(tick_start_ms);
             }
-            let tick = self.serve_tick(traffic.admitted, b, p, admission, ticks > 1);
+            let cold_start = if self.service.fleet.serving() == 0 && traffic.admitted > 0.0 {
+                self.cold_start(tick_start_ms, dt_ms, p.timeout_s)
+            } else {
+                None
+            };
+            let tick = self.serve_tick(traffic.admitted, b, p, admission, ticks > 1, cold_start);
             let error_rate = tick_error_rate(&tick, traffic.admitted, b, p);
             let billed = self.service.fleet.billed();
             self.ledger.bill(billed, dt);
@@ -516,6 +548,7 @@ impl Simulation {
         p: &ModelParams,
         admission: Option<crate::autoscale::Admission>,
         want_p95: bool,
+        cold_start: Option<ColdStart>,
     ) -> TickState {
         let bad_share = self.bad_share();
         let app_ms = (p.app_time_ms + if b.heavy { p.heavy_feature_ms } else { 0.0 })
@@ -531,6 +564,7 @@ impl Simulation {
             timeout_s: p.timeout_s,
             admission,
             want_p95,
+            cold_start,
         });
         TickState {
             serving,
@@ -542,6 +576,30 @@ impl Simulation {
             app_ms,
             service_ms,
         }
+    }
+
+    /// With no instance serving, under a policy that holds requests for the first one: when
+    /// it serves (the first booting instance, or one the policy starts at this tick's end)
+    /// and how long requests are held.
+    fn cold_start(
+        &self,
+        tick_start_ms: Millis,
+        dt_ms: Millis,
+        timeout_s: f64,
+    ) -> Option<ColdStart> {
+        let boot_s = self.boot_s();
+        let hold_s = self.service.autoscaler.holds_at_zero_s(boot_s)?;
+        let ready_in_s = match self.service.fleet.next_ready_ms() {
+            Some(at_ms) => seconds(at_ms.saturating_sub(tick_start_ms)),
+            // Nothing starts while autoscaling is off: the held requests all time out.
+            None if !self.settings.autoscaling => return None,
+            None => seconds(dt_ms) + boot_s,
+        };
+        Some(ColdStart {
+            ready_in_s,
+            patience_s: hold_s.min(timeout_s),
+            tick_s: seconds(dt_ms),
+        })
     }
 
     /// Simulates the next minute and returns its record.

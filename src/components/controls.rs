@@ -2,6 +2,7 @@ use leptos::prelude::*;
 use oncall_sim::action::{
     CACHE_TTL_RANGE, MIN_INSTANCES_RANGE, SHED_RANGE, TARGET_UTILIZATION_RANGE,
 };
+use oncall_sim::autoscale::lowest_minimum;
 use oncall_sim::ActionKind;
 
 use crate::components::run::use_run;
@@ -39,7 +40,7 @@ fn Slider(
     control: &'static str,
     label: Msg,
     #[prop(into)] help: Signal<String>,
-    min: f64,
+    #[prop(into)] min: Signal<f64>,
     max: f64,
     step: f64,
     #[prop(into)] position: Signal<f64>,
@@ -62,7 +63,7 @@ fn Slider(
             <input
                 type="range"
                 id=input_id
-                min=min
+                min=move || min.get()
                 max=max
                 step=step
                 prop:value=move || shown().to_string()
@@ -286,7 +287,9 @@ pub fn Controls() -> impl IntoView {
     };
 
     let act = move |kind: ActionKind| run.act(kind);
-    let (min_lo, min_hi) = MIN_INSTANCES_RANGE;
+    let (_, min_hi) = MIN_INSTANCES_RANGE;
+    // 0 (scale to zero) only under the policies that hold requests for a starting instance.
+    let min_lo = move || lowest_minimum(run.snapshot.with(|s| s.policy));
 
     view! {
         <section class="panel controls-panel" id="controls" aria-labelledby="controls-heading">
@@ -298,13 +301,13 @@ pub fn Controls() -> impl IntoView {
                 control="min_instances"
                 label=Msg::CtlMinInstances
                 help=Signal::derive(|| t(Msg::CtlMinInstancesHelp).to_owned())
-                min=f64::from(min_lo)
+                min=Signal::derive(move || f64::from(min_lo()))
                 max=f64::from(min_hi)
                 step=1.0
                 position=Signal::derive(move || f64::from(settings().min_instances))
                 show=|x| instances(x.round() as u32)
                 on_commit=Callback::new(move |x: f64| {
-                    let n = (x.round() as u32).clamp(min_lo, min_hi);
+                    let n = (x.round() as u32).clamp(min_lo(), min_hi);
                     act(ActionKind::MinInstances(n));
                 })
                 disabled=disabled

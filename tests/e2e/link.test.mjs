@@ -179,7 +179,7 @@ describe('links', () => {
     assert.equal(notices.length, 3, notices.join('\n'));
     assert.match(notices[0], /“zz”/);
     assert.match(notices[1], /min_instances=500/);
-    assert.match(notices[1], /1 to 40/);
+    assert.match(notices[1], /0 to 40/);
     assert.match(notices[2], /x:warm_cache/);
     assert.ok(notices.every((n) => /other actions are kept/.test(n)));
     await waitForMinute(page, 9);

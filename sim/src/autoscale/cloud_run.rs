@@ -202,6 +202,16 @@ impl Autoscaler for CloudRun {
         1
     }
 
+    /// With no instance, requests wait in the pending queue for a starting one.
+    fn holds_at_zero_s(&self, boot_s: f64) -> Option<f64> {
+        let p = &self.p;
+        Some(pending_queue_bound_s(
+            boot_s,
+            p.pending_min_s,
+            p.pending_cold_start_factor,
+        ))
+    }
+
     fn decide(&mut self, obs: &Observation) -> Option<Decision> {
         let p = &self.p;
         let t = obs.t_ms;

@@ -127,6 +127,12 @@ impl Autoscaler for Kpa {
         tick_dividing_minute(self.p.tick_interval_s)
     }
 
+    /// With no pod, Knative's activator buffers the requests until a pod is ready; here the
+    /// request timeout ends their wait.
+    fn holds_at_zero_s(&self, _boot_s: f64) -> Option<f64> {
+        Some(f64::INFINITY)
+    }
+
     fn decide(&mut self, obs: &Observation) -> Option<Decision> {
         let t = obs.t_ms;
         self.stable.push(t, obs.dt_ms, obs.concurrency());

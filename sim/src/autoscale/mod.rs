@@ -29,6 +29,14 @@ registry::policies! {
 /// The default policy.
 pub const DEFAULT_POLICY: PolicyId = PolicyId::TargetTracking;
 
+/// The lowest minimum instances policy `id` allows: 0 where it holds requests while the
+/// first instance starts, so that it can scale to zero; 1 elsewhere.
+pub fn lowest_minimum(id: PolicyId) -> u32 {
+    let holds = build(id, &PolicySettings::default(), &ModelParams::default())
+        .is_ok_and(|p| p.holds_at_zero_s(0.0).is_some());
+    u32::from(!holds)
+}
+
 /// What a policy sees at a decision point: the fleet and the queue of the tick that just
 /// ended. Every figure comes from the queue formulas of the core, never from the policy.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -144,6 +152,12 @@ pub trait Autoscaler {
     fn decide(&mut self, obs: &Observation) -> Option<Decision>;
     /// Limits in front of the fleet, if the policy brings any.
     fn admission(&self) -> Option<Admission> {
+        None
+    }
+    /// When no instance serves, how long a request is held for one to start (Cloud Run's
+    /// pending queue, Knative's activator), given the instances' boot time; `None`: it
+    /// fails at once. Only a policy that holds requests can scale to zero.
+    fn holds_at_zero_s(&self, _boot_s: f64) -> Option<f64> {
         None
     }
 }

@@ -318,7 +318,7 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             name: "Cloud Run: on-demand scaling and the pending queue",
             formula: "demand a = λ·S > (serving + starting) × maximum concurrency ⇒ start ⌈a / maximum concurrency⌉ at once;  a request waits in the pending queue at most max({cloud_run.pending_min_s} s, {cloud_run.pending_cold_start_factor} × expected cold start);  at the maximum instances with no slot free in that time: 429 (share 1 − maximum × concurrency / a)",
             symbols: &["here the scenario's boot time"],
-            note: "The only way to scale from zero. Requests first queue for a starting or an existing instance. In this model the {timeout_s} s request timeout ends a waiting request if it comes before the pending bound.",
+            note: "The only way to scale from zero (minimum instances 0). Requests first queue for a starting or an existing instance. In this model the {timeout_s} s request timeout ends a waiting request if it comes before the pending bound, so a cold start longer than that fails the requests that arrive early in it, and the last served ones show it in the p99.",
         },
         RelationId::ElasticTrend => RelationTexts {
             name: "Elastic scaler: trend expansion",
@@ -372,7 +372,7 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             name: "Knative KPA: scale rates and scale to zero",
             formula: "⌊ready / {kpa.max_scale_down_rate}⌋ ≤ desired ≤ ⌈{kpa.max_scale_up_rate} × ready⌉ (ready taken as at least 1);  desired 0 only after the {kpa.scale_to_zero_grace_s} s scale-to-zero grace period",
             symbols: &[],
-            note: "Scale to zero happens only when the minimum instances allows it.",
+            note: "Scale to zero happens only when the minimum instances is 0. With no pod, the activator holds arriving requests until the first pod is ready; in this model the {timeout_s} s request timeout ends a request's wait, so a cold start longer than that fails the requests that arrive early in it.",
         },
         RelationId::MinuteQuantile => RelationTexts {
             name: "Latency of a minute made of several steps",

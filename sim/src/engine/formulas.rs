@@ -13,6 +13,7 @@ struct QueueKey {
     room: Option<u32>,
     timeout_s: f64,
     want_p95: bool,
+    cold_start: Option<super::ColdStart>,
 }
 
 /// The formulas of the sources panel, with the last solve remembered.
@@ -45,18 +46,29 @@ impl ServiceModel for QueueFormulas {
             room,
             timeout_s: input.timeout_s,
             want_p95: input.want_p95,
+            cold_start: input.cold_start.filter(|_| input.serving == 0),
         };
         if let Some((k, outcome)) = self.last {
             if k == key {
                 return outcome;
             }
         }
-        let (queue, rejected) = match room {
-            None => (
+        let (queue, rejected) = match (key.cold_start, room) {
+            (Some(c), _) => (
+                queueing::solve_cold_start(
+                    input.lambda,
+                    input.service_s,
+                    c.ready_in_s,
+                    c.patience_s,
+                    c.tick_s,
+                ),
+                0.0,
+            ),
+            (None, None) => (
                 queueing::solve(input.lambda, input.service_s, workers, input.timeout_s),
                 0.0,
             ),
-            Some(room) => queueing::solve_bounded(
+            (None, Some(room)) => queueing::solve_bounded(
                 input.lambda,
                 input.service_s,
                 workers,

@@ -25,6 +25,21 @@ pub struct TickInput {
     /// Whether the caller needs the p95 of the time in the system (policies that act
     /// faster than a minute read it).
     pub want_p95: bool,
+    /// While no instance serves under a policy that holds requests for the first one.
+    pub cold_start: Option<ColdStart>,
+}
+
+/// No instance serves yet and the policy holds arriving requests for the first one (Cloud
+/// Run's pending queue, Knative's activator).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ColdStart {
+    /// Seconds from the tick's start until the first instance serves.
+    pub ready_in_s: f64,
+    /// Longest a request is held: the pending bound or the request timeout, whichever is
+    /// shorter.
+    pub patience_s: f64,
+    /// Length of the tick, s.
+    pub tick_s: f64,
 }
 
 /// What the service stage reports for one tick.

@@ -369,6 +369,30 @@ pub fn solve_bounded(
     (q, rejected)
 }
 
+/// The queue of one step in which no instance serves yet and requests are held for the
+/// first one, which serves `ready_in_s` after the step starts (see
+/// [`SojournTail::cold_start`]).
+pub fn solve_cold_start(
+    lambda: f64,
+    service_s: f64,
+    ready_in_s: f64,
+    patience_s: f64,
+    step_s: f64,
+) -> QueueOutcome {
+    let tail = SojournTail::cold_start(service_s, ready_in_s, patience_s, step_s);
+    QueueOutcome {
+        offered_load: lambda * service_s,
+        erlang_c: erlang_c(lambda * service_s, 0),
+        p_wait: tail.p_wait(),
+        utilization: utilization(lambda, service_s, 0),
+        timeout_share: tail.abandon_share(),
+        p99_s: tail.quantile(0.01),
+        p99_approx_s: tail.quantile(0.01),
+        mean_wait_s: tail.mean_wait_served(),
+        tail,
+    }
+}
+
 /// Everything the queue gives for one step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct QueueOutcome {

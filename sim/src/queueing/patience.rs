@@ -36,6 +36,9 @@ pub struct SojournTail {
     drain: f64,
     /// Where the waiting density peaks: 0 when δ ≥ 0, τ otherwise.
     anchor: f64,
+    /// Shortest wait of a request that waits: 0 in M/M/N+D; later while the first instance
+    /// starts (see [`SojournTail::cold_start`]).
+    lo: f64,
     /// Scaled mass of requests served without waiting.
     no_wait: f64,
     /// Scaled waiting density at the anchor (λ·B(a, N − 1)).
@@ -93,10 +96,43 @@ impl SojournTail {
             timeout_s,
             drain,
             anchor,
+            lo: 0.0,
             no_wait: libm::exp(at_zero),
             density,
             waited: density * exp_integral(at_zero, at_timeout, timeout_s),
             abandon: density * libm::exp(at_timeout) / all,
+        }
+    }
+
+    /// No instance serves yet; the first one serves `ready_in_s` after the start of a step of
+    /// `step_s` seconds, and the requests arriving meanwhile are held for it (Cloud Run's
+    /// pending queue, Knative's activator) for at most `patience_s`. A request arriving at
+    /// u waits ready − u: arrivals are spread evenly over the step, so the waits are spread
+    /// evenly too; those that would wait past the patience fail when it ends, and the
+    /// others are served after their wait by the new instance.
+    pub fn cold_start(service_s: f64, ready_in_s: f64, patience_s: f64, step_s: f64) -> Self {
+        let ready = ready_in_s.max(0.0);
+        let step = step_s.max(f64::MIN_POSITIVE);
+        let patience = patience_s.max(0.0);
+        // Waits run from ready − step (the step's last arrival) to ready (its first); the
+        // served ones up to the patience.
+        let hi = ready.min(patience);
+        let lo = (ready - step).max(0.0).min(hi);
+        let density = 1.0 / step;
+        SojournTail {
+            mu: if service_s > 0.0 {
+                1.0 / service_s
+            } else {
+                0.0
+            },
+            timeout_s: hi,
+            drain: 0.0,
+            anchor: 0.0,
+            lo,
+            no_wait: (step - ready).max(0.0) * density,
+            density,
+            waited: (hi - lo) * density,
+            abandon: (ready - hi).min(step) * density,
         }
     }
 
@@ -133,6 +169,10 @@ impl SojournTail {
     /// ∫₀^τ x·e^(−δ(x − x*)) dx, the waiting time's first moment before scaling.
     fn wait_moment(&self) -> f64 {
         let tau = self.timeout_s;
+        if self.lo > 0.0 {
+            // Only a cold start waits from a later time, with an even density.
+            return (tau * tau - self.lo * self.lo) / 2.0;
+        }
         let u = self.drain.abs() * tau;
         if self.drain >= 0.0 {
             tau * tau * first_moment_shape(u)
@@ -163,7 +203,7 @@ impl SojournTail {
         if t >= self.timeout_s {
             return 0.0;
         }
-        let t = t.max(0.0);
+        let t = t.max(self.lo);
         let e = |x: f64| -self.drain * (x - self.anchor);
         let later = self.density * exp_integral(e(t), e(self.timeout_s), self.timeout_s - t);
         (later + self.abandon) / self.total()
@@ -174,12 +214,17 @@ impl SojournTail {
     fn served_over(&self, t: f64) -> (f64, f64) {
         let t = t.max(0.0);
         let tau = self.timeout_s;
-        let m = t.min(tau);
+        let lo = self.lo;
+        let m = t.min(tau).max(lo);
         let mu = self.mu;
         let e = |x: f64| -self.drain * (x - self.anchor);
         let direct = self.no_wait * libm::exp(-mu * t);
         // Waited x ≤ m and still in service at t.
-        let in_service = self.density * exp_integral(e(0.0) - mu * t, e(m) - mu * (t - m), m);
+        let in_service = if t > lo {
+            self.density * exp_integral(e(lo) - mu * (t - lo), e(m) - mu * (t - m), m - lo)
+        } else {
+            0.0
+        };
         // Still waiting at t (only when t < τ).
         let waiting = self.density * exp_integral(e(m), e(tau), tau - m);
         (direct + in_service + waiting, mu * (direct + in_service))

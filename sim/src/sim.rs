@@ -488,12 +488,14 @@ impl Simulation {
                 self.tick_second = Some(k * tick_s);
                 self.fleet_at(tick_start_ms);
             }
-            let cold_start = if self.service.fleet.serving() == 0 && traffic.admitted > 0.0 {
-                self.cold_start(tick_start_ms, dt_ms, p.timeout_s)
-            } else {
-                None
-            };
-            let tick = self.serve_tick(traffic.admitted, b, p, admission, ticks > 1, cold_start);
+            let tick = self.serve_tick(
+                traffic.admitted,
+                b,
+                p,
+                admission,
+                ticks > 1,
+                (tick_start_ms, dt_ms),
+            );
             let error_rate = tick_error_rate(&tick, traffic.admitted, b, p);
             let billed = self.service.fleet.billed();
             self.ledger.bill(billed, dt);
@@ -548,7 +550,7 @@ impl Simulation {
         p: &ModelParams,
         admission: Option<crate::autoscale::Admission>,
         want_p95: bool,
-        cold_start: Option<ColdStart>,
+        (tick_start_ms, dt_ms): (Millis, Millis),
     ) -> TickState {
         let bad_share = self.bad_share();
         let app_ms = (p.app_time_ms + if b.heavy { p.heavy_feature_ms } else { 0.0 })
@@ -556,6 +558,11 @@ impl Simulation {
         let service_ms = database::service_time_ms(app_ms, b.hit, b.queries, b.query_ms);
         let service_s = service_ms / 1000.0;
         let serving = self.service.fleet.serving();
+        let cold_start = if serving == 0 && admitted > 0.0 {
+            self.cold_start(tick_start_ms, dt_ms, p.timeout_s)
+        } else {
+            None
+        };
         let served = self.service.model.tick(&TickInput {
             lambda: admitted,
             service_s,
@@ -765,7 +772,7 @@ impl Simulation {
             },
             in_service: q.utilization * f64::from(tick.serving * p.workers()),
             // By Little's law: requests waiting, those about to give up included.
-            waiting: passed * q.tail.mean_wait_all(),
+            waiting: passed * q.mean_wait_all_s,
             completions_per_s: passed * (1.0 - q.timeout_share),
             timeout_share: q.timeout_share,
             rejected_share: rejected,

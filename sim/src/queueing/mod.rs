@@ -57,6 +57,20 @@ pub fn erlang_c(a: f64, n: u32) -> f64 {
     c.clamp(0.0, 1.0)
 }
 
+/// Erlang C from Erlang B for one server fewer: C(a, N) = a·B(a, N−1) / (N − a + a·B(a, N−1))
+/// for 0 < a < N (B(a, N) = a·B(a, N−1) / (N + a·B(a, N−1)) put into C's formula).
+fn erlang_c_from_previous(a: f64, n: u32, previous: f64) -> f64 {
+    let nf = f64::from(n);
+    if !(a > 0.0) {
+        return 0.0;
+    }
+    if a >= nf {
+        return 1.0;
+    }
+    let ab = a * previous;
+    (ab / (nf - a + ab)).clamp(0.0, 1.0)
+}
+
 pub const ERLANG_C: Relation = Relation {
     id: RelationId::ErlangC,
     symbols: &["C"],
@@ -364,6 +378,7 @@ pub fn solve_bounded(
         p99_s: tail.quantile(0.01),
         p99_approx_s: approx.min(timeout_s),
         mean_wait_s: tail.mean_wait_served(),
+        mean_wait_all_s: tail.mean_wait_all(),
         tail,
     };
     (q, rejected)
@@ -389,6 +404,7 @@ pub fn solve_cold_start(
         p99_s: tail.quantile(0.01),
         p99_approx_s: tail.quantile(0.01),
         mean_wait_s: tail.mean_wait_served(),
+        mean_wait_all_s: tail.mean_wait_all(),
         tail,
     }
 }
@@ -413,6 +429,9 @@ pub struct QueueOutcome {
     pub p99_approx_s: f64,
     /// Mean wait of the served requests, seconds.
     pub mean_wait_s: f64,
+    /// Mean time an arriving request waits, those that give up included, seconds (by
+    /// Little's law, λ times this many requests are waiting).
+    pub mean_wait_all_s: f64,
     /// The queue's distribution, for other quantiles and thresholds.
     pub tail: SojournTail,
 }
@@ -421,8 +440,10 @@ pub struct QueueOutcome {
 /// giving up after waiting the timeout (M/M/N+D).
 pub fn solve(lambda: f64, service_s: f64, n: u32, timeout_s: f64) -> QueueOutcome {
     let a = lambda * service_s;
-    let c = erlang_c(a, n);
-    let tail = SojournTail::new(lambda, service_s, n, timeout_s);
+    // One recursion gives both: B(a, N − 1) for the patience queue, and Erlang C from it.
+    let previous = erlang_b(a, n.saturating_sub(1));
+    let c = erlang_c_from_previous(a, n, previous);
+    let tail = SojournTail::with_blocking(lambda, service_s, n, timeout_s, previous);
     let approx = sojourn_p99_approx(c, service_s, n, lambda).unwrap_or(timeout_s);
     let served_load = a * tail.served_share();
     QueueOutcome {
@@ -438,6 +459,7 @@ pub fn solve(lambda: f64, service_s: f64, n: u32, timeout_s: f64) -> QueueOutcom
         p99_s: tail.quantile(0.01),
         p99_approx_s: approx.min(timeout_s),
         mean_wait_s: tail.mean_wait_served(),
+        mean_wait_all_s: tail.mean_wait_all(),
         tail,
     }
 }
@@ -491,6 +513,24 @@ mod tests {
         assert!((over - 0.01).abs() < 1e-9, "{over}");
         // The tail's quantile agrees with the p99 of the solve.
         assert!((busy.tail.quantile(0.01) - busy.p99_s).abs() < 1e-12);
+    }
+
+    #[test]
+    fn erlang_c_from_one_server_fewer_is_erlang_c() {
+        for (a, n) in [
+            (2.0, 3u32),
+            (8.0, 10),
+            (0.7, 1),
+            (150.0, 160),
+            (1e-3, 500),
+            (899.0, 900),
+        ] {
+            let direct = erlang_c(a, n);
+            let derived = erlang_c_from_previous(a, n, erlang_b(a, n - 1));
+            assert!((direct - derived).abs() <= 1e-14 * direct, "{a}, {n}");
+        }
+        assert_eq!(erlang_c_from_previous(12.0, 10, 0.5), 1.0);
+        assert_eq!(erlang_c_from_previous(0.0, 10, 0.0), 0.0);
     }
 
     #[test]

@@ -73,6 +73,18 @@ fn first_moment_shape(u: f64) -> f64 {
 impl SojournTail {
     /// Solves M/M/N+D for λ requests/s, mean service time S, N workers and patience τ.
     pub fn new(lambda: f64, service_s: f64, n: u32, timeout_s: f64) -> Self {
+        let previous = erlang_b(lambda.max(0.0) * service_s, n.saturating_sub(1));
+        Self::with_blocking(lambda, service_s, n, timeout_s, previous)
+    }
+
+    /// [`SojournTail::new`] given Erlang B for N − 1 workers, B(a, N − 1).
+    pub(crate) fn with_blocking(
+        lambda: f64,
+        service_s: f64,
+        n: u32,
+        timeout_s: f64,
+        previous: f64,
+    ) -> Self {
         let timeout_s = timeout_s.max(0.0);
         if n == 0 || !(service_s > 0.0) {
             // Nobody serves: every request waits the whole timeout and gives up.
@@ -87,8 +99,7 @@ impl SojournTail {
         let all = f64::from(n) * mu;
         let drain = all - lambda;
         let anchor = if drain >= 0.0 { 0.0 } else { timeout_s };
-        let b = erlang_b(lambda * service_s, n - 1);
-        let density = lambda * b;
+        let density = lambda * previous;
         let at_zero = drain * anchor;
         let at_timeout = -drain * (timeout_s - anchor);
         SojournTail {

@@ -55,6 +55,8 @@ pub struct Snapshot {
     pub scenario: ScenarioId,
     pub policy: PolicyId,
     pub seed: u32,
+    /// The build a rollback would return to, if there is an earlier one.
+    pub rollback_target: Option<u32>,
 }
 
 impl Console {
@@ -252,6 +254,7 @@ impl Console {
     /// What the page shows, copied out.
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
+            rollback_target: self.sim.rollback_target(),
             record: self.last.clone(),
             minutes: self.minutes(),
             length: self.sim.scenario().minutes,

@@ -118,16 +118,10 @@ pub fn describe(event: &Event, clock_at: &dyn Fn(u32) -> String) -> (EventFamily
                 ],
             ),
         ),
-        EventKind::Deploy { build, bad } => (
+        // A dashboard knows a build's number and when it went out, not whether it is bad.
+        EventKind::Deploy { build, .. } => (
             F::Deploy,
-            tf(
-                if *bad {
-                    Msg::EvDeployBad
-                } else {
-                    Msg::EvDeploy
-                },
-                &[("build", &build.to_string())],
-            ),
+            tf(Msg::EvDeploy, &[("build", &build.to_string())]),
         ),
         EventKind::PageFired {
             burn_rate_1h,
@@ -176,19 +170,9 @@ pub fn describe(event: &Event, clock_at: &dyn Fn(u32) -> String) -> (EventFamily
                 ],
             ),
         ),
-        EventKind::RollbackFinished {
-            build,
-            bad_build_was_live,
-        } => (
+        EventKind::RollbackFinished { build, .. } => (
             F::Rollback,
-            tf(
-                if *bad_build_was_live {
-                    Msg::EvRollbackFinished
-                } else {
-                    Msg::EvRollbackFinishedNotLive
-                },
-                &[("build", &build.to_string())],
-            ),
+            tf(Msg::EvRollbackFinished, &[("build", &build.to_string())]),
         ),
         EventKind::InstancesStarted { count, reason } => (
             F::Fleet,
@@ -291,7 +275,7 @@ mod tests {
                 .any(|(f, text)| *f == family && text.contains(needle))
         };
         assert!(
-            has(EventFamily::Deploy, "build 2 is rolling out (a bad build)"),
+            has(EventFamily::Deploy, "Deploy: build 2 is rolling out."),
             "{all:#?}"
         );
         assert!(has(EventFamily::Page, "Page fired: burn rate"), "{all:#?}");

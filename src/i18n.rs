@@ -148,6 +148,8 @@ pub enum Msg {
     WarmupRunning,
     /// Placeholder `{minutes}`.
     RollbackRunning,
+    RollbackTo,
+    RollbackNothing,
     /// Placeholder `{clock}`.
     Queued,
     Idle,
@@ -174,7 +176,8 @@ pub enum Msg {
     MetricFleetCost,
     MetricCostSoFar,
     MetricCacheAge,
-    MetricBadBuild,
+    MetricBuild,
+    MetricBuildShare,
     MetricFeatureAvailable,
     MetricPaging,
 
@@ -241,7 +244,6 @@ pub enum Msg {
     /// Placeholder `{build}`.
     EvDeploy,
     /// Placeholder `{build}`.
-    EvDeployBad,
     /// Placeholders `{long}`, `{short}`, `{threshold}`.
     EvPageFired,
     /// Placeholders `{long}`, `{short}`.
@@ -253,7 +255,6 @@ pub enum Msg {
     /// Placeholder `{build}`.
     EvRollbackFinished,
     /// Placeholder `{build}`.
-    EvRollbackFinishedNotLive,
     /// Placeholders `{instances}`, `{reason}`.
     EvInstancesStarted,
     /// Placeholder `{instances}`.
@@ -544,6 +545,8 @@ fn en(msg: Msg) -> &'static str {
         Off => "off",
         WarmupRunning => "Running: {minutes} left",
         RollbackRunning => "Preparing: {minutes} left",
+        RollbackTo => "Ready: back to build {build}",
+        RollbackNothing => "Nothing to roll back to",
         Queued => "Queued for {clock}",
         Idle => "Ready",
 
@@ -568,7 +571,8 @@ fn en(msg: Msg) -> &'static str {
         MetricFleetCost => "Fleet cost",
         MetricCostSoFar => "Cost so far",
         MetricCacheAge => "Mean age of cached answers",
-        MetricBadBuild => "Traffic on the bad build",
+        MetricBuild => "Live build",
+        MetricBuildShare => "Instances on the live build",
         MetricFeatureAvailable => "Recommendations available",
         MetricPaging => "Paging",
 
@@ -620,7 +624,6 @@ fn en(msg: Msg) -> &'static str {
         ActHeavyOff => "heavy feature off",
         ActRollback => "roll back",
         EvDeploy => "Deploy: build {build} is rolling out.",
-        EvDeployBad => "Deploy: build {build} is rolling out (a bad build).",
         EvPageFired => {
             "Page fired: burn rate {long} over 1 h and {short} over 5 min (threshold {threshold})."
         }
@@ -632,10 +635,6 @@ fn en(msg: Msg) -> &'static str {
             "Rollback restarted: {instances} of build {build} preparing, traffic switches at {clock}."
         }
         EvRollbackFinished => "Rollback finished: traffic is on build {build}.",
-        EvRollbackFinishedNotLive => {
-            "Rollback finished: traffic is on build {build}. The bad build was not live, so it \
-             only cost money."
-        }
         EvInstancesStarted => "{instances} started ({reason}).",
         EvInstancesServing => "{instances} now serving.",
         EvInstancesDraining => "{instances} draining (about {seconds}).",

@@ -266,12 +266,15 @@ pub const METRICS: &[MetricSpec] = &[
         number,
         Threshold::None
     ),
+    // What a dashboard knows of a deploy: the build's number and how far it has rolled out,
+    // not whether it is bad.
+    metric!(build, MetricBuild, Format::Count, number, Threshold::None),
     metric!(
-        bad_build_share,
-        MetricBadBuild,
+        build_share,
+        MetricBuildShare,
         Format::Percent { decimals: 0 },
         number,
-        Above(|_| (0.0, 0.5))
+        Threshold::None
     ),
     metric!(
         feature_available,

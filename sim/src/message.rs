@@ -232,5 +232,6 @@ ids! {
         KpaGrace = "decision.kpa.grace",
         // Actions the run refuses.
         MinInstancesZeroRefused = "action.min_instances_zero_refused",
+        RollbackNothingEarlier = "action.rollback_nothing_earlier",
     }
 }

@@ -21,8 +21,13 @@ pub struct MinuteRecord {
     pub fleet_cost_per_hour: f64,
     pub cost_so_far: f64,
     pub cache_age_s: f64,
-    /// Share of the serving fleet on a bad build.
+    /// Share of the serving fleet on a bad build (what the model knows; a dashboard shows
+    /// `build` and `build_share`).
     pub bad_build_share: f64,
+    /// The live build: the one new instances start on (1 is the opening build).
+    pub build: u32,
+    /// Share of the serving fleet running the live build (a rollout's progress).
+    pub build_share: f64,
     /// Share of responses that include recommendations.
     pub feature_available: f64,
     /// Measured utilization of the serving workers (at most 1).

@@ -293,6 +293,10 @@ impl Simulation {
                         .code("policy", self.service.autoscaler.id().as_str()),
                 )
             }
+            ActionKind::Rollback if self.deploys.rollback_target().is_none() => Some(
+                Message::new(MessageId::RollbackNothingEarlier)
+                    .int("build", self.deploys.live_build),
+            ),
             _ => None,
         }
     }
@@ -340,10 +344,12 @@ impl Simulation {
             }
             ActionKind::Rollback => {
                 let ready = self.minute + self.params.rollback_minutes;
-                let event =
+                if let Some(event) =
                     self.deploys
-                        .start_rollback(self.minute, ready, &mut self.service.fleet);
-                self.emit(event);
+                        .start_rollback(self.minute, ready, &mut self.service.fleet)
+                {
+                    self.emit(event);
+                }
             }
         }
         self.journal.applied.push(action);
@@ -538,6 +544,11 @@ impl Simulation {
     }
 
     /// Share of the serving fleet on a bad build.
+    fn live_build_share(&self) -> f64 {
+        let live = self.deploys.live_build;
+        self.service.fleet.serving_share(|b| b == live)
+    }
+
     fn bad_share(&self) -> f64 {
         self.service.fleet.serving_share(|b| self.deploys.is_bad(b))
     }
@@ -641,6 +652,8 @@ impl Simulation {
             cost_so_far: self.ledger.cost_so_far,
             cache_age_s: cache::mean_age_s(backend.ttl_s),
             bad_build_share: sums.bad_share,
+            build: self.deploys.live_build,
+            build_share: self.live_build_share(),
             feature_available: if backend.heavy { 1.0 } else { 0.0 },
             utilization: sums.utilization,
             error_rate,
@@ -831,6 +844,11 @@ impl Simulation {
     /// Instance-seconds billed so far (booting, serving and draining instances).
     pub fn instance_seconds(&self) -> f64 {
         self.ledger.instance_seconds
+    }
+
+    /// The build a rollback would return to now; `None` when no earlier build went out.
+    pub fn rollback_target(&self) -> Option<u32> {
+        self.deploys.rollback_target()
     }
 
     /// The autoscaling policy in use.

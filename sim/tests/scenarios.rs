@@ -93,11 +93,33 @@ fn pressing_rollback_again_restarts_the_preparation() {
 }
 
 #[test]
-fn rollback_without_a_bad_build_only_costs_money() {
+fn a_rollback_with_no_earlier_build_is_refused_and_changes_nothing() {
     let calm = play("free-play", 3, 30, &[]);
     let rolled = play("free-play", 3, 30, &["5:rollback"]);
-    assert!(last(&rolled).cost_so_far > last(&calm).cost_so_far);
+    assert_eq!(last(&rolled).cost_so_far, last(&calm).cost_so_far);
     assert_eq!(errors(rolled.history()), errors(calm.history()));
+    let refused: Vec<String> = rolled
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            oncall_sim::EventKind::ActionRefused { reason, .. } => Some(reason.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refused.len(), 1);
+    assert!(refused[0].contains("nothing to roll back to"), "{refused:?}");
+}
+
+#[test]
+fn a_rollback_before_the_deploy_leaves_the_deploy_to_happen() {
+    // Pressed before the deploy there is nothing to return to: the new build still goes
+    // out, and doing nothing after it costs the same as doing nothing at all.
+    let untouched = play("bad-deploy", 7, 40, &[]);
+    let early = play("bad-deploy", 7, 40, &["5:rollback"]);
+    assert!(early.history().iter().any(|r| r.bad_build_share > 0.0));
+    assert_eq!(errors(early.history()), errors(untouched.history()));
+    assert_eq!(early.rollback_target(), Some(1), "after the deploy, build 1 is the way back");
+    assert_eq!(last(&early).build, 2);
 }
 
 const FLUSH: usize = 15;

@@ -217,7 +217,10 @@ pub fn Controls() -> impl IntoView {
         } else if left > 0 {
             tf(Msg::RollbackRunning, &[("minutes", &minutes_left(left))])
         } else {
-            t(Msg::Idle).to_owned()
+            match run.snapshot.with(|s| s.rollback_target) {
+                Some(build) => tf(Msg::RollbackTo, &[("build", &build.to_string())]),
+                None => t(Msg::RollbackNothing).to_owned(),
+            }
         }
     });
     let rollback_progress = Signal::derive(move || {
@@ -390,7 +393,9 @@ pub fn Controls() -> impl IntoView {
                 status=rollback_status
                 progress=rollback_progress
                 on_press=Callback::new(move |()| act(ActionKind::Rollback))
-                disabled=disabled
+                disabled=Signal::derive(move || {
+                    disabled.get() || run.snapshot.with(|s| s.rollback_target.is_none())
+                })
             />
         </section>
     }

@@ -90,7 +90,10 @@ describe('web console', () => {
     await load(untouched, site.url, query);
     await waitForCharts(page, 20);
     await waitForCharts(untouched, 20);
-    assert.equal(await metricValue(page, 'bad_build_share').textContent(), '100 %');
+    // The dashboard shows the build and its rollout, not whether it is bad.
+    assert.equal(await metricValue(page, 'build').textContent(), '2');
+    assert.equal(await metricValue(page, 'build_share').textContent(), '100 %');
+    assert.equal(await page.locator('[data-status="rollback"]').textContent(), 'Ready: back to build 1');
 
     // A slider: shed half the low-priority traffic.
     await control(page, 'shed_low_priority').locator('input').fill('0.5');
@@ -137,10 +140,33 @@ describe('web console', () => {
 
     // Five minutes later traffic is on the good build again and the progress is gone.
     await step(page, 5);
-    assert.equal(await metricValue(page, 'bad_build_share').textContent(), '0 %');
-    assert.equal(await page.locator('[data-status="rollback"]').textContent(), 'Ready');
+    assert.equal(await metricValue(page, 'build').textContent(), '1');
+    assert.equal(await metricValue(page, 'build_share').textContent(), '100 %');
+    assert.equal(await page.locator('[data-status="rollback"]').textContent(), 'Nothing to roll back to');
     assert.ok((await readLog(page)).some((l) => /Rollback finished: traffic is on build 1\./.test(l)));
     await untouched.close();
+    assert.deepEqual(errors, []);
+  });
+
+  test('before the first deploy there is nothing to roll back to', async () => {
+    const { page, errors } = await openPage(browser);
+    await load(page, site.url, '?scenario=bad-deploy&seed=7&t=3');
+    await waitForCharts(page, 3);
+    assert.equal(await metricValue(page, 'build').textContent(), '1');
+    assert.equal(
+      await page.locator('[data-status="rollback"]').textContent(),
+      'Nothing to roll back to',
+    );
+    assert.ok(await control(page, 'rollback').locator('button').isDisabled());
+    // After the deploy the way back exists.
+    await load(page, site.url, '?scenario=bad-deploy&seed=7&t=60');
+    await waitForCharts(page, 60);
+    assert.equal(await metricValue(page, 'build').textContent(), '2');
+    assert.equal(
+      await page.locator('[data-status="rollback"]').textContent(),
+      'Ready: back to build 1',
+    );
+    assert.ok(await control(page, 'rollback').locator('button').isEnabled());
     assert.deepEqual(errors, []);
   });
 

@@ -16,12 +16,22 @@ struct Rollout {
 }
 
 /// Which builds exist, which one is rolling out, and the rollback under way.
+///
+/// A rollback returns to the build that was live before the current one, as a deployment
+/// tool does: it knows the order of the builds, not which one is bad. With no earlier build
+/// there is nothing to roll back to.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Deploys {
     rollout: Option<Rollout>,
     /// The build new instances start on.
     pub live_build: u32,
-    pub last_good_build: u32,
+    /// Minute the live build started rolling out (`None` for the opening build).
+    pub live_since_minute: Option<u32>,
+    /// Builds that went live, oldest first, each with the minute it went out; the last is
+    /// the live build. A finished rollback removes the build it reverted.
+    history: Vec<(u32, Option<u32>)>,
+    /// The build a rollback in preparation returns to.
+    rollback_target: Option<(u32, Option<u32>)>,
     bad_builds: Vec<u32>,
     next_build: u32,
     /// Minute the rollback fleet takes over, while one is being prepared.
@@ -33,7 +43,9 @@ impl Default for Deploys {
         Self {
             rollout: None,
             live_build: OPENING_BUILD,
-            last_good_build: OPENING_BUILD,
+            live_since_minute: None,
+            history: vec![(OPENING_BUILD, None)],
+            rollback_target: None,
             bad_builds: Vec::new(),
             next_build: OPENING_BUILD + 1,
             rollback_ready_minute: None,
@@ -55,6 +67,8 @@ impl Deploys {
             self.bad_builds.push(build);
         }
         self.live_build = build;
+        self.live_since_minute = Some(minute);
+        self.history.push((build, Some(minute)));
         self.rollout = Some(Rollout {
             build,
             start_minute: minute,
@@ -75,32 +89,53 @@ impl Deploys {
         }
     }
 
-    /// Prepares the last good build on a new fleet, ready at `ready_minute` (pressed again,
-    /// the preparation starts over).
+    /// The build a rollback would return to: the one live before the current one.
+    pub fn rollback_target(&self) -> Option<u32> {
+        self.previous().map(|(build, _)| build)
+    }
+
+    fn previous(&self) -> Option<(u32, Option<u32>)> {
+        let n = self.history.len();
+        (n >= 2).then(|| self.history[n - 2])
+    }
+
+    /// Prepares the previous build on a new fleet, ready at `ready_minute` (pressed again,
+    /// the preparation starts over). `None` when there is no earlier build.
     pub fn start_rollback(
         &mut self,
         minute: u32,
         ready_minute: u32,
         fleet: &mut Fleet,
-    ) -> EventKind {
+    ) -> Option<EventKind> {
+        let target = self.rollback_target.or_else(|| self.previous())?;
         let restarted = self.rollback_ready_minute.is_some();
         let now_ms = secs(minute * 60);
         let ready_ms = secs(ready_minute * 60);
-        let instances = fleet.prepare_rollback(self.last_good_build, now_ms, ready_ms, restarted);
+        let instances = fleet.prepare_rollback(target.0, now_ms, ready_ms, restarted);
         self.rollback_ready_minute = Some(ready_minute);
-        EventKind::RollbackStarted {
-            build: self.last_good_build,
+        self.rollback_target = Some(target);
+        Some(EventKind::RollbackStarted {
+            build: target.0,
             instances,
             ready_minute,
             restarted,
-        }
+        })
     }
 
     /// Switches traffic to the rollback fleet; returns the events it makes.
     pub fn finish_rollback(&mut self, fleet: &mut Fleet) -> Vec<EventKind> {
         let was_live = fleet.runs_live(|b| self.is_bad(b));
         let old = fleet.switch_to_rollback();
-        self.live_build = self.last_good_build;
+        let (build, since) = self
+            .rollback_target
+            .take()
+            .unwrap_or((self.live_build, self.live_since_minute));
+        // Everything deployed after the target is reverted.
+        if let Some(at) = self.history.iter().position(|(b, _)| *b == build) {
+            self.history.truncate(at + 1);
+        }
+        self.live_build = build;
+        self.live_since_minute = since;
         self.rollout = None;
         self.rollback_ready_minute = None;
         let mut events = Vec::new();
@@ -111,7 +146,7 @@ impl Deploys {
             });
         }
         events.push(EventKind::RollbackFinished {
-            build: self.last_good_build,
+            build,
             bad_build_was_live: was_live,
         });
         events

@@ -30,6 +30,7 @@ pub mod fleet;
 pub mod ids;
 pub mod json;
 pub mod message;
+pub mod par;
 pub mod params;
 pub mod queueing;
 pub mod record;

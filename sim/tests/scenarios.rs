@@ -107,7 +107,10 @@ fn a_rollback_with_no_earlier_build_is_refused_and_changes_nothing() {
         })
         .collect();
     assert_eq!(refused.len(), 1);
-    assert!(refused[0].contains("nothing to roll back to"), "{refused:?}");
+    assert!(
+        refused[0].contains("nothing to roll back to"),
+        "{refused:?}"
+    );
 }
 
 #[test]
@@ -118,7 +121,11 @@ fn a_rollback_before_the_deploy_leaves_the_deploy_to_happen() {
     let early = play("bad-deploy", 7, 40, &["5:rollback"]);
     assert!(early.history().iter().any(|r| r.bad_build_share > 0.0));
     assert_eq!(errors(early.history()), errors(untouched.history()));
-    assert_eq!(early.rollback_target(), Some(1), "after the deploy, build 1 is the way back");
+    assert_eq!(
+        early.rollback_target(),
+        Some(1),
+        "after the deploy, build 1 is the way back"
+    );
     assert_eq!(last(&early).build, 2);
 }
 

@@ -62,6 +62,7 @@ fn dispatch(args: &[String]) -> Result<String, Usage> {
         Some("compare") => compare_policies(&args[1..]),
         Some("config") => config(&args[1..]),
         Some("queue") => queue(&args[1..]),
+        Some("par") => par(&args[1..]),
         Some("help" | "--help" | "-h") => Ok(format!("{}\n", Message::new(M::CliUsage))),
         Some(other) => Err(Usage(
             Message::new(M::CliUnknownCommand).given("given", other),
@@ -296,6 +297,35 @@ fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunS
         })?;
     }
     Ok(setup)
+}
+
+/// The debrief's par lines for a scenario and seed: one JSON line each.
+fn par(args: &[String]) -> Result<String, Usage> {
+    let pairs = flags(
+        args,
+        &[
+            "--scenario",
+            "--seed",
+            "--minutes",
+            "--set",
+            "--elastic-config",
+        ],
+    )?;
+    let scenario = scenario_arg(&pairs)?;
+    let seed = parse_u32("--seed", required(&pairs, "--seed")?, 0, u32::MAX)?;
+    let minutes = match single(&pairs, "--minutes")? {
+        Some(v) => parse_u32("--minutes", v, 1, MAX_MINUTES)?,
+        None => scenario.minutes.unwrap_or(240),
+    };
+    let setup = setup(&pairs, scenario.id, seed)?;
+    let lines = oncall_sim::par::par_lines(&setup, minutes)
+        .map_err(|e| Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+    let mut out = String::new();
+    for line in lines {
+        out.push_str(&serde_json::to_string(&line).unwrap_or_default());
+        out.push('\n');
+    }
+    Ok(out)
 }
 
 fn compare_policies(args: &[String]) -> Result<String, Usage> {

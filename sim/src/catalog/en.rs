@@ -165,12 +165,13 @@ fn cli_template(id: MessageId) -> &'static str {
   oncall-sim config check FILE
   oncall-sim config export FILE
   oncall-sim queue --servers N --arrival-rate L --service-time S [--within T] [--timeout T]
+  oncall-sim par --scenario ID --seed N [--minutes M] [--set NAME=VALUE]... [--elastic-config FILE]
 
   --set autoscaler=target-tracking|cloud-run|elastic|hpa|kpa picks the policy; model
   parameters and the policies' parameters (cloud_run.*, elastic.*, hpa.*, kpa.*) are set
   by name.",
-        CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue (see oncall-sim help)",
-        CliNoCommand => "a command is needed: scenarios, run, compare, config or queue (see oncall-sim help)",
+        CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue, par (see oncall-sim help)",
+        CliNoCommand => "a command is needed: scenarios, run, compare, config, queue or par (see oncall-sim help)",
         CliUnexpected => "unexpected argument {given:?}",
         CliUnknownFlag => "unknown argument {given:?}; allowed: {allowed}",
         CliNeedsValue => "{name} needs a value",

@@ -1,0 +1,227 @@
+//! Par lines for the debrief: the same scenario and seed replayed without any action, with the
+//! scenario's textbook response, and with the best single action found by trying each control
+//! once at a few moments. A trainee's result reads against them: "doing nothing spends 12.6 %
+//! of the budget; rolling back when paged, 2.6 %; rolling back at the first errors, 0.7 %".
+
+use crate::action::{Action, ActionKind};
+use crate::ids::ScenarioId;
+use crate::params::ParamError;
+use crate::setup::{RunOutcome, RunSetup};
+
+/// When a textbook step happens.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum When {
+    /// Just after the page fires when nothing is done (no step if it never fires).
+    AtPage,
+    /// Just after the first minute whose errors burn the budget faster than it lasts (burn
+    /// over 1 over the last 5 minutes) when nothing is done.
+    AtFirstErrors,
+}
+
+/// One step of a textbook response.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub when: When,
+    pub action: ActionKind,
+}
+
+const fn at_page(action: ActionKind) -> Step {
+    Step {
+        when: When::AtPage,
+        action,
+    }
+}
+
+/// A deploy went bad: return to the build before it.
+const BAD_DEPLOY: &[Step] = &[at_page(ActionKind::Rollback)];
+/// More users than the fleet: raise the floor so the fleet grows at once, and make each
+/// request cheaper while it boots.
+const VIRAL_SURGE: &[Step] = &[
+    at_page(ActionKind::MinInstances(30)),
+    at_page(ActionKind::HeavyFeature(false)),
+];
+/// The database drowns in misses: cut the load on it, refill the cache.
+const CACHE_FLUSH: &[Step] = &[
+    at_page(ActionKind::HeavyFeature(false)),
+    at_page(ActionKind::ShedLowPriority(0.5)),
+    at_page(ActionKind::WarmCache),
+];
+
+/// What an experienced on-call engineer does in each scenario once the page fires: the
+/// responses the scenarios' briefings teach.
+pub fn textbook(id: ScenarioId) -> &'static [Step] {
+    match id {
+        ScenarioId::FreePlay => &[],
+        ScenarioId::BadDeploy => BAD_DEPLOY,
+        ScenarioId::ViralSurge => VIRAL_SURGE,
+        ScenarioId::CacheFlush => CACHE_FLUSH,
+    }
+}
+
+/// The controls tried, one at a time, for the best single action.
+const CANDIDATES: &[ActionKind] = &[
+    ActionKind::Rollback,
+    ActionKind::WarmCache,
+    ActionKind::HeavyFeature(false),
+    ActionKind::ShedLowPriority(0.5),
+    ActionKind::MinInstances(20),
+    ActionKind::MinInstances(40),
+    ActionKind::TargetUtilization(0.4),
+    ActionKind::CacheTtlS(300),
+];
+
+/// Which par line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParKind {
+    /// No action at all.
+    NothingDone,
+    /// The scenario's textbook response at the page.
+    Textbook,
+    /// The best single action at the best of a few moments.
+    BestSingleAction,
+}
+
+/// One par line: what was done and what it cost.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ParLine {
+    pub kind: ParKind,
+    /// The actions, as `MINUTE:NAME[=VALUE]`.
+    pub actions: Vec<String>,
+    /// Share of the month's error budget spent.
+    pub budget_spent: f64,
+    pub minutes_paging: u32,
+    pub worst_p99_ms: f64,
+    /// Fleet cost, $.
+    pub cost: f64,
+}
+
+impl ParLine {
+    fn of(kind: ParKind, outcome: &RunOutcome) -> Self {
+        let s = &outcome.summary;
+        Self {
+            kind,
+            actions: s.actions.clone(),
+            budget_spent: s.budget_spent,
+            minutes_paging: s.minutes_paging,
+            worst_p99_ms: s.worst_p99_ms,
+            cost: s.cost,
+        }
+    }
+}
+
+/// The moments of a run left alone at which a person can first react: the minute after the
+/// page fired, and the minute after errors first burned the budget faster than it lasts (a
+/// minute's figures are seen at its end; an action applies from the next minute's start).
+fn moments(nothing: &RunOutcome) -> (Option<u32>, Option<u32>) {
+    let after = |seen: Option<&crate::record::MinuteRecord>| seen.map(|r| r.minute + 1);
+    let page = after(nothing.history.iter().find(|r| r.paging));
+    let errors = after(nothing.history.iter().find(|r| r.burn_rate_5m > 1.0));
+    (page, errors)
+}
+
+/// Runs `setup`'s scenario, seed and settings (its own actions left out) for `minutes`: with
+/// nothing done, with the scenario's textbook response, and with the single action that
+/// spends least budget among each candidate control tried at the first errors, at the page
+/// and ten minutes after it. The textbook and best lines are absent when the run left alone
+/// never pages.
+pub fn par_lines(setup: &RunSetup, minutes: u32) -> Result<Vec<ParLine>, ParamError> {
+    let with = |actions: Vec<Action>| -> Result<RunOutcome, ParamError> {
+        let mut s = setup.clone();
+        s.actions = actions;
+        s.run(minutes)
+    };
+    let nothing = with(Vec::new())?;
+    let mut lines = vec![ParLine::of(ParKind::NothingDone, &nothing)];
+    let (page, first_errors) = moments(&nothing);
+    let Some(page) = page else {
+        return Ok(lines);
+    };
+    let at = |when: When| match when {
+        When::AtPage => Some(page),
+        When::AtFirstErrors => first_errors,
+    };
+    let steps: Vec<Action> = textbook(setup.scenario)
+        .iter()
+        .filter_map(|s| {
+            at(s.when).map(|minute| Action {
+                minute,
+                kind: s.action.clone(),
+            })
+        })
+        .collect();
+    if !steps.is_empty() {
+        lines.push(ParLine::of(ParKind::Textbook, &with(steps)?));
+    }
+    let mut best: Option<RunOutcome> = None;
+    let mut instants = vec![first_errors.unwrap_or(page), page, page + 10];
+    instants.dedup();
+    for &minute in instants.iter().filter(|&&m| m < minutes) {
+        for kind in CANDIDATES {
+            let outcome = with(vec![Action {
+                minute,
+                kind: kind.clone(),
+            }])?;
+            let better = best.as_ref().is_none_or(|b| {
+                (outcome.summary.budget_spent, outcome.summary.cost)
+                    < (b.summary.budget_spent, b.summary.cost)
+            });
+            if better {
+                best = Some(outcome);
+            }
+        }
+    }
+    if let Some(best) = best {
+        lines.push(ParLine::of(ParKind::BestSingleAction, &best));
+    }
+    Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spent(lines: &[ParLine], kind: ParKind) -> f64 {
+        lines
+            .iter()
+            .find(|l| l.kind == kind)
+            .map(|l| l.budget_spent)
+            .unwrap_or(f64::NAN)
+    }
+
+    #[test]
+    fn every_incident_has_a_textbook_response_and_a_best_action_that_helps() {
+        for id in [
+            ScenarioId::BadDeploy,
+            ScenarioId::CacheFlush,
+            ScenarioId::ViralSurge,
+        ] {
+            for seed in [7, 11] {
+                let setup = RunSetup::new(id, seed);
+                let minutes = crate::scenario::get(id).minutes.unwrap_or(120);
+                let lines = par_lines(&setup, minutes).unwrap();
+                let nothing = spent(&lines, ParKind::NothingDone);
+                let best = spent(&lines, ParKind::BestSingleAction);
+                if lines.len() == 1 {
+                    // Left alone it never paged: nothing to beat.
+                    continue;
+                }
+                assert!(best <= nothing, "{id} {seed}: {lines:?}");
+                assert!(
+                    spent(&lines, ParKind::Textbook) < nothing,
+                    "{id} {seed}: {lines:?}"
+                );
+                // The lines are reproducible: the same seed gives the same figures.
+                assert_eq!(lines, par_lines(&setup, minutes).unwrap());
+            }
+        }
+    }
+
+    #[test]
+    fn free_play_has_only_the_line_of_doing_nothing() {
+        let lines = par_lines(&RunSetup::new(ScenarioId::FreePlay, 42), 120).unwrap();
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].kind, ParKind::NothingDone);
+        assert!(lines[0].actions.is_empty());
+    }
+}

@@ -120,61 +120,123 @@ fn moments(nothing: &RunOutcome) -> (Option<u32>, Option<u32>) {
     (page, errors)
 }
 
+/// The par lines computed one replay at a time, so that a page can spread the work over
+/// frames: [`ParSearch::step`] runs one replay and says whether more are left.
+#[derive(Clone, Debug)]
+pub struct ParSearch {
+    setup: RunSetup,
+    minutes: u32,
+    lines: Vec<ParLine>,
+    /// Replays still to run for the best single action, the next one last.
+    tries: Vec<Action>,
+    best: Option<RunOutcome>,
+    started: bool,
+}
+
+impl ParSearch {
+    /// The search for `setup`'s scenario, seed and settings (its own actions left out) over
+    /// `minutes`.
+    pub fn new(setup: &RunSetup, minutes: u32) -> Self {
+        let mut setup = setup.clone();
+        setup.actions.clear();
+        Self {
+            setup,
+            minutes,
+            lines: Vec::new(),
+            tries: Vec::new(),
+            best: None,
+            started: false,
+        }
+    }
+
+    fn replay(&self, actions: Vec<Action>) -> Result<RunOutcome, ParamError> {
+        let mut s = self.setup.clone();
+        s.actions = actions;
+        s.run(self.minutes)
+    }
+
+    /// Runs the next replay; `Ok(true)` once every line is known.
+    pub fn step(&mut self) -> Result<bool, ParamError> {
+        if !self.started {
+            self.started = true;
+            return self.start();
+        }
+        let Some(action) = self.tries.pop() else {
+            return Ok(true);
+        };
+        let outcome = self.replay(vec![action])?;
+        let better = self.best.as_ref().is_none_or(|b| {
+            (outcome.summary.budget_spent, outcome.summary.cost)
+                < (b.summary.budget_spent, b.summary.cost)
+        });
+        if better {
+            self.best = Some(outcome);
+        }
+        if !self.tries.is_empty() {
+            return Ok(false);
+        }
+        if let Some(best) = &self.best {
+            self.lines
+                .push(ParLine::of(ParKind::BestSingleAction, best));
+        }
+        Ok(true)
+    }
+
+    /// The line of doing nothing, the textbook line, and the list of single actions to try.
+    fn start(&mut self) -> Result<bool, ParamError> {
+        let nothing = self.replay(Vec::new())?;
+        self.lines.push(ParLine::of(ParKind::NothingDone, &nothing));
+        let (page, first_errors) = moments(&nothing);
+        let Some(page) = page else {
+            return Ok(true);
+        };
+        let at = |when: When| match when {
+            When::AtPage => Some(page),
+            When::AtFirstErrors => first_errors,
+        };
+        let steps: Vec<Action> = textbook(self.setup.scenario)
+            .iter()
+            .filter_map(|s| {
+                at(s.when).map(|minute| Action {
+                    minute,
+                    kind: s.action.clone(),
+                })
+            })
+            .collect();
+        if !steps.is_empty() {
+            let textbook = self.replay(steps)?;
+            self.lines.push(ParLine::of(ParKind::Textbook, &textbook));
+        }
+        let mut instants = vec![first_errors.unwrap_or(page), page, page + 10];
+        instants.dedup();
+        // Tried in order: each moment, each control; kept reversed to pop from the end.
+        for &minute in instants.iter().filter(|&&m| m < self.minutes) {
+            for kind in CANDIDATES {
+                self.tries.push(Action {
+                    minute,
+                    kind: kind.clone(),
+                });
+            }
+        }
+        self.tries.reverse();
+        Ok(self.tries.is_empty())
+    }
+
+    /// The lines known so far, in the order nothing done, textbook, best single action.
+    pub fn lines(&self) -> &[ParLine] {
+        &self.lines
+    }
+}
+
 /// Runs `setup`'s scenario, seed and settings (its own actions left out) for `minutes`: with
 /// nothing done, with the scenario's textbook response, and with the single action that
 /// spends least budget among each candidate control tried at the first errors, at the page
 /// and ten minutes after it. The textbook and best lines are absent when the run left alone
 /// never pages.
 pub fn par_lines(setup: &RunSetup, minutes: u32) -> Result<Vec<ParLine>, ParamError> {
-    let with = |actions: Vec<Action>| -> Result<RunOutcome, ParamError> {
-        let mut s = setup.clone();
-        s.actions = actions;
-        s.run(minutes)
-    };
-    let nothing = with(Vec::new())?;
-    let mut lines = vec![ParLine::of(ParKind::NothingDone, &nothing)];
-    let (page, first_errors) = moments(&nothing);
-    let Some(page) = page else {
-        return Ok(lines);
-    };
-    let at = |when: When| match when {
-        When::AtPage => Some(page),
-        When::AtFirstErrors => first_errors,
-    };
-    let steps: Vec<Action> = textbook(setup.scenario)
-        .iter()
-        .filter_map(|s| {
-            at(s.when).map(|minute| Action {
-                minute,
-                kind: s.action.clone(),
-            })
-        })
-        .collect();
-    if !steps.is_empty() {
-        lines.push(ParLine::of(ParKind::Textbook, &with(steps)?));
-    }
-    let mut best: Option<RunOutcome> = None;
-    let mut instants = vec![first_errors.unwrap_or(page), page, page + 10];
-    instants.dedup();
-    for &minute in instants.iter().filter(|&&m| m < minutes) {
-        for kind in CANDIDATES {
-            let outcome = with(vec![Action {
-                minute,
-                kind: kind.clone(),
-            }])?;
-            let better = best.as_ref().is_none_or(|b| {
-                (outcome.summary.budget_spent, outcome.summary.cost)
-                    < (b.summary.budget_spent, b.summary.cost)
-            });
-            if better {
-                best = Some(outcome);
-            }
-        }
-    }
-    if let Some(best) = best {
-        lines.push(ParLine::of(ParKind::BestSingleAction, &best));
-    }
-    Ok(lines)
+    let mut search = ParSearch::new(setup, minutes);
+    while !search.step()? {}
+    Ok(search.lines)
 }
 
 #[cfg(test)]

@@ -1,7 +1,12 @@
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+
 use leptos::prelude::*;
+use oncall_sim::par::{ParKind, ParLine, ParSearch};
 use oncall_sim::{Action, RunSummary};
 
-use crate::components::run::use_run;
+use crate::components::run::{use_run, RunHandle};
 use crate::event_text::action_text;
 use crate::format::{self, format_value, Format, Value};
 use crate::i18n::{scenario_title_text, t, tf, Locale, Msg};
@@ -49,12 +54,47 @@ fn paging_spans(paging: impl Iterator<Item = bool>) -> Vec<Span> {
     spans
 }
 
+/// The par lines known so far, and whether the search is over.
+type Par = (Vec<ParLine>, bool);
+
+/// Runs the par search one replay per timer tick, so the page stays responsive, and fills
+/// `lines` as they become known. Stops when the run changes (its generation moves on).
+fn search_par(run: RunHandle, search: ParSearch, lines: RwSignal<Par>) {
+    fn tick(run: RunHandle, search: Rc<RefCell<ParSearch>>, lines: RwSignal<Par>, generation: u64) {
+        if run.generation.get_untracked() != generation {
+            return;
+        }
+        let done = search.borrow_mut().step().unwrap_or(true);
+        lines.set((search.borrow().lines().to_vec(), done));
+        if !done {
+            set_timeout(move || tick(run, search, lines, generation), Duration::ZERO);
+        }
+    }
+    let generation = run.generation.get_untracked();
+    let search = Rc::new(RefCell::new(search));
+    set_timeout(move || tick(run, search, lines, generation), Duration::ZERO);
+}
+
 /// The debrief of a finished exercise: budget spent, cost, worst p99, minutes paging,
 /// staleness, and the user's actions on the exercise's timeline, so trainers can compare runs.
 #[component]
 pub fn DebriefPanel() -> impl IntoView {
     let run = use_run();
     let finished = Memo::new(move |_| run.snapshot.with(|s| s.finished));
+    let par = RwSignal::new(Par::default());
+    Effect::new(move |_| {
+        par.set(Par::default());
+        if !finished.get() {
+            return;
+        }
+        let search = run.with(|c| {
+            let minutes = c.sim().scenario().minutes.unwrap_or(c.minutes()).max(1);
+            ParSearch::new(&c.share_state().setup(c.seed()), minutes)
+        });
+        if let Some(search) = search {
+            search_par(run, search, par);
+        }
+    });
     let debrief = Memo::new(move |_| {
         run.generation.track();
         if !finished.get() {
@@ -178,6 +218,7 @@ pub fn DebriefPanel() -> impl IntoView {
                         )}
                     </p>
                     <dl class="summary">{rows}</dl>
+                    {par_view(par, d.summary.budget_spent, d.summary.minutes_paging)}
                     <h3>{t(Msg::DebriefTimeline)}</h3>
                     <div class="timeline" aria-hidden="true">
                         {spans}
@@ -198,9 +239,133 @@ pub fn DebriefPanel() -> impl IntoView {
     }
 }
 
+/// The verdict in one sentence: the trainee's budget spent against the par lines.
+fn verdict(lines: &[ParLine], spent: f64) -> Msg {
+    let par = |kind: ParKind| {
+        lines
+            .iter()
+            .find(|l| l.kind == kind)
+            .map(|l| l.budget_spent)
+    };
+    // Budgets differ in the last digits between equal runs only by rounding.
+    let at_most = |x: f64| spent <= x + 1e-9;
+    match (par(ParKind::BestSingleAction), par(ParKind::Textbook)) {
+        (Some(best), _) if at_most(best) => Msg::VerdictBest,
+        (_, Some(textbook)) if at_most(textbook) => Msg::VerdictTextbook,
+        (Some(_), _) | (_, Some(_)) => match par(ParKind::NothingDone) {
+            Some(nothing) if spent < nothing => Msg::VerdictBetter,
+            _ => Msg::VerdictWorse,
+        },
+        (None, None) => match par(ParKind::NothingDone) {
+            Some(nothing) if at_most(nothing) => Msg::VerdictCalm,
+            _ => Msg::VerdictCalmWorse,
+        },
+    }
+}
+
+/// The par table: each line's actions, budget spent and minutes paging, and the trainee's.
+fn par_view(par: RwSignal<Par>, spent: f64, paging: u32) -> impl IntoView {
+    let run = use_run();
+    let budget = |x: f64| format::with_unit(Locale::default(), Msg::UnitBudgetPoints, x * 100.0, 1);
+    let minutes = |m: u32| format_value(Format::Minutes, Value::Number(f64::from(m)));
+    let actions = move |line: &ParLine| -> String {
+        line.actions
+            .iter()
+            .filter_map(|a| Action::parse(a, u32::MAX).ok())
+            .map(|a| {
+                let clock = run.with(|c| c.sim().clock_at(a.minute)).unwrap_or_default();
+                tf(
+                    Msg::ParAt,
+                    &[("action", &action_text(&a.kind)), ("clock", &clock)],
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    move || {
+        let (lines, done) = par.get();
+        let rows = lines
+            .iter()
+            .map(|l| {
+                let (key, name) = match l.kind {
+                    ParKind::NothingDone => ("nothing_done", Msg::ParNothing),
+                    ParKind::Textbook => ("textbook", Msg::ParTextbook),
+                    ParKind::BestSingleAction => ("best_single_action", Msg::ParBest),
+                };
+                let what = actions(l);
+                view! {
+                    <tr data-par=key>
+                        <th scope="row">
+                            {t(name)}
+                            <span class="par-actions">{what}</span>
+                        </th>
+                        <td>{budget(l.budget_spent)}</td>
+                        <td>{minutes(l.minutes_paging)}</td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        let sentence = if done {
+            t(verdict(&lines, spent))
+        } else {
+            t(Msg::ParSearching)
+        };
+        view! {
+            <h3>{t(Msg::ParHeading)}</h3>
+            <p class="verdict" aria-live="polite">{sentence}</p>
+            <table class="par">
+                <caption class="muted">{t(Msg::ParIntro)}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{t(Msg::ParWhat)}</th>
+                        <th scope="col">{t(Msg::ParBudget)}</th>
+                        <th scope="col">{t(Msg::ParPaging)}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <tr data-par="you">
+                        <th scope="row">{t(Msg::ParYou)}</th>
+                        <td>{budget(spent)}</td>
+                        <td>{minutes(paging)}</td>
+                    </tr>
+                    {rows}
+                </tbody>
+            </table>
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn line(kind: ParKind, budget_spent: f64) -> ParLine {
+        ParLine {
+            kind,
+            actions: Vec::new(),
+            budget_spent,
+            minutes_paging: 0,
+            worst_p99_ms: 0.0,
+            cost: 0.0,
+        }
+    }
+
+    #[test]
+    fn the_verdict_places_the_run_among_the_par_lines() {
+        let lines = [
+            line(ParKind::NothingDone, 0.126),
+            line(ParKind::Textbook, 0.026),
+            line(ParKind::BestSingleAction, 0.005),
+        ];
+        assert_eq!(verdict(&lines, 0.004), Msg::VerdictBest);
+        assert_eq!(verdict(&lines, 0.005), Msg::VerdictBest);
+        assert_eq!(verdict(&lines, 0.02), Msg::VerdictTextbook);
+        assert_eq!(verdict(&lines, 0.1), Msg::VerdictBetter);
+        assert_eq!(verdict(&lines, 0.2), Msg::VerdictWorse);
+        let calm = [line(ParKind::NothingDone, 0.0)];
+        assert_eq!(verdict(&calm, 0.0), Msg::VerdictCalm);
+        assert_eq!(verdict(&calm, 0.01), Msg::VerdictCalmWorse);
+    }
 
     #[test]
     fn paging_spans_cover_the_paging_minutes() {

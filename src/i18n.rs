@@ -629,7 +629,7 @@ fn en(msg: Msg) -> &'static str {
         LogEmpty => "Nothing has happened yet.",
         LogTruncated => "Showing the latest {shown} of {total} events.",
         EvAction => "You: {action}.",
-        EvActionRefused => "Not applied: {action}. {reason}.",
+        EvActionRefused => "Not applied, {action}: {reason}.",
         ActMinInstances => "minimum instances → {value}",
         ActAutoscalingOn => "autoscaling on",
         ActAutoscalingOff => "autoscaling off",

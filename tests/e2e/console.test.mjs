@@ -341,6 +341,15 @@ describe('web console', () => {
     assert.deepEqual(actions, ['09:29 roll back', '09:31 minimum instances → 12']);
     assert.equal(await page.locator('.timeline .tl-action').count(), 2);
     assert.ok((await page.locator('.timeline .tl-page').count()) >= 1);
+    // Par: the same seed replayed in the background, then a verdict.
+    await page.locator('.par tr[data-par="best_single_action"]').waitFor({ timeout: 20000 });
+    const par = await page.$$eval('.par tbody tr', (rows) =>
+      Object.fromEntries(rows.map((r) => [r.dataset.par, r.textContent])),
+    );
+    assert.deepEqual(Object.keys(par), ['you', 'nothing_done', 'textbook', 'best_single_action']);
+    assert.match(par.textbook, /roll back at 09:\d\d/);
+    assert.match(par.best_single_action, /at 09:\d\d/);
+    assert.doesNotMatch(await page.locator('.verdict').textContent(), /Replaying/);
     // The exercise is over: the clock and the controls stop.
     assert.equal(await timeButton(page, 'step').isDisabled(), true);
     assert.equal(await control(page, 'rollback').locator('button').isDisabled(), true);

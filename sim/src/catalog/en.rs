@@ -146,7 +146,7 @@ pub fn template(id: MessageId) -> &'static str {
         KpaDecision => "{mode}: concurrency {stable_average:.1} over {stable_window:.0} s, {panic_average:.1} over {panic_window:.0} s; target {workers} × {target_utilization:.0} % = {target:.1} per pod → stable ⌈{stable_ratio:.3}⌉ = {stable}, panic ⌈{panic_ratio:.3}⌉ = {panic} ({panic_share:.0} % of {ready} ready, threshold {threshold:.0} %) → {desired}",
         KpaGrace => "{decision}; the last pod stays for the {grace:.0} s scale-to-zero grace period",
         MinInstancesZeroRefused => "minimum instances 0 (scale to zero) needs a policy that holds requests while the first instance starts: cloud-run or kpa; {policy} keeps at least 1 instance, so the minimum stays as it was",
-        RollbackNothingEarlier => "there is nothing to roll back to: build {build} is the only build that has gone out",
+        RollbackNothingEarlier => "nothing to roll back to; build {build} is the only build that has gone out",
     }
 }
 

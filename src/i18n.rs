@@ -7,7 +7,8 @@
 //!
 //! What the core says arrives as data: scenario and policy ids ([`scenario_title_text`],
 //! [`scenario_briefing_text`], [`policy_name_text`]), messages with typed arguments
-//! ([`core_text`]), relation ids and parameter names ([`param_doc_text`], [`param_unit_text`]).
+//! ([`core_text`]), relation ids and parameter names ([`param_unit_text`]; what each parameter does comes with the reference sheet, see
+//! `components::reference`).
 //! Their text comes from the core's catalogs for the locale ([`core_catalog`]); English is
 //! the core's own English catalog, so it is written once for the page and the command line.
 
@@ -291,6 +292,10 @@ pub enum Msg {
     /// Placeholder `{policy}`.
     SourcesPolicyGroup,
     SourcesInUse,
+    SourcesLoading,
+    /// Placeholder `{reason}`.
+    SourcesUnavailable,
+    SourcesRetry,
     AssumptionBadge,
     SymbolsLabel,
     NoteLabel,
@@ -684,6 +689,11 @@ fn en(msg: Msg) -> &'static str {
         SourcesModelGroup => "The minute model",
         SourcesPolicyGroup => "Autoscaler: {policy}",
         SourcesInUse => "in use",
+        SourcesLoading => "Loading the formulas and their sources…",
+        SourcesUnavailable => {
+            "The formulas could not be loaded ({reason}). The simulation is not affected."
+        }
+        SourcesRetry => "Try again",
         AssumptionBadge => "assumption",
         SymbolsLabel => "Symbols",
         NoteLabel => "Note",
@@ -884,14 +894,6 @@ pub fn core_text(message: &CoreMessage) -> String {
     oncall_sim::catalog::render(message, core_catalog(Locale::default()))
 }
 
-/// What the parameter called `name` (a model or policy parameter, as its spec names it) does,
-/// in the page's language, with any default it states filled in; empty for an unknown name.
-pub fn param_doc_text(name: &str) -> String {
-    match Locale::default() {
-        Locale::En => core_params_en::param_doc_text(name).unwrap_or_default(),
-    }
-}
-
 /// The text of a parameter's unit, by its code, in the page's language; the code itself where
 /// the catalog lacks it, and empty for no unit.
 pub fn param_unit_text(code: &'static str) -> &'static str {
@@ -1052,20 +1054,13 @@ mod tests {
         }
     }
 
-    /// Every parameter's doc and unit render through the console's catalog, in the page's
-    /// language, with every placeholder filled.
+    /// Every parameter's unit renders through the console's catalog, in the page's
+    /// language.
     #[test]
-    fn every_parameter_doc_and_unit_renders_through_the_console_catalog() {
+    fn every_parameter_unit_renders_through_the_console_catalog() {
         use oncall_sim::autoscale::PolicySettings;
         use oncall_sim::ModelParams;
         for spec in ModelParams::SPECS.iter().chain(PolicySettings::all_specs()) {
-            let doc = param_doc_text(spec.name);
-            assert!(!doc.trim().is_empty(), "no doc for {}", spec.name);
-            assert!(
-                !doc.contains('{') && !doc.contains('}'),
-                "{}: {doc}",
-                spec.name
-            );
             if !spec.unit.is_empty() {
                 for locale in Locale::ALL {
                     let unit = core_units(*locale)(spec.unit);

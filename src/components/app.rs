@@ -66,6 +66,7 @@ pub fn App() -> impl IntoView {
 #[component]
 fn ConsolePage(notices: Vec<String>) -> impl IntoView {
     let run = crate::components::use_run();
+    crate::components::reference::provide_reference();
     let dark = use_media_query("(prefers-color-scheme: dark)");
     let canvases: [NodeRef<Canvas>; CHART_COUNT] = std::array::from_fn(|_| NodeRef::new());
     let frame = use_frame_loop(frame_tick(run, canvases, dark));

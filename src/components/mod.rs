@@ -10,6 +10,7 @@ mod help;
 mod icons;
 mod metrics_table;
 mod notices;
+pub mod reference;
 pub mod run;
 mod setup_panel;
 mod share;

@@ -9,10 +9,9 @@ use oncall_sim::ids::DriverId;
 use oncall_sim::params::ParamSpec;
 
 use super::{dom_id, is_switch, short_name, ElasticConfigEditor, PolicySetup, SetError};
+use crate::components::reference::use_reference;
 use crate::format;
-use crate::i18n::{
-    core_text, param_doc_text, param_unit_text, policy_name_text, t, tf, Locale, Msg,
-};
+use crate::i18n::{core_text, param_unit_text, policy_name_text, t, tf, Locale, Msg};
 
 /// A parameter's value as the page writes it (and reads it back from its input).
 fn plain(x: f64) -> String {
@@ -245,6 +244,7 @@ fn ParamField(
     on_change: Callback<PolicySetup>,
 ) -> impl IntoView {
     let name = spec.name;
+    let reference = use_reference();
     let id = format!("param-{}", dom_id(name));
     let help_id = format!("{id}-help");
     let error_id = format!("{id}-error");
@@ -338,7 +338,7 @@ fn ParamField(
             <div class="policy-input">{input} {unit}</div>
             <p id=help_id class="param-help">
                 // The doc comes from the catalog, keyed by the parameter's name.
-                {param_doc_text(name)} " " {range}
+                {move || reference.parameter_doc(name)} " " {range}
             </p>
             <p id=error_id class="field-error" role="alert">
                 {error}

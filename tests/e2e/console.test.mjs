@@ -14,6 +14,7 @@ import { openBrowser, openPage } from './browser.mjs';
 import {
   ARTIFACTS,
   DIST,
+  LOAD_TIMEOUT_MS,
   PLAY_TIMEOUT_MS,
   chartDigests,
   control,
@@ -76,7 +77,14 @@ describe('web console', () => {
     const alts = await page.$$eval('canvas[data-chart]', (cs) => cs.map((c) => c.getAttribute('aria-label')));
     assert.equal(alts.length, 6);
     for (const alt of alts) assert.match(alt, /12:00.*\d/);
+    // The formulas come with the reference sheet, fetched once the page has started.
+    await page.locator('details.relation').first().waitFor({ timeout: LOAD_TIMEOUT_MS });
     assert.ok((await page.locator('details.relation').count()) >= 30);
+    const erlangC = page.locator('details.relation[data-relation="erlang_c"]');
+    await erlangC.locator('summary').click();
+    assert.match(await erlangC.locator('.formula').textContent(), /^C\(a, N\) = /);
+    assert.ok((await erlangC.locator('.citations a').count()) >= 1);
+    assert.equal(await page.locator('.sources-status').count(), 0);
     assert.equal(await page.locator('.notice').count(), 0, 'no notice for a valid link');
     assert.deepEqual(errors, []);
   });
@@ -146,6 +154,24 @@ describe('web console', () => {
     assert.ok((await readLog(page)).some((l) => /Rollback finished: traffic is on build 1\./.test(l)));
     await untouched.close();
     assert.deepEqual(errors, []);
+  });
+
+  test('without the reference sheet the run goes on, the panel says why and tries again', async () => {
+    const { page } = await openPage(browser);
+    let refuse = true;
+    await page.route('**/reference-en.json', (route) => (refuse ? route.abort() : route.continue()));
+    await load(page, site.url, '?scenario=bad-deploy&seed=7&t=3');
+    await waitForCharts(page, 3);
+    const status = page.locator('.sources-panel .sources-status[role="alert"]');
+    await status.waitFor({ timeout: LOAD_TIMEOUT_MS });
+    assert.match(await status.textContent(), /could not be loaded.*not affected/);
+    assert.equal(await page.locator('details.relation').count(), 0);
+    assert.equal(await metricValue(page, 'build').textContent(), '1');
+    refuse = false;
+    await status.locator('button').click();
+    await page.locator('details.relation').first().waitFor({ timeout: LOAD_TIMEOUT_MS });
+    assert.ok((await page.locator('details.relation').count()) >= 30);
+    assert.equal(await page.locator('.sources-status').count(), 0);
   });
 
   test('before the first deploy there is nothing to roll back to', async () => {

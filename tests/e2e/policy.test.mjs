@@ -138,9 +138,13 @@ describe('autoscaling policies', () => {
     const before = page.url();
     const tolerance = param(page, 'hpa.tolerance');
     assert.equal(await tolerance.inputValue(), '0.1');
-    assert.match(
-      await page.locator('[data-param="hpa.tolerance"] .param-help').textContent(),
-      /0 to 1; default 0\.1/,
+    // The parameter's doc comes with the reference sheet; its range is there at once.
+    const help = page.locator('[data-param="hpa.tolerance"] .param-help');
+    assert.match(await help.textContent(), /0 to 1; default 0\.1/);
+    await page.waitForFunction(
+      () => /is within this/.test(document.querySelector('[data-param="hpa.tolerance"] .param-help').textContent),
+      null,
+      { timeout: LOAD_TIMEOUT_MS },
     );
 
     for (const typed of ['7', 'abc', '-0.5']) {

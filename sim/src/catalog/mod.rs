@@ -13,6 +13,7 @@
 pub mod en;
 pub mod params_en;
 pub mod relations_en;
+pub mod sheet;
 
 use crate::message::{Arg, Message, MessageId};
 

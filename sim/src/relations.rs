@@ -225,6 +225,14 @@ pub const K8S_HPA: Citation = Citation {
     text: "Kubernetes documentation, \"Horizontal Pod Autoscaling\" (algorithm details, tolerance, stabilization window, scaling policies)",
     url: "https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/",
 };
+pub const K8S_HPA_STABILIZATION: Citation = Citation {
+    text: "Kubernetes documentation, \"Horizontal Pod Autoscaling\", section \"Stabilization window\" (scale-down takes the highest recommendation of the window, 300 s by default)",
+    url: "https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/#stabilization-window",
+};
+pub const K8S_HPA_CONTROLLER: Citation = Citation {
+    text: "Kubernetes, pkg/controller/podautoscaler/horizontal.go (recordInitialRecommendation: a new HPA's first recommendation is the current replica count; stabilizeRecommendationWithBehaviors)",
+    url: "https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/podautoscaler/horizontal.go",
+};
 pub const KNATIVE_AUTOSCALING: Citation = Citation {
     text: "Knative documentation, Serving → \"Autoscaling\" (KPA, concurrency target and utilization, stable and panic windows, scale rates, scale to zero)",
     url: "https://knative.dev/docs/serving/autoscaling/",

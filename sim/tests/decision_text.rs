@@ -130,9 +130,11 @@ fn first_decisions_of_each_policy_in_two_scenarios() {
             "hpa",
             ScenarioId::BadDeploy,
             &[
-                "scale down 10 → 8: ⌈10 × 45.2 % / 60 %⌉ = 8",
-                "scale up 8 → 9: ⌈8 × 66.3 % / 60 %⌉ = 9",
-                "scale up 9 → 11: CPU 75.7 % on 8 ready pods, 1 not ready counted at 0 %: ⌈9 × 1.121⌉ = 11",
+                // A new HPA holds the ten it finds for the 300 s window: the first
+                // scale-down comes at 5:15.
+                "scale down 10 → 9: ⌈10 × 48.0 % / 60 %⌉ = 9",
+                "scale up 9 → 11: ⌈9 × 67.3 % / 60 %⌉ = 11",
+                "scale down 11 → 10: ⌈11 × 53.0 % / 60 %⌉ = 10",
             ],
         ),
         (

@@ -358,9 +358,9 @@ pub const fn texts(id: RelationId) -> RelationTexts {
         },
         RelationId::HpaBehavior => RelationTexts {
             name: "Kubernetes HPA: scaling behavior",
-            formula: "every {hpa.sync_period_s} s;  scale-down: the highest recommendation of the last {hpa.scale_down_stabilization_s} s, at most {hpa.scale_down_percent} % of the pods per {hpa.scale_down_period_s} s;  scale-up: the lowest recommendation of the last {hpa.scale_up_stabilization_s} s (0: no stabilization), at most max(current × (1 + {hpa.scale_up_percent} %), current + {hpa.scale_up_pods}) per {hpa.scale_up_period_s} s",
+            formula: "every {hpa.sync_period_s} s;  scale-down: the highest recommendation of the last {hpa.scale_down_stabilization_s} s, at most {hpa.scale_down_percent} % of the pods per {hpa.scale_down_period_s} s;  scale-up: the lowest recommendation of the last {hpa.scale_up_stabilization_s} s (0: no stabilization), at most max(current × (1 + {hpa.scale_up_percent} %), current + {hpa.scale_up_pods}) per {hpa.scale_up_period_s} s;  a new HPA's first recommendation is the current replica count",
             symbols: &[],
-            note: "The stabilization window stops flapping when the metric wobbles; the scale-up policies let the HPA add the larger of {hpa.scale_up_percent} % of its pods and {hpa.scale_up_pods} pods every period.",
+            note: "The stabilization window stops flapping when the metric wobbles; the scale-up policies let the HPA add the larger of {hpa.scale_up_percent} % of its pods and {hpa.scale_up_pods} pods every period. A new HPA records the replicas it finds as its first recommendation, as the controller does, so even a fleet far larger than needed holds for the first {hpa.scale_down_stabilization_s} s before it scales down.",
         },
         RelationId::KpaStablePanic => RelationTexts {
             name: "Knative KPA: stable and panic mode",

@@ -241,11 +241,23 @@ impl Simulation {
         f64::from(self.scenario.boot_minutes) * 60.0
     }
 
+    /// Seconds an instance the policy starts needs before it serves: its platform's time
+    /// when it has one (the elastic scaler's nodes), else the scenario's boot delay.
+    fn policy_boot_s(&self) -> u32 {
+        self.service
+            .autoscaler
+            .node_boot_s()
+            .unwrap_or(self.scenario.boot_minutes * 60)
+    }
+
     fn start_instances(&mut self, count: u32, at_ms: Millis, reason: FleetReason) {
         if count == 0 {
             return;
         }
-        let boot_ms = secs(self.scenario.boot_minutes * 60);
+        let boot_ms = match reason {
+            FleetReason::Autoscaler => secs(self.policy_boot_s()),
+            _ => secs(self.scenario.boot_minutes * 60),
+        };
         let build = self.deploys.live_build;
         self.service
             .fleet
@@ -605,7 +617,7 @@ impl Simulation {
         dt_ms: Millis,
         timeout_s: f64,
     ) -> Option<ColdStart> {
-        let boot_s = self.boot_s();
+        let boot_s = f64::from(self.policy_boot_s());
         let hold_s = self.service.autoscaler.holds_at_zero_s(boot_s)?;
         let ready_in_s = match self.service.fleet.next_ready_ms() {
             Some(at_ms) => seconds(at_ms.saturating_sub(tick_start_ms)),
@@ -797,7 +809,7 @@ impl Simulation {
             p99_s: q.p99_s,
             tail: q.tail,
             timeout_s: p.timeout_s,
-            boot_s: self.boot_s(),
+            boot_s: f64::from(self.policy_boot_s()),
             draining: self.service.fleet.draining(),
         }
     }

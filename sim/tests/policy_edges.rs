@@ -29,3 +29,82 @@ fn a_new_hpa_holds_an_oversized_fleet_for_300_s_then_scales_down() {
     assert!(live[5] < 40, "no scale-down after the window: {live:?}");
     assert!(live[9] <= 15, "{live:?}");
 }
+
+/// Free play at a light load (one instance carries it) with one instance, below the
+/// elastic scaler's two nodes, under the elastic scaler with the given node cold start, and
+/// the scenario's boot delay `boot_minutes`: (serving, booting) per minute.
+fn elastic_from_one_instance(cold_start_s: Option<u32>, boot_minutes: u32) -> Vec<(u32, u32)> {
+    let mut s = scenario::get(ScenarioId::FreePlay);
+    s.instances = 1;
+    s.base_rps = 40.0;
+    s.boot_minutes = boot_minutes;
+    let params = ModelParams::default();
+    let mut settings = PolicySettings::default();
+    if let Some(c) = cold_start_s {
+        settings
+            .set("elastic.node_cold_start_time", f64::from(c))
+            .unwrap();
+    }
+    let mut sim = Simulation::new(&s, 7, params.clone());
+    sim.set_autoscaler(autoscale::build(PolicyId::Elastic, &settings, &params).unwrap());
+    sim.run(8);
+    sim.history()
+        .iter()
+        .map(|r| (r.serving, r.booting))
+        .collect()
+}
+
+#[test]
+fn elastic_nodes_serve_after_the_configured_cold_start_not_the_scenario_boot_delay() {
+    for boot_minutes in [2, 8] {
+        // The scaler's first sample (10 s) finds 1 node below min_nodes 2 and adds one; at
+        // the default cold start of 60 s it serves from 70 s, in minute 1, whether the
+        // scenario's instances need 2 or 8 minutes.
+        let h = elastic_from_one_instance(None, boot_minutes);
+        assert_eq!(h[0], (1, 1), "boot {boot_minutes} min: {h:?}");
+        assert!(
+            h[1..].iter().all(|&n| n == (2, 0)),
+            "boot {boot_minutes} min: {h:?}"
+        );
+        // Configured to 300 s, the node boots until 310 s: minutes 0 to 4, serving in 5.
+        let h = elastic_from_one_instance(Some(300), boot_minutes);
+        assert!(
+            h[..5].iter().all(|&n| n == (1, 1)),
+            "boot {boot_minutes} min: {h:?}"
+        );
+        assert!(
+            h[5..].iter().all(|&n| n == (2, 0)),
+            "boot {boot_minutes} min: {h:?}"
+        );
+    }
+    // The scenario's boot delay still holds for instances the other policies start:
+    // target tracking scales the overloaded instance out at the end of minute 0 (60 s), and
+    // nothing new serves before 60 s + 8 minutes.
+    let mut s = scenario::get(ScenarioId::FreePlay);
+    s.instances = 1;
+    s.base_rps = 200.0;
+    s.boot_minutes = 8;
+    let params = ModelParams::default();
+    let mut sim = Simulation::new(&s, 7, params.clone());
+    sim.set_autoscaler(
+        autoscale::build(
+            PolicyId::TargetTracking,
+            &PolicySettings::default(),
+            &params,
+        )
+        .unwrap(),
+    );
+    sim.run(10);
+    let h: Vec<(u32, u32)> = sim
+        .history()
+        .iter()
+        .map(|r| (r.serving, r.booting))
+        .collect();
+    assert!(
+        h[1..9]
+            .iter()
+            .all(|&(serving, booting)| serving == 1 && booting >= 1),
+        "{h:?}"
+    );
+    assert!(h[9].0 > 1, "{h:?}");
+}

@@ -160,6 +160,11 @@ pub trait Autoscaler {
     fn holds_at_zero_s(&self, _boot_s: f64) -> Option<f64> {
         None
     }
+    /// Seconds an instance this policy starts needs before it serves, when the policy's own
+    /// platform sets it (the elastic scaler's nodes); `None`: the scenario's boot delay.
+    fn node_boot_s(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// Largest divisor of 60 that also divides `seconds` (so that a cadence of 7 s is observed

@@ -104,6 +104,7 @@ pub fn param_doc(name: &str) -> Option<&'static str> {
         "elastic.shrinkage_number" => "Nodes removed at most per shrink.",
         "elastic.drain_timeout" => "Longest drain of a removed node before it is forced off.",
         "elastic.acq_frequency" => "Seconds between samples of the metrics.",
+        "elastic.node_cold_start_time" => "Seconds a node the scaler adds needs before it serves; the default is the source's cold start of a node. The scenario's boot delay stays for the fleet's own instances. The simulator's setting, not a field of the source's file.",
         "elastic.expansion_strategies.trend_expansion" => "Whether expansion_strategies lists trend expansion.",
         "elastic.expansion_strategies.delay_prediction" => "Whether expansion_strategies lists delay prediction.",
         "elastic.expansion_strategies.p95_expansion" => "Whether expansion_strategies lists p95 expansion.",

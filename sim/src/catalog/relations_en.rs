@@ -324,7 +324,7 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             name: "Elastic scaler: trend expansion",
             formula: "every {elastic.acq_frequency} s: rate = growth of active requests over the last 60 s;  active + rate × 60 s > nodes × max_requests ⇒ nodes = ⌈active / safe capacity⌉, safe capacity = max_requests − rate × 60 s (≤ 0 ⇒ max_nodes);  then cooling ({elastic.trend_expansion.expand_cooling_time} s)",
             symbols: &["requests in flight at the balancer"],
-            note: "Example with max_requests = 1000: 1000 requests growing 5/s → safe capacity 1000 − 5 × 60 = 700 → ⌈1000 / 700⌉ = ⌈1.43⌉ = 2 nodes. With max_requests at {elastic.max_requests} per node (the source's value is 1000) far above the {workers_per_instance} workers per instance, this rule rarely fires here: the requests time out long before a node holds that many.",
+            note: "Example with max_requests = 1000: 1000 requests growing 5/s → safe capacity 1000 − 5 × 60 = 700 → ⌈1000 / 700⌉ = ⌈1.43⌉ = 2 nodes. With max_requests at {elastic.max_requests} per node (the source's value is 1000) far above the {workers_per_instance} workers per instance, this rule rarely fires here: the requests time out long before a node holds that many. The nodes any expansion adds serve after the configuration's cold start, node_cold_start_time ({elastic.node_cold_start_time} s; the source: a node needs 60 s to cold-start), not after the scenario's boot delay, which stays for the fleet's own instances.",
         },
         RelationId::ElasticDelay => RelationTexts {
             name: "Elastic scaler: delay-prediction expansion",

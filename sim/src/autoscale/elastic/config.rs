@@ -91,6 +91,9 @@ pub struct ElasticConfig {
     pub drain_timeout: f64,
     /// Seconds between samples.
     pub acq_frequency: u32,
+    /// Seconds a new node needs before it serves (the source's cold start of a node). Not a
+    /// field of the source's file: the platform's time, which the simulator lets you set.
+    pub node_cold_start_time: u32,
     /// Active strategies, in the order given.
     pub expansion_strategies: Vec<String>,
     pub trend_expansion: TrendExpansion,
@@ -116,6 +119,7 @@ impl Default for ElasticConfig {
             shrinkage_number: 0,
             drain_timeout: 0.0,
             acq_frequency: 0,
+            node_cold_start_time: 0,
             expansion_strategies: Vec::new(),
             trend_expansion: TrendExpansion {
                 expand_cooling_time: 0.0,
@@ -209,6 +213,7 @@ elastic_settings! {
     "shrinkage_number": u32 = 1.0, 1.0, 200.0, "nodes", field(shrinkage_number);
     "drain_timeout": f64 = 60.0, 0.0, 3600.0, "s", field(drain_timeout);
     "acq_frequency": u32 = 10.0, 1.0, 60.0, "s", field(acq_frequency);
+    "node_cold_start_time": u32 = 60.0, 0.0, 3600.0, "s", field(node_cold_start_time);
     "expansion_strategies.trend_expansion": u32 = 1.0, 0.0, 1.0, "", switch("trend_expansion");
     "expansion_strategies.delay_prediction": u32 = 1.0, 0.0, 1.0, "", switch("delay_prediction");
     "expansion_strategies.p95_expansion": u32 = 1.0, 0.0, 1.0, "", switch("p95_expansion");
@@ -626,6 +631,10 @@ impl ElasticConfig {
         fields.push(("shrinkage_number".into(), int(self.shrinkage_number)));
         fields.push(("drain_timeout".into(), num(self.drain_timeout)));
         fields.push(("acq_frequency".into(), int(self.acq_frequency)));
+        fields.push((
+            "node_cold_start_time".into(),
+            int(self.node_cold_start_time),
+        ));
         if let Some(v) = ignored("dashboard") {
             fields.push(("dashboard".into(), v));
         }

@@ -81,6 +81,13 @@ pub const SHRINKAGE: Relation = Relation {
     assumption: false,
 };
 
+/// Seconds a node the scaler adds needs before it serves: the configuration's cold start
+/// (the source: a node needs 60 s to cold-start), whatever the scenario's boot delay, which
+/// stays for the fleet's own instances.
+pub fn node_boot_s(c: &ElasticConfig) -> u32 {
+    c.node_cold_start_time
+}
+
 /// One sample of the metrics.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Sample {
@@ -140,6 +147,10 @@ impl Autoscaler for Elastic {
 
     fn tick_s(&self) -> u32 {
         tick_dividing_minute(self.c.acq_frequency)
+    }
+
+    fn node_boot_s(&self) -> Option<u32> {
+        Some(node_boot_s(&self.c))
     }
 
     fn admission(&self) -> Option<Admission> {

@@ -103,18 +103,20 @@ fn first_decisions_of_each_policy_in_two_scenarios() {
             "elastic",
             ScenarioId::ViralSurge,
             &[
-                "shrink: healthy for 600 s; trend allows ⌈77 / 999⌉ = 1 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.34 s) or drain_timeout 60 s",
-                "shrink: healthy for 600 s; trend allows ⌈78 / 999⌉ = 1 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.34 s) or drain_timeout 60 s",
-                "shrink: healthy for 600 s; trend allows ⌈81 / 996⌉ = 1 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.34 s) or drain_timeout 60 s",
+                // The per-node limit is the node's 16 workers: the trend rule's safe
+                // capacity is 16 − rate × 60 s.
+                "shrink: healthy for 600 s; trend allows ⌈77 / 15⌉ = 6 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.34 s) or drain_timeout 60 s",
+                "shrink: healthy for 600 s; trend allows ⌈78 / 15⌉ = 6 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.34 s) or drain_timeout 60 s",
+                "shrink: healthy for 660 s; trend allows ⌈77 / 20⌉ = 4 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.34 s) or drain_timeout 60 s",
             ],
         ),
         (
             "elastic",
             ScenarioId::BadDeploy,
             &[
-                "shrink: healthy for 600 s; trend allows ⌈84 / 993⌉ = 1 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.37 s) or drain_timeout 60 s",
-                "shrink: healthy for 600 s; trend allows ⌈98 / 999⌉ = 1 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.42 s) or drain_timeout 60 s",
-                "shrink: healthy for 600 s; trend allows ⌈101 / 996⌉ = 1 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.42 s) or drain_timeout 60 s",
+                "shrink: healthy for 660 s; trend allows ⌈90 / 11⌉ = 9 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.38 s) or drain_timeout 60 s",
+                "shrink: healthy for 600 s; trend allows ⌈97 / 17⌉ = 6 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.42 s) or drain_timeout 60 s",
+                "shrink: healthy for 600 s; trend allows ⌈97 / 20⌉ = 5 nodes, min_nodes 2 → remove 1 (at most 1); drain until its requests finish (≈ 0.42 s) or drain_timeout 60 s",
             ],
         ),
         (
@@ -166,6 +168,13 @@ fn first_decisions_of_each_policy_in_two_scenarios() {
     }
 }
 
+/// The per-node limits of the source's example configuration (the simulator starts from the
+/// simulated node's concurrency instead).
+const SOURCE_LIMITS: [(&str, &str); 2] = [
+    ("elastic.max_requests", "1000"),
+    ("elastic.max_connections", "1000"),
+];
+
 /// Actions that lower the minimum, the target and the maximum and switch autoscaling off
 /// and on push the policies into their rarer sentences.
 const SHAKE_UP: &[&str] = &[
@@ -198,8 +207,18 @@ fn rarer_decisions_of_a_shaken_up_run() {
         first_with(&kpa, "stable (panic ended)"),
         "stable (panic ended): concurrency 80.3 over 60 s, 80.3 over 6 s; target 16 × 70 % = 11.2 per pod → stable ⌈7.168⌉ = 8, panic ⌈7.168⌉ = 8 (67 % of 12 ready, threshold 200 %) → 8"
     );
+    // The elastic scaler with the source's example limits (1000 per node), where its trend
+    // rule sizes nodes far beyond what one holds.
+    let elastic = run_details(
+        ScenarioId::FreePlay,
+        3,
+        "elastic",
+        &[("max_instances", "12"), SOURCE_LIMITS[0], SOURCE_LIMITS[1]],
+        SHAKE_UP,
+        600,
+    );
     assert_eq!(
-        first_with(&run("elastic"), "nodes; delay"),
+        first_with(&elastic, "nodes; delay"),
         "trend: active 2147 + 0.0/s × 60 s = 2147 > 2 × 1000 → safe capacity 1000 − 0.0 × 60 s = 1000, ⌈2147 / 1000⌉ = 3 nodes; delay prediction: 2147 in flight / 215 completed per s = 9.99 s ≥ 2 s over 10656 requests → add max(⌈2 × 0.2⌉, 2) = 2; cooling 180 s"
     );
     assert_eq!(
@@ -218,7 +237,11 @@ fn capped_and_limited_decisions() {
         ScenarioId::ViralSurge,
         9,
         "elastic",
-        &[("elastic.max_nodes", "6")],
+        &[
+            ("elastic.max_nodes", "6"),
+            SOURCE_LIMITS[0],
+            SOURCE_LIMITS[1],
+        ],
         &[],
         600,
     );

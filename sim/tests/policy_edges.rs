@@ -108,3 +108,52 @@ fn elastic_nodes_serve_after_the_configured_cold_start_not_the_scenario_boot_del
     );
     assert!(h[9].0 > 1, "{h:?}");
 }
+
+/// Budget spent in a day of free play under every policy at its defaults, with the
+/// elastic scaler's per-node limits overridden by `sets`.
+fn day_of_free_play(seed: u32, sets: &[(&str, &str)]) -> Vec<(PolicyId, f64)> {
+    let mut setup = oncall_sim::setup::RunSetup::new(ScenarioId::FreePlay, seed);
+    for (name, value) in sets {
+        setup.set(name, value).unwrap();
+    }
+    oncall_sim::compare::compare(&setup, PolicyId::ALL, 1440)
+        .unwrap()
+        .iter()
+        .map(|(_, outcome)| (outcome.policy, outcome.summary.budget_spent))
+        .collect()
+}
+
+#[test]
+fn a_day_of_free_play_stays_within_the_budget_under_every_policy_at_its_defaults() {
+    for seed in [42, 7] {
+        // The fleet carries free play's load: at these rates a month of such days stays
+        // within the month's budget under every policy, the elastic scaler included.
+        let spent = day_of_free_play(seed, &[]);
+        assert_eq!(spent.len(), 5);
+        for (policy, day) in &spent {
+            assert!(30.0 * day < 0.5, "seed {seed}: {policy} spends {day} a day");
+        }
+        // With the source's limits of 1000 requests per node, which a simulated node never
+        // holds, the elastic scaler shrinks into saturation again and again: a month of
+        // such days spends more than the month's budget.
+        let source = day_of_free_play(
+            seed,
+            &[
+                ("elastic.max_requests", "1000"),
+                ("elastic.max_connections", "1000"),
+            ],
+        );
+        let elastic = |runs: &[(PolicyId, f64)]| {
+            runs.iter()
+                .find(|(p, _)| *p == PolicyId::Elastic)
+                .unwrap()
+                .1
+        };
+        assert!(
+            30.0 * elastic(&source) > 1.0,
+            "seed {seed}: {}",
+            elastic(&source)
+        );
+        assert!(elastic(&source) > 3.0 * elastic(&spent), "seed {seed}");
+    }
+}

@@ -93,8 +93,8 @@ pub fn param_doc(name: &str) -> Option<&'static str> {
         "kpa.tick_interval_s" => "tick-interval: how often the autoscaler decides.",
 
         // The elastic scaler (its JSON paths, the source's defaults).
-        "elastic.max_connections" => "Per-node connection limit; a node holds at most min(max_connections, max_requests) requests.",
-        "elastic.max_requests" => "Per-node limit of requests at once (also the trend rule's node capacity).",
+        "elastic.max_connections" => "Per-node connection limit; a node holds at most min(max_connections, max_requests) requests. Starts at the simulated node's concurrency (its workers); the source's example has 1000.",
+        "elastic.max_requests" => "Per-node limit of requests at once (also the trend rule's node capacity). Starts at the simulated node's concurrency (its workers); the source's example has 1000, which a simulated node never holds.",
         "elastic.max_pending_requests" => "Requests the balancer queues beyond the sum of the nodes' limits; the rest are dropped with a 503.",
         "elastic.max_nodes" => "Most nodes (also bounded by the model's max_instances).",
         "elastic.min_nodes" => "Fewest nodes; fewer at start scale up at once.",

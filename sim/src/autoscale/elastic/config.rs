@@ -23,6 +23,17 @@ crate::ids::ids! {
 /// Load-balancing policies the source's Envoy supports.
 pub const LB_POLICIES: &[&str] = LbPolicy::NAMES;
 
+/// The per-node limits (`max_connections`, `max_requests`) of the source's example: 1000
+/// requests per node, sized for the source's own nodes.
+pub const SOURCE_PER_NODE_LIMIT: u32 = 1000;
+
+/// The per-node limits the simulator starts from: the simulated node's concurrency, its
+/// default workers per instance. At the source's 1000 a node of 16 workers never holds that
+/// many requests before they time out, so the trend rule never fires and the shrink rule,
+/// which keeps ⌈active / max_requests⌉ nodes, removes nodes until the fleet saturates. The
+/// source's file still imports as it is, with its 1000.
+pub const NODE_CONCURRENCY_LIMIT: f64 = crate::params::DEFAULT_WORKERS_PER_INSTANCE;
+
 /// Expansion strategies, as `expansion_strategies` names them.
 pub const STRATEGIES: &[&str] = &["trend_expansion", "delay_prediction", "p95_expansion"];
 
@@ -66,7 +77,8 @@ pub struct P95Expansion {
     pub min_expansion: u32,
 }
 
-/// The elastic scaler's configuration (the source's defaults).
+/// The elastic scaler's configuration (the source's defaults, but for the per-node limits,
+/// which start from the simulated node's concurrency: [`NODE_CONCURRENCY_LIMIT`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElasticConfig {
     /// One of [`LB_POLICIES`].
@@ -104,7 +116,8 @@ pub struct ElasticConfig {
 }
 
 impl Default for ElasticConfig {
-    /// The source's defaults, from the settings table ([`SPECS`]).
+    /// The source's defaults with the per-node limits at the simulated node's concurrency,
+    /// from the settings table ([`SPECS`]).
     fn default() -> Self {
         let mut c = Self {
             lb_policy: LbPolicy::LeastRequest,
@@ -202,8 +215,8 @@ macro_rules! elastic_settings {
 }
 
 elastic_settings! {
-    "max_connections": u32 = 1000.0, 1.0, 1e6, "connections", field(max_connections);
-    "max_requests": u32 = 1000.0, 1.0, 1e6, "requests", field(max_requests);
+    "max_connections": u32 = NODE_CONCURRENCY_LIMIT, 1.0, 1e6, "connections", field(max_connections);
+    "max_requests": u32 = NODE_CONCURRENCY_LIMIT, 1.0, 1e6, "requests", field(max_requests);
     "max_pending_requests": u32 = 100.0, 0.0, 1e6, "requests", field(max_pending_requests);
     "max_nodes": u32 = 20.0, 1.0, 200.0, "nodes", field(max_nodes);
     "min_nodes": u32 = 2.0, 0.0, 200.0, "nodes", field(min_nodes);

@@ -455,6 +455,15 @@ mod tests {
         assert_eq!(expansion_size(20, 0.2, 2), 4);
     }
 
+    /// The source's example limits: 1000 requests per node.
+    fn source_limits() -> ElasticConfig {
+        ElasticConfig {
+            max_connections: config::SOURCE_PER_NODE_LIMIT,
+            max_requests: config::SOURCE_PER_NODE_LIMIT,
+            ..ElasticConfig::default()
+        }
+    }
+
     /// A single node with a per-node limit of 1000, driven through the policy.
     fn one_node(t: f64, active: f64) -> Observation {
         let mut o = obs(t, 10.0, 1, 0, active.min(16.0));
@@ -470,7 +479,7 @@ mod tests {
     fn trend_fires_through_the_policy() {
         let mut e = Elastic::new(ElasticConfig {
             min_nodes: 1,
-            ..ElasticConfig::default()
+            ..source_limits()
         });
         // 600 active for a minute, then 820: (820 − 600) / 60 s = 3.7/s, and
         // 820 + 3.7 × 60 = 1040 > 1000, so scale out now: ⌈820 / (1000 − 220)⌉ = 2.
@@ -579,13 +588,24 @@ mod tests {
         let mut e = Elastic::new(ElasticConfig::default());
         let d = e.decide(&obs(10.0, 10.0, 1, 0, 1.0)).unwrap();
         assert_eq!((d.desired, d.driver), (2, DriverId::MinNodes));
+        // The per-node limits start from the simulated node's 16 workers.
         assert_eq!(
             e.admission(),
             Some(Admission {
-                per_node_requests: 1000,
+                per_node_requests: 16,
                 pending: 100
             })
         );
+        assert_eq!(
+            f64::from(e.config().per_node_limit()),
+            crate::params::DEFAULT_WORKERS_PER_INSTANCE
+        );
+        assert_eq!(
+            crate::params::ModelParams::default().workers(),
+            e.config().per_node_limit()
+        );
+        let e = Elastic::new(source_limits());
+        assert_eq!(e.admission().unwrap().per_node_requests, 1000);
         assert_eq!(e.tick_s(), 10);
     }
 }

@@ -85,6 +85,7 @@ relation_ids! {
     KpaBounds => "kpa_bounds",
     MinuteQuantile => "minute_quantile",
     Calibration => "calibration",
+    ScenarioTwists => "scenario_twists",
     Randomness => "randomness",
 }
 
@@ -172,6 +173,7 @@ impl Relation {
             RelationId::KpaBounds => &crate::autoscale::kpa::KPA_BOUNDS,
             RelationId::MinuteQuantile => &crate::queueing::MINUTE_QUANTILE,
             RelationId::Calibration => &crate::params::CALIBRATION,
+            RelationId::ScenarioTwists => &crate::scenario::SCENARIO_TWISTS,
             RelationId::Randomness => &crate::relations::RANDOMNESS,
         }
     }

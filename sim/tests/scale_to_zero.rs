@@ -21,6 +21,8 @@ fn quiet_night() -> Scenario {
         decay_min: 3.0,
     });
     s.minutes = Some(300);
+    // This night's traffic alone: without free play's drift.
+    s.drift = None;
     s
 }
 

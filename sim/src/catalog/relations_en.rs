@@ -172,8 +172,8 @@ pub const fn texts(id: RelationId) -> RelationTexts {
     match id {
         RelationId::Arrivals => RelationTexts {
             name: "Arrival rate",
-            formula: "λ(t) = base × (1 + {diurnal_amplitude}·sin(2π(t + clock − 6 h)/24 h)) × surge(t);  requests in a minute ≈ Normal(60λ, √(60λ)) × (1 + Normal(0, {traffic_drift_cv}))",
-            symbols: &["mean daily rate (req/s); the peak at 12:00 is (1 + {diurnal_amplitude}) × base", "time of day when the run starts", "the scenario's traffic multiplier (1 when there is none)"],
+            formula: "λ(t) = base × (1 + {diurnal_amplitude}·sin(2π(t + clock − 6 h)/24 h)) × surge(t) × drift(t);  requests in a minute ≈ Normal(60λ, √(60λ)) × (1 + Normal(0, {traffic_drift_cv}))",
+            symbols: &["mean daily rate (req/s); the peak at 12:00 is (1 + {diurnal_amplitude}) × base", "time of day when the run starts", "the scenario's traffic multiplier (1 when there is none)", "free play's slow drift of the usual traffic, 1 + level × (1 − e^(−t/τ)) (1 in the other scenarios; see the scenario twists)"],
             note: "The Normal(60λ, √(60λ)) term is the Poisson count's normal approximation; the {traffic_drift_cv%} % factor is day-to-day drift.",
         },
         RelationId::OfferedLoad => RelationTexts {
@@ -274,9 +274,9 @@ pub const fn texts(id: RelationId) -> RelationTexts {
         },
         RelationId::ErrorsCounted => RelationTexts {
             name: "What counts as an error",
-            formula: "error rate = timeouts (requests that give up, M/M/N+D) + (1 − timeouts) × bad-build share × {bad_build_error_rate%} % + overflow rejections (429/503)",
+            formula: "error rate = timeouts (requests that give up, M/M/N+D) + (1 − timeouts) × bad-build share × severity × {bad_build_error_rate%} % + overflow rejections (429/503)",
             symbols: &[],
-            note: "Low-priority requests shed on purpose get \"try later\" and are reported as shed traffic, not as errors of the critical traffic; the error rate is a share of the admitted requests.",
+            note: "The severity is the bad deploy's twist, drawn from the seed between 0.6 and 2 (see the scenario twists); the fleet's share on a bad build follows the rollout. Low-priority requests shed on purpose get \"try later\" and are reported as shed traffic, not as errors of the critical traffic; the error rate is a share of the admitted requests.",
         },
         RelationId::TargetTracking => RelationTexts {
             name: "Target tracking",
@@ -385,6 +385,12 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             formula: "{workers_per_instance} workers/instance · app time {app_time_ms} ms (+{heavy_feature_ms} ms and +{heavy_feature_queries} queries per miss with the heavy feature) · {queries_per_miss} queries per miss · database {db_capacity_qps} queries/s, {db_query_ms} ms idle, ≤ {db_query_cap_ms} ms · {hot_objects} hot objects · refill τ = {refill_tau_min} min · warm-up +{warmup_gain_per_min%} %/min for {warmup_minutes} min, +{warmup_db_qps} queries/s · timeout {timeout_s} s · {low_priority_share%} % low-priority traffic · bad build +{bad_build_error_rate%} % errors, ×{bad_build_cpu_factor} CPU · rollback {rollback_minutes} min · ${price_per_instance_hour} per instance-hour · scale-in ≤ {scale_in_max_share%} % after {scale_in_quiet_minutes} quiet minutes · up to {max_instances} instances · daily swing ±{diurnal_amplitude%} %, drift {traffic_drift_cv%} % · SLO {slo%} %",
             symbols: &[],
             note: "Example calibrations for a mid-size web service. This is an educational model: real sites calibrate every constant to their own tools and data.",
+        },
+        RelationId::ScenarioTwists => RelationTexts {
+            name: "Scenario twists",
+            formula: "each scenario draws its twist from its own generator, mulberry32(seed ⊕ a constant per twist), uniformly within these ranges:  viral surge: start at minute 20–150, peak ×2–×4, ramp 4–15 min, hold 30–90 min, then decay with τ = 45 min;  bad deploy: rollout starts at minute 7–13 (09:07–09:13), lasts 3–6 min, and the bad build fails 0.6–2 × the model's {bad_build_error_rate%} % extra error share;  cache flush: at minute 12–20 (11:57–12:05), 60–100 % of the cache;  free play: drift(t) = 1 + level × (1 − e^(−t/τ)), level −15 % to +20 %, τ 120–600 min",
+            symbols: &["share of the usual traffic gained (or lost) in the long run", "time constant of free play's drift, minutes"],
+            note: "The same seed gives the same twists; another seed, other ones. Each twist has its own generator, so it does not change the run's other draws (traffic noise, the other twists). Whole minutes are drawn uniformly among the whole numbers of their range. The ranges are this model's choice.",
         },
         RelationId::Randomness => RelationTexts {
             name: "Randomness",

@@ -10,7 +10,7 @@
 
 use crate::action::{Action, ActionKind, Settings};
 use crate::autoscale::target_tracking::TargetTracking;
-use crate::autoscale::{Autoscaler, Observation, PolicyId};
+use crate::autoscale::{Autoscaler, Observation, PolicyId, Removal};
 use crate::engine::formulas::QueueFormulas;
 use crate::engine::{ColdStart, ServiceModel, TickInput, TickOutcome};
 use crate::event::{Event, EventKind, FleetReason};
@@ -859,8 +859,8 @@ impl Simulation {
             to,
             detail: decision.detail,
         });
-        match decision.drain_s {
-            Some(drain_s) if to < from => {
+        match decision.removal {
+            Removal::Drain(drain_s) if to < from => {
                 let until_ms = at_ms + millis_ceil(drain_s);
                 let (stopped, draining) = self.service.fleet.drain(from - to, until_ms);
                 if stopped > 0 {
@@ -873,6 +873,15 @@ impl Simulation {
                     self.emit(EventKind::InstancesDraining {
                         count: draining,
                         seconds: drain_s,
+                    });
+                }
+            }
+            Removal::Idle if to < from => {
+                let count = self.service.fleet.stop_serving(from - to);
+                if count > 0 {
+                    self.emit(EventKind::InstancesStopped {
+                        count,
+                        reason: FleetReason::Autoscaler,
                     });
                 }
             }

@@ -6,7 +6,7 @@
 //! Pods are instances; the metric is this model's CPU utilization of the serving instances
 //! (see [`Observation::cpu_utilization`]) and the target is the target-utilization control.
 
-use super::{ceil_count, policy_params, tick_dividing_minute, Autoscaler, Decision, Observation};
+use super::{ceil_count, policy_params, tick_dividing_minute, Autoscaler, Decision, Observation, Removal};
 use crate::params::ParamError;
 use super::registry::Policy;
 use super::PolicyId;
@@ -308,7 +308,7 @@ impl Autoscaler for Hpa {
                 Some(note) => note.msg("decision", decision),
                 None => decision,
             },
-            drain_s: None,
+            removal: Removal::Stop,
         })
     }
 }

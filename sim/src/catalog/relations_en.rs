@@ -292,9 +292,9 @@ pub const fn texts(id: RelationId) -> RelationTexts {
         },
         RelationId::CloudRunConcurrency => RelationTexts {
             name: "Cloud Run: concurrency driver",
-            formula: "instances = ⌈(max(average concurrent requests over {cloud_run.window_s} s, over {cloud_run.long_window_s} s) / maximum concurrency) / concurrency target⌉",
+            formula: "instances = ⌈(max(average concurrent requests over {cloud_run.window_s} s, over {cloud_run.long_window_s} s) / maximum concurrency) / concurrency target⌉;  while no instance serves, the requests held in the pending queue count as concurrent requests at the demand they bring, a = λ·S",
             symbols: &["requests one instance serves at once (here its {workers_per_instance} workers)"],
-            note: "The long average (over {cloud_run.long_window_s} s) keeps instances for a while after traffic falls.",
+            note: "The long average (over {cloud_run.long_window_s} s) keeps instances for a while after traffic falls. Counting the held requests is this model's reading: while the first instances start, the drivers see the traffic that waits for them, not an idle fleet of none, so they neither recommend zero instances nor stop the ones starting.",
         },
         RelationId::CloudRunAct => RelationTexts {
             name: "Cloud Run: adaptive concurrency (ACT)",
@@ -310,9 +310,9 @@ pub const fn texts(id: RelationId) -> RelationTexts {
         },
         RelationId::CloudRunScaleIn => RelationTexts {
             name: "Cloud Run: scale-in",
-            formula: "the recommendation drops only when utilization is more than {cloud_run.tolerance%} % below target;  the balancer prefers recommended instances;  the others shut down after {cloud_run.scale_in_after_s} s under {cloud_run.scale_in_utilization%} % utilization, or else after an idle timeout of {cloud_run.idle_timeout_s} s",
+            formula: "the recommendation drops only when utilization is more than {cloud_run.tolerance%} % below target;  the balancer prefers recommended instances;  the other serving instances shut down after {cloud_run.scale_in_after_s} s under {cloud_run.scale_in_utilization%} % utilization, or else after an idle timeout of {cloud_run.idle_timeout_s} s;  instances still starting are not idle and stay",
             symbols: &[],
-            note: "Here the spill-over the recommended instances cannot hold goes to the others as a group; a group still above {cloud_run.scale_in_utilization%} % stays until the idle timeout.",
+            note: "Here the spill-over the recommended instances cannot hold goes to the others as a group; a group still above {cloud_run.scale_in_utilization%} % stays until the idle timeout. Only an instance that has run can be found to have run under the threshold, or to be idle: the source lets an instance go to zero only once it is known to process no request. A starting instance is judged once it serves.",
         },
         RelationId::CloudRunOnDemand => RelationTexts {
             name: "Cloud Run: on-demand scaling and the pending queue",

@@ -11,7 +11,7 @@
 
 pub mod config;
 
-use super::{ceil_count, tick_dividing_minute, Admission, Autoscaler, Decision, Observation};
+use super::{ceil_count, tick_dividing_minute, Admission, Autoscaler, Decision, Observation, Removal};
 use super::registry::Policy;
 use super::PolicyId;
 use crate::ids::DriverId;
@@ -177,7 +177,7 @@ impl Autoscaler for Elastic {
                     detail: Message::new(MessageId::ElasticBelowMinNodes)
                         .int("nodes", nodes)
                         .int("floor", floor),
-                    drain_s: None,
+                    removal: Removal::Stop,
                 });
             }
             if nodes > ceiling {
@@ -187,7 +187,7 @@ impl Autoscaler for Elastic {
                     detail: Message::new(MessageId::ElasticAboveMaxNodes)
                         .int("nodes", nodes)
                         .int("ceiling", ceiling),
-                    drain_s: None,
+                    removal: Removal::Stop,
                 });
             }
         }
@@ -372,7 +372,7 @@ impl Autoscaler for Elastic {
                     desired,
                     driver,
                     detail: detail.num("cooling", cooling),
-                    drain_s: None,
+                    removal: Removal::Stop,
                 });
             }
             return None;
@@ -407,7 +407,7 @@ impl Autoscaler for Elastic {
                 .int("most", c.shrinkage_number)
                 .num("p99", obs.p99_s)
                 .num("drain_timeout", c.drain_timeout),
-            drain_s: Some(drain_s),
+            removal: Removal::Drain(drain_s),
         })
     }
 }
@@ -579,7 +579,7 @@ mod tests {
         assert_eq!(shrinks.len(), 2);
         assert_eq!(shrinks[0].0, 610.0);
         assert_eq!(shrinks[0].1.desired, 5);
-        assert_eq!(shrinks[0].1.drain_s, Some(0.3));
+        assert_eq!(shrinks[0].1.removal, Removal::Drain(0.3));
         assert_eq!(shrinks[1].0, 1210.0);
     }
 

@@ -214,7 +214,16 @@ pub fn describe(event: &Event, clock_at: &dyn Fn(u32) -> String) -> (EventFamily
                 ],
             ),
         ),
-        EventKind::CacheFlush => (F::Cache, t(Msg::EvCacheFlush).to_owned()),
+        EventKind::CacheFlush { share } => (
+            F::Cache,
+            tf(
+                Msg::EvCacheFlush,
+                &[(
+                    "share",
+                    &format_value(Format::Percent { decimals: 0 }, Value::Number(*share)),
+                )],
+            ),
+        ),
         EventKind::WarmupStarted { minutes } => (
             F::Cache,
             tf(

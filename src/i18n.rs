@@ -661,7 +661,7 @@ fn en(msg: Msg) -> &'static str {
         EvInstancesServing => "{instances} now serving.",
         EvInstancesDraining => "{instances} draining (about {seconds}).",
         EvInstancesStopped => "{instances} stopped ({reason}).",
-        EvCacheFlush => "The whole cache was flushed.",
+        EvCacheFlush => "{share} of the cache was flushed.",
         EvWarmupStarted => "Warm-up job started ({minutes}).",
         EvWarmupFinished => "Warm-up job finished.",
         EvSurgeStarted => "A traffic surge is starting.",

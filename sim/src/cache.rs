@@ -33,6 +33,11 @@ pub fn refill(warm: f64, dt_min: f64, tau_min: f64, db_headroom: f64) -> f64 {
     (warm + gained).clamp(0.0, 1.0)
 }
 
+/// What a flush of `share` of the cache leaves warm: warm × (1 − share).
+pub fn flush(warm: f64, share: f64) -> f64 {
+    (warm * (1.0 - share.clamp(0.0, 1.0))).clamp(0.0, 1.0)
+}
+
 pub const CACHE_REFILL: Relation = Relation {
     id: RelationId::CacheRefill,
     symbols: &["f"],

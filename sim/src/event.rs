@@ -77,8 +77,10 @@ pub enum EventKind {
         count: u32,
         reason: FleetReason,
     },
-    /// The whole cache was flushed.
-    CacheFlush,
+    /// `share` of the cache was flushed.
+    CacheFlush {
+        share: f64,
+    },
     WarmupStarted {
         minutes: u32,
     },

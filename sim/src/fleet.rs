@@ -97,24 +97,35 @@ impl Fleet {
     /// Stops up to `count` instances of the live fleet (not the rollback fleet): booting ones
     /// first, newest first, then serving ones, newest first. Returns how many stopped.
     pub fn stop(&mut self, count: u32) -> u32 {
+        let booting = self.stop_newest(count, true);
+        booting + self.stop_newest(count - booting, false)
+    }
+
+    /// Stops up to `count` serving instances of the live fleet, newest first, and no booting
+    /// one. Returns how many stopped.
+    pub fn stop_serving(&mut self, count: u32) -> u32 {
+        self.stop_newest(count, false)
+    }
+
+    /// Stops up to `count` live instances that are booting (`booting`) or serving, newest
+    /// first.
+    fn stop_newest(&mut self, count: u32, booting: bool) -> u32 {
         let mut stopped = 0;
-        for booting_pass in [true, false] {
-            while stopped < count {
-                let pick = self.instances.iter().rposition(|i| {
-                    !i.rollback
-                        && match i.state {
-                            InstanceState::Booting { .. } => booting_pass,
-                            InstanceState::Serving => !booting_pass,
-                            InstanceState::Draining { .. } => false,
-                        }
-                });
-                match pick {
-                    Some(ix) => {
-                        self.instances.remove(ix);
-                        stopped += 1;
+        while stopped < count {
+            let pick = self.instances.iter().rposition(|i| {
+                !i.rollback
+                    && match i.state {
+                        InstanceState::Booting { .. } => booting,
+                        InstanceState::Serving => !booting,
+                        InstanceState::Draining { .. } => false,
                     }
-                    None => break,
+            });
+            match pick {
+                Some(ix) => {
+                    self.instances.remove(ix);
+                    stopped += 1;
                 }
+                None => break,
             }
         }
         stopped
@@ -290,6 +301,18 @@ mod tests {
         // The booting one went first.
         assert_eq!((f.serving(), f.booting()), (4, 0));
         assert!((f.serving_share(|b| b == 1) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn stop_serving_keeps_the_booting_ones() {
+        let mut f = Fleet::default();
+        f.start(2, 0, 0, 1, false);
+        f.start(3, 0, 120_000, 1, false);
+        assert_eq!(f.stop_serving(1), 1);
+        assert_eq!((f.serving(), f.booting()), (1, 3));
+        // No more than the serving ones go.
+        assert_eq!(f.stop_serving(4), 1);
+        assert_eq!((f.serving(), f.booting(), f.live()), (0, 3, 3));
     }
 
     #[test]

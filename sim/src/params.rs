@@ -163,6 +163,10 @@ impl ParamValue for u32 {
     }
 }
 
+/// Worker slots of a simulated instance by default: the most requests it serves at once
+/// (the node's concurrency, which the elastic scaler's per-node limits start from).
+pub const DEFAULT_WORKERS_PER_INSTANCE: f64 = 16.0;
+
 /// Declares the model's parameters, one row each: field, type, default, range and unit code.
 /// The rows carry no product text; each field's doc points to the catalogs, where its doc is
 /// keyed by the field's name.
@@ -212,7 +216,7 @@ macro_rules! model_params {
 }
 
 model_params! {
-    workers_per_instance: u32 = 16.0, 1.0, 256.0, "workers";
+    workers_per_instance: u32 = DEFAULT_WORKERS_PER_INSTANCE, 1.0, 256.0, "workers";
     max_instances: u32 = 40.0, 1.0, 200.0, "instances";
     price_per_instance_hour: f64 = 0.40, 0.0, 100.0, "usd_per_hour";
     app_time_ms: f64 = 50.0, 1.0, 5000.0, "ms";

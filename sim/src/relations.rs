@@ -85,6 +85,7 @@ relation_ids! {
     KpaBounds => "kpa_bounds",
     MinuteQuantile => "minute_quantile",
     Calibration => "calibration",
+    ScenarioTwists => "scenario_twists",
     Randomness => "randomness",
 }
 
@@ -172,6 +173,7 @@ impl Relation {
             RelationId::KpaBounds => &crate::autoscale::kpa::KPA_BOUNDS,
             RelationId::MinuteQuantile => &crate::queueing::MINUTE_QUANTILE,
             RelationId::Calibration => &crate::params::CALIBRATION,
+            RelationId::ScenarioTwists => &crate::scenario::SCENARIO_TWISTS,
             RelationId::Randomness => &crate::relations::RANDOMNESS,
         }
     }
@@ -224,6 +226,14 @@ pub const CLOUD_RUN_AUTOSCALING: Citation = Citation {
 pub const K8S_HPA: Citation = Citation {
     text: "Kubernetes documentation, \"Horizontal Pod Autoscaling\" (algorithm details, tolerance, stabilization window, scaling policies)",
     url: "https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/",
+};
+pub const K8S_HPA_STABILIZATION: Citation = Citation {
+    text: "Kubernetes documentation, \"Horizontal Pod Autoscaling\", section \"Stabilization window\" (scale-down takes the highest recommendation of the window, 300 s by default)",
+    url: "https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/#stabilization-window",
+};
+pub const K8S_HPA_CONTROLLER: Citation = Citation {
+    text: "Kubernetes, pkg/controller/podautoscaler/horizontal.go (recordInitialRecommendation: a new HPA's first recommendation is the current replica count; stabilizeRecommendationWithBehaviors)",
+    url: "https://github.com/kubernetes/kubernetes/blob/master/pkg/controller/podautoscaler/horizontal.go",
 };
 pub const KNATIVE_AUTOSCALING: Citation = Citation {
     text: "Knative documentation, Serving → \"Autoscaling\" (KPA, concurrency target and utilization, stable and panic windows, scale rates, scale to zero)",

@@ -1,23 +1,107 @@
 //! The scenarios, as data: a briefing, a clock, a budget, a boot delay and scripted events.
-//! The viral surge's start and size are drawn from the seed.
+//! Every scenario draws its twist from the seed, each from its own mulberry32 stream (the
+//! seed XOR a constant per twist), so that no twist changes the draws of another or of the
+//! run's traffic: the viral surge's start and size, the bad deploy's rollout start, rollout
+//! length and extra error share, the cache flush's minute and how much it flushes, and free
+//! play's traffic drift. The ranges are the ones the briefings and the sources panel state.
 
 use crate::action::Settings;
 use crate::ids::ScenarioId;
+use crate::relations::{Relation, RelationId, MULBERRY32, THIS_MODEL};
 use crate::rng::Mulberry32;
-use crate::traffic::Surge;
+use crate::traffic::{Drift, Surge};
 
-/// Something the scenario makes happen at a given minute.
+/// Something the scenario makes happen at a given minute (as drawn for a seed).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Scripted {
-    /// A new build rolls out over `rollout_minutes`.
+    /// A new build rolls out over `rollout_minutes`; a bad one fails `severity` × the
+    /// model's bad-build error share of the requests it serves.
     Deploy {
         minute: u32,
         bad: bool,
         rollout_minutes: u32,
+        severity: f64,
     },
-    /// The whole cache is flushed.
-    CacheFlush { minute: u32 },
+    /// `share` of the cache is flushed.
+    CacheFlush { minute: u32, share: f64 },
+}
+
+pub const SCENARIO_TWISTS: Relation = Relation {
+    id: RelationId::ScenarioTwists,
+    symbols: &["level", "τ"],
+    citations: &[MULBERRY32, THIS_MODEL],
+    assumption: true,
+};
+
+/// A whole number drawn uniformly from `lo..=hi`.
+fn whole_in(rng: &mut Mulberry32, (lo, hi): (u32, u32)) -> u32 {
+    let span = f64::from(hi.saturating_sub(lo)) + 1.0;
+    lo + (libm::floor(rng.uniform() * span) as u32).min(hi.saturating_sub(lo))
+}
+
+/// Ranges the seed draws the bad deploy from.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct DeployDraw {
+    /// Minute of the run the rollout starts, inclusive range.
+    pub start_min: (u32, u32),
+    /// Minutes the rollout takes, inclusive range.
+    pub rollout_min: (u32, u32),
+    /// Multiplier of the model's bad-build error share (`bad_build_error_rate`).
+    pub severity: (f64, f64),
+}
+
+impl DeployDraw {
+    /// The bad deploy this seed gives, from its own generator.
+    pub fn draw(&self, seed: u32) -> Scripted {
+        let mut rng = Mulberry32::new(seed ^ 0xDE91_0E5A);
+        Scripted::Deploy {
+            minute: whole_in(&mut rng, self.start_min),
+            bad: true,
+            rollout_minutes: whole_in(&mut rng, self.rollout_min),
+            severity: rng.uniform_range(self.severity.0, self.severity.1),
+        }
+    }
+}
+
+/// Ranges the seed draws the cache flush from.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct FlushDraw {
+    /// Minute of the run of the flush, inclusive range.
+    pub minute: (u32, u32),
+    /// Share of the cache flushed.
+    pub share: (f64, f64),
+}
+
+impl FlushDraw {
+    /// The flush this seed gives, from its own generator.
+    pub fn draw(&self, seed: u32) -> Scripted {
+        let mut rng = Mulberry32::new(seed ^ 0xF105_4CAC);
+        Scripted::CacheFlush {
+            minute: whole_in(&mut rng, self.minute),
+            share: rng.uniform_range(self.share.0, self.share.1),
+        }
+    }
+}
+
+/// Ranges the seed draws free play's traffic drift from.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct DriftDraw {
+    /// Level the traffic drifts to, as a share of the usual (−0.1: 10 % less).
+    pub level: (f64, f64),
+    /// Time constant of the approach, minutes.
+    pub tau_min: (f64, f64),
+}
+
+impl DriftDraw {
+    /// The drift this seed gives, from its own generator.
+    pub fn draw(&self, seed: u32) -> Drift {
+        let mut rng = Mulberry32::new(seed ^ 0xD21F_7A11);
+        Drift {
+            level: rng.uniform_range(self.level.0, self.level.1),
+            tau_min: rng.uniform_range(self.tau_min.0, self.tau_min.1),
+        }
+    }
 }
 
 /// Range the seed draws a surge from.
@@ -33,6 +117,8 @@ pub struct SurgeDraw {
 impl SurgeDraw {
     /// The surge this seed gives. Uses its own generator so that the surge does not depend
     /// on how many draws the rest of the run makes.
+    // The surge's ranges as the sources panel states them: start 20–150 min, peak ×2–×4,
+    // ramp 4–15 min, hold 30–90 min, decay 45 min.
     pub fn draw(&self, seed: u32) -> Surge {
         let mut rng = Mulberry32::new(seed ^ 0x5EED_5E6E);
         Surge {
@@ -61,10 +147,26 @@ pub struct Scenario {
     pub instances: u32,
     /// Controls at the start.
     pub settings: Settings,
-    pub script: &'static [Scripted],
+    /// The bad deploy, drawn from the seed.
+    pub deploy: Option<DeployDraw>,
+    /// The cache flush, drawn from the seed.
+    pub flush: Option<FlushDraw>,
     pub surge: Option<SurgeDraw>,
+    /// A slow drift of the usual traffic, drawn from the seed.
+    pub drift: Option<DriftDraw>,
     /// Length of the exercise in minutes; the debrief comes after it. `None`: endless.
     pub minutes: Option<u32>,
+}
+
+impl Scenario {
+    /// The scripted events seed `seed` draws, in the order they were declared.
+    pub fn script(&self, seed: u32) -> Vec<Scripted> {
+        self.deploy
+            .map(|d| d.draw(seed))
+            .into_iter()
+            .chain(self.flush.map(|f| f.draw(seed)))
+            .collect()
+    }
 }
 
 /// Every scenario, in listing order.
@@ -87,21 +189,33 @@ pub fn get(id: ScenarioId) -> Scenario {
         base_rps: 900.0,
         instances: 10,
         settings: Settings::default(),
-        script: &[],
+        deploy: None,
+        flush: None,
         surge: None,
+        drift: None,
         minutes: None,
     };
     match id {
-        ScenarioId::FreePlay => base,
+        // The usual traffic drifts to between 15 % less and 20 % more, with a time constant
+        // of 2 to 10 hours.
+        ScenarioId::FreePlay => Scenario {
+            drift: Some(DriftDraw {
+                level: (-0.15, 0.20),
+                tau_min: (120.0, 600.0),
+            }),
+            ..base
+        },
+        // The bad build goes out between 09:07 and 09:13, rolls out over 3 to 6 minutes and
+        // fails 0.6 to 2 times the model's bad-build error share (3 % to 10 % at its 5 %).
         ScenarioId::BadDeploy => Scenario {
             id,
             clock_min: 9 * 60,
             budget_left: 0.2,
-            script: &[Scripted::Deploy {
-                minute: 10,
-                bad: true,
-                rollout_minutes: 4,
-            }],
+            deploy: Some(DeployDraw {
+                start_min: (7, 13),
+                rollout_min: (3, 6),
+                severity: (0.6, 2.0),
+            }),
             minutes: Some(120),
             ..base
         },
@@ -129,7 +243,11 @@ pub fn get(id: ScenarioId) -> Scenario {
                 cache_ttl_s: 70,
                 ..Settings::default()
             },
-            script: &[Scripted::CacheFlush { minute: 15 }],
+            // Between 11:57 and 12:05, 60 % to 100 % of the cache.
+            flush: Some(FlushDraw {
+                minute: (12, 20),
+                share: (0.6, 1.0),
+            }),
             minutes: Some(180),
             ..base
         },
@@ -147,6 +265,122 @@ mod tests {
             assert_eq!(by_id(s.id.as_str()).unwrap(), s);
         }
         assert!(by_id("nope").is_none());
+    }
+
+    fn deploy(seed: u32) -> (u32, u32, f64) {
+        match get(ScenarioId::BadDeploy).deploy.unwrap().draw(seed) {
+            Scripted::Deploy {
+                minute,
+                bad,
+                rollout_minutes,
+                severity,
+            } => {
+                assert!(bad);
+                (minute, rollout_minutes, severity)
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn flush(seed: u32) -> (u32, f64) {
+        match get(ScenarioId::CacheFlush).flush.unwrap().draw(seed) {
+            Scripted::CacheFlush { minute, share } => (minute, share),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn twists_are_the_same_for_a_seed_and_differ_across_seeds() {
+        for seed in [7, 42, 1] {
+            assert_eq!(deploy(seed), deploy(seed));
+            assert_eq!(flush(seed), flush(seed));
+            let drift = get(ScenarioId::FreePlay).drift.unwrap();
+            assert_eq!(drift.draw(seed), drift.draw(seed));
+            let s = get(ScenarioId::BadDeploy);
+            assert_eq!(s.script(seed), s.script(seed));
+        }
+        // Seeds 7 and 42: the bad build goes out at 09:08 over 5 minutes failing 1.15 × the
+        // model's share, or at 09:07 over 5 minutes failing 0.86 ×; the flush comes at
+        // minute 19 (89 %) or 14 (83 %).
+        assert_ne!(deploy(7), deploy(42));
+        assert_ne!(deploy(7).0, deploy(42).0);
+        assert_ne!(flush(7), flush(42));
+        assert_ne!(flush(7).0, flush(42).0);
+        let drift = get(ScenarioId::FreePlay).drift.unwrap();
+        assert_ne!(drift.draw(7), drift.draw(42));
+        // The other scenarios have no script.
+        assert!(get(ScenarioId::FreePlay).script(7).is_empty());
+        assert!(get(ScenarioId::ViralSurge).script(7).is_empty());
+    }
+
+    #[test]
+    fn twists_stay_within_their_ranges_and_cover_them() {
+        let d = get(ScenarioId::BadDeploy).deploy.unwrap();
+        let f = get(ScenarioId::CacheFlush).flush.unwrap();
+        let r = get(ScenarioId::FreePlay).drift.unwrap();
+        let mut starts = std::collections::BTreeSet::new();
+        let mut lengths = std::collections::BTreeSet::new();
+        let mut flush_minutes = std::collections::BTreeSet::new();
+        let (mut sev_lo, mut sev_hi) = (f64::MAX, f64::MIN);
+        let (mut level_lo, mut level_hi) = (f64::MAX, f64::MIN);
+        for seed in (0..20_000u32).map(|k| k.wrapping_mul(2_654_435_761)) {
+            let (start, length, severity) = deploy(seed);
+            assert!((d.start_min.0..=d.start_min.1).contains(&start), "{seed}");
+            assert!(
+                (d.rollout_min.0..=d.rollout_min.1).contains(&length),
+                "{seed}"
+            );
+            assert!(
+                severity >= d.severity.0 && severity < d.severity.1,
+                "{seed}"
+            );
+            starts.insert(start);
+            lengths.insert(length);
+            (sev_lo, sev_hi) = (sev_lo.min(severity), sev_hi.max(severity));
+            let (minute, share) = flush(seed);
+            assert!((f.minute.0..=f.minute.1).contains(&minute), "{seed}");
+            assert!(share >= f.share.0 && share < f.share.1, "{seed}");
+            flush_minutes.insert(minute);
+            let drift = r.draw(seed);
+            assert!(drift.level >= r.level.0 && drift.level < r.level.1);
+            assert!(drift.tau_min >= r.tau_min.0 && drift.tau_min < r.tau_min.1);
+            (level_lo, level_hi) = (level_lo.min(drift.level), level_hi.max(drift.level));
+        }
+        // Every whole minute of each range comes up, and the shares spread over theirs.
+        assert_eq!(starts.len() as u32, d.start_min.1 - d.start_min.0 + 1);
+        assert_eq!(lengths.len() as u32, d.rollout_min.1 - d.rollout_min.0 + 1);
+        assert_eq!(flush_minutes.len() as u32, f.minute.1 - f.minute.0 + 1);
+        assert!(sev_lo < d.severity.0 + 0.01 && sev_hi > d.severity.1 - 0.01);
+        assert!(level_lo < r.level.0 + 0.01 && level_hi > r.level.1 - 0.01);
+    }
+
+    #[test]
+    fn the_sources_panel_states_the_ranges_the_scenarios_draw_from() {
+        let text = crate::catalog::relations_en::texts(RelationId::ScenarioTwists).formula;
+        let d = get(ScenarioId::BadDeploy).deploy.unwrap();
+        let f = get(ScenarioId::CacheFlush).flush.unwrap();
+        let r = get(ScenarioId::FreePlay).drift.unwrap();
+        let v = get(ScenarioId::ViralSurge).surge.unwrap();
+        for needle in [
+            format!(
+                "rollout starts at minute {}–{}",
+                d.start_min.0, d.start_min.1
+            ),
+            format!("lasts {}–{} min", d.rollout_min.0, d.rollout_min.1),
+            format!("fails {}–{} ×", d.severity.0, d.severity.1),
+            format!("at minute {}–{} (", f.minute.0, f.minute.1),
+            format!("{}–{} % of the cache", f.share.0 * 100.0, f.share.1 * 100.0),
+            format!("level {} % to +{} %", r.level.0 * 100.0, r.level.1 * 100.0),
+            format!("τ {}–{} min", r.tau_min.0, r.tau_min.1),
+            format!("start at minute {}–{}", v.start_min.0, v.start_min.1),
+            format!("peak ×{}–×{}", v.peak.0, v.peak.1),
+            format!("ramp {}–{} min", v.ramp_min.0, v.ramp_min.1),
+            format!("hold {}–{} min", v.hold_min.0, v.hold_min.1),
+            format!("τ = {} min", v.decay_min),
+        ] {
+            let needle = needle.replace('-', "−");
+            assert!(text.contains(&needle), "{needle:?} not in {text:?}");
+        }
     }
 
     #[test]

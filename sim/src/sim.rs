@@ -10,7 +10,7 @@
 
 use crate::action::{Action, ActionKind, Settings};
 use crate::autoscale::target_tracking::TargetTracking;
-use crate::autoscale::{Autoscaler, Observation, PolicyId};
+use crate::autoscale::{Autoscaler, Observation, PolicyId, Removal};
 use crate::engine::formulas::QueueFormulas;
 use crate::engine::{ColdStart, ServiceModel, TickInput, TickOutcome};
 use crate::event::{Event, EventKind, FleetReason};
@@ -22,7 +22,7 @@ use crate::record::MinuteRecord;
 use crate::rng::Mulberry32;
 use crate::scenario::{Scenario, Scripted};
 use crate::time::{millis_ceil, seconds, secs, Millis};
-use crate::traffic::{self, Surge};
+use crate::traffic::{self, Drift, Surge};
 use crate::world::budget::ErrorBudget;
 use crate::world::deploys::{Deploys, OPENING_BUILD};
 use crate::world::journal::Journal;
@@ -39,6 +39,12 @@ pub struct Simulation {
     settings: Settings,
     rng: Mulberry32,
     surge: Option<Surge>,
+    /// The traffic drift this seed drew, if the scenario has one.
+    drift: Option<Drift>,
+    /// The scripted events this seed drew.
+    script: Vec<Scripted>,
+    /// Multiplier of the bad-build error share of the bad build that went out.
+    bad_severity: f64,
     /// The next minute to simulate.
     minute: u32,
     /// Seconds into the minute of the tick being simulated, for events inside the minute.
@@ -148,6 +154,9 @@ impl Simulation {
         ));
         Self {
             surge: scenario.surge.map(|d| d.draw(seed)),
+            drift: scenario.drift.map(|d| d.draw(seed)),
+            script: scenario.script(seed),
+            bad_severity: 1.0,
             scenario: scenario.clone(),
             seed,
             settings: scenario.settings.clone(),
@@ -205,6 +214,16 @@ impl Simulation {
     pub fn fleet(&self) -> &crate::fleet::Fleet {
         &self.service.fleet
     }
+    /// The scripted events this seed drew (the bad deploy, the cache flush).
+    pub fn script(&self) -> &[Scripted] {
+        &self.script
+    }
+
+    /// The traffic drift this seed drew, if the scenario has one.
+    pub fn drift(&self) -> Option<&Drift> {
+        self.drift.as_ref()
+    }
+
     /// The surge this seed drew, if the scenario has one.
     pub fn surge(&self) -> Option<&Surge> {
         self.surge.as_ref()
@@ -241,11 +260,23 @@ impl Simulation {
         f64::from(self.scenario.boot_minutes) * 60.0
     }
 
+    /// Seconds an instance the policy starts needs before it serves: its platform's time
+    /// when it has one (the elastic scaler's nodes), else the scenario's boot delay.
+    fn policy_boot_s(&self) -> u32 {
+        self.service
+            .autoscaler
+            .node_boot_s()
+            .unwrap_or(self.scenario.boot_minutes * 60)
+    }
+
     fn start_instances(&mut self, count: u32, at_ms: Millis, reason: FleetReason) {
         if count == 0 {
             return;
         }
-        let boot_ms = secs(self.scenario.boot_minutes * 60);
+        let boot_ms = match reason {
+            FleetReason::Autoscaler => secs(self.policy_boot_s()),
+            _ => secs(self.scenario.boot_minutes * 60),
+        };
         let build = self.deploys.live_build;
         self.service
             .fleet
@@ -357,19 +388,23 @@ impl Simulation {
 
     fn run_script(&mut self) {
         let m = self.minute;
-        for s in self.scenario.script {
-            match *s {
+        for i in 0..self.script.len() {
+            match self.script[i] {
                 Scripted::Deploy {
                     minute,
                     bad,
                     rollout_minutes,
+                    severity,
                 } if minute == m => {
+                    if bad {
+                        self.bad_severity = severity;
+                    }
                     let event = self.deploys.deploy(m, bad, rollout_minutes);
                     self.emit(event);
                 }
-                Scripted::CacheFlush { minute } if minute == m => {
-                    self.service.cache.warm = 0.0;
-                    self.emit(EventKind::CacheFlush);
+                Scripted::CacheFlush { minute, share } if minute == m => {
+                    self.service.cache.warm = cache::flush(self.service.cache.warm, share);
+                    self.emit(EventKind::CacheFlush { share });
                 }
                 _ => {}
             }
@@ -415,12 +450,14 @@ impl Simulation {
         }
         let t = f64::from(m);
         let surge = self.surge.map_or(1.0, |s| s.factor(t));
+        let drift = self.drift.map_or(1.0, |d| d.factor(t));
         let mean_rate = traffic::diurnal_rate(
             self.scenario.base_rps,
             p.diurnal_amplitude,
             t,
             f64::from(self.scenario.clock_min),
-        ) * surge;
+        ) * surge
+            * drift;
         let rate = traffic::noisy_rate(&mut self.rng, mean_rate, p.traffic_drift_cv);
         let shed_share = self.settings.shed_low_priority * p.low_priority_share;
         Traffic {
@@ -502,7 +539,9 @@ impl Simulation {
                 ticks > 1,
                 (tick_start_ms, dt_ms),
             );
-            let error_rate = tick_error_rate(&tick, traffic.admitted, b, p);
+            let bad_errors =
+                crate::world::deploys::bad_build_errors(p.bad_build_error_rate, self.bad_severity);
+            let error_rate = tick_error_rate(&tick, traffic.admitted, b, bad_errors);
             let billed = self.service.fleet.billed();
             self.ledger.bill(billed, dt);
             sums.cost_per_hour += f64::from(billed) * p.price_per_instance_hour;
@@ -605,7 +644,7 @@ impl Simulation {
         dt_ms: Millis,
         timeout_s: f64,
     ) -> Option<ColdStart> {
-        let boot_s = self.boot_s();
+        let boot_s = f64::from(self.policy_boot_s());
         let hold_s = self.service.autoscaler.holds_at_zero_s(boot_s)?;
         let ready_in_s = match self.service.fleet.next_ready_ms() {
             Some(at_ms) => seconds(at_ms.saturating_sub(tick_start_ms)),
@@ -797,7 +836,7 @@ impl Simulation {
             p99_s: q.p99_s,
             tail: q.tail,
             timeout_s: p.timeout_s,
-            boot_s: self.boot_s(),
+            boot_s: f64::from(self.policy_boot_s()),
             draining: self.service.fleet.draining(),
         }
     }
@@ -820,8 +859,8 @@ impl Simulation {
             to,
             detail: decision.detail,
         });
-        match decision.drain_s {
-            Some(drain_s) if to < from => {
+        match decision.removal {
+            Removal::Drain(drain_s) if to < from => {
                 let until_ms = at_ms + millis_ceil(drain_s);
                 let (stopped, draining) = self.service.fleet.drain(from - to, until_ms);
                 if stopped > 0 {
@@ -834,6 +873,15 @@ impl Simulation {
                     self.emit(EventKind::InstancesDraining {
                         count: draining,
                         seconds: drain_s,
+                    });
+                }
+            }
+            Removal::Idle if to < from => {
+                let count = self.service.fleet.stop_serving(from - to);
+                if count > 0 {
+                    self.emit(EventKind::InstancesStopped {
+                        count,
+                        reason: FleetReason::Autoscaler,
                     });
                 }
             }
@@ -872,11 +920,12 @@ impl Simulation {
 
 /// A tick's error rate: timeouts, then failed queries and the bad build's own errors among
 /// the answered requests, then the requests a per-node limit rejected.
-fn tick_error_rate(tick: &TickState, admitted: f64, b: &Backend, p: &ModelParams) -> f64 {
+/// `bad_errors` is the share of its requests a bad build fails.
+fn tick_error_rate(tick: &TickState, admitted: f64, b: &Backend, bad_errors: f64) -> f64 {
     let queue = &tick.served.queue;
     let answered = 1.0 - queue.timeout_share;
     let other_failures =
-        1.0 - (1.0 - (1.0 - b.hit) * b.db_failed) * (1.0 - tick.bad_share * p.bad_build_error_rate);
+        1.0 - (1.0 - (1.0 - b.hit) * b.db_failed) * (1.0 - tick.bad_share * bad_errors);
     let mut error_rate = if admitted > 0.0 {
         queue.timeout_share + answered * other_failures
     } else {

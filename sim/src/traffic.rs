@@ -5,7 +5,7 @@ use crate::rng::Mulberry32;
 
 pub const ARRIVALS: Relation = Relation {
     id: RelationId::Arrivals,
-    symbols: &["base", "clock", "surge(t)"],
+    symbols: &["base", "clock", "surge(t)", "drift(t)"],
     citations: &[THIS_MODEL],
     assumption: true,
 };
@@ -52,6 +52,23 @@ impl Surge {
     }
 }
 
+/// A slow drift of the usual traffic: from 1 at the start towards 1 + `level`, with time
+/// constant `tau_min` (free play's twist; see [`crate::scenario::DriftDraw`]).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Drift {
+    /// Share of the usual traffic gained (or lost, when negative) in the long run.
+    pub level: f64,
+    /// Minutes to go 63 % of the way.
+    pub tau_min: f64,
+}
+
+impl Drift {
+    /// Multiplier at minute `t`: 1 + level × (1 − e^(−t/τ)).
+    pub fn factor(&self, t_min: f64) -> f64 {
+        1.0 + self.level * (1.0 - libm::exp(-t_min.max(0.0) / self.tau_min))
+    }
+}
+
 /// Requests counted in one minute around the mean rate: Normal(60λ, √(60λ)) × (1 + Normal(0, cv)),
 /// never negative. Returns requests per second.
 pub fn noisy_rate(rng: &mut Mulberry32, lambda: f64, drift_cv: f64) -> f64 {
@@ -74,6 +91,17 @@ mod tests {
         assert!((diurnal_rate(900.0, 0.25, 0.0, 720.0) - 1125.0).abs() < 1e-9);
         assert!((diurnal_rate(900.0, 0.25, 0.0, 0.0) - 675.0).abs() < 1e-9);
         assert!((diurnal_rate(900.0, 0.25, 360.0, 0.0) - 900.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn drift_starts_at_one_and_approaches_its_level() {
+        let d = Drift {
+            level: 0.2,
+            tau_min: 100.0,
+        };
+        assert_eq!(d.factor(0.0), 1.0);
+        assert!((d.factor(100.0) - (1.0 + 0.2 * (1.0 - (-1.0f64).exp()))).abs() < 1e-12);
+        assert!((d.factor(1e6) - 1.2).abs() < 1e-12);
     }
 
     #[test]

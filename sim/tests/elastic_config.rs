@@ -29,10 +29,21 @@ fn the_source_example_is_accepted_with_its_values() {
         cfg.expansion_strategies,
         ["trend_expansion", "delay_prediction", "p95_expansion"]
     );
-    // The example's values are the defaults.
+    // The example's values are the defaults, but for the per-node limits: the simulator
+    // starts from the simulated node's concurrency (its 16 workers), the source's 1000 is
+    // sized for its own nodes.
     let mut plain = cfg.clone();
     plain.ignored.clear();
-    assert_eq!(plain, ElasticConfig::default());
+    let default = ElasticConfig::default();
+    assert_eq!((default.max_connections, default.max_requests), (16, 16));
+    assert_eq!(
+        default.per_node_limit(),
+        oncall_sim::ModelParams::default().workers()
+    );
+    assert_ne!(plain, default);
+    plain.max_connections = default.max_connections;
+    plain.max_requests = default.max_requests;
+    assert_eq!(plain, default);
 
     // The cloud-specific fields are reported as ignored, each by name.
     for field in ["token", "openapi_base_url", "scale_up_request", "dashboard"] {

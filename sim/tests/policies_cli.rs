@@ -74,7 +74,8 @@ fn policy_parameters_are_set_by_name() {
     assert_ne!(base, tolerant);
     // Parameters of another policy change nothing.
     assert_eq!(base, run(&["autoscaler=hpa", "kpa.stable_window_s=120"]));
-    // The elastic scaler from the source's file gives the same run as its defaults.
+    // The elastic scaler from the source's file gives the same run as its defaults with the
+    // source's per-node limits (1000; the simulator starts from the node's 16 workers).
     let (code, from_file, err) = cli(&[
         "run",
         "--scenario",
@@ -89,7 +90,15 @@ fn policy_parameters_are_set_by_name() {
         EXAMPLE,
     ]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(from_file, run(&["autoscaler=elastic"]));
+    assert_eq!(
+        from_file,
+        run(&[
+            "autoscaler=elastic",
+            "elastic.max_requests=1000",
+            "elastic.max_connections=1000"
+        ])
+    );
+    assert_ne!(from_file, run(&["autoscaler=elastic"]));
     assert_ne!(
         from_file,
         run(&["autoscaler=elastic", "elastic.p95_expansion.threshold=300"])

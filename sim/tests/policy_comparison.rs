@@ -1,6 +1,7 @@
 //! The viral surge under all five autoscaling policies with the same seed: different
 //! outcomes, each explained by how the policy decides. New instances need 8 minutes to boot
-//! in this scenario, so what matters is how early and how much a policy orders.
+//! in this scenario (the elastic scaler's nodes 60 s, its configuration's cold start), so
+//! what matters is how early and how much a policy orders.
 
 use oncall_sim::autoscale::{PolicyId, PolicySettings};
 use oncall_sim::compare::{compare, PolicyRun};
@@ -80,20 +81,19 @@ fn five_policies_five_explainable_outcomes() {
             "seed {seed}"
         );
         // The elastic scaler expands every time a strategy's cooling (3 min) ends, without
-        // waiting for boots, but never past max_nodes = 20 and only while the p95 or the
-        // delay is bad: it runs hot. The cheapest run, with fewer instances at the peak
-        // than target tracking, and more minutes above the budget rate than the KPA.
+        // waiting for boots, but never past max_nodes = 20; its nodes serve after the
+        // configuration's 60 s cold start where the scenario's instances need 8 minutes.
+        // The cheapest run, with fewer instances at the peak than target tracking; its
+        // expansions arrive in time, so it spends the least budget and never pages.
         assert!(
             el.peak_instances <= 20 && tt.peak_instances > 20,
             "seed {seed}"
         );
         for other in [tt, cr, hpa, kpa] {
             assert!(cost(el) < cost(other), "seed {seed}: {}", other.policy);
+            assert!(spent(el) < spent(other), "seed {seed}: {}", other.policy);
         }
-        assert!(
-            el.summary.minutes_over_budget_rate > kpa.summary.minutes_over_budget_rate,
-            "seed {seed}"
-        );
+        assert_eq!(paging(el), 0, "seed {seed}");
         // The HPA counts booting pods at 0 % when it scales up, so like target tracking it
         // waits for them; it scales down faster (300 s window, no 20 % cap), so it is
         // cheaper than target tracking.

@@ -1,5 +1,7 @@
 //! The scenarios play out as their briefings say, and the sensible responses help.
 
+use oncall_sim::ids::ScenarioId;
+use oncall_sim::scenario::Scripted;
 use oncall_sim::{scenario, Action, EventKind, MinuteRecord, ModelParams, Simulation};
 
 fn play(id: &str, seed: u32, minutes: u32, actions: &[&str]) -> Simulation {
@@ -52,9 +54,17 @@ fn bad_deploy_pages_and_spends_budget_when_ignored() {
         .iter()
         .find(|e| matches!(e.kind, EventKind::PageFired { .. }));
     let fired = fired.expect("the burn-rate page fires");
+    let deployed = sim
+        .script()
+        .iter()
+        .find_map(|s| match s {
+            Scripted::Deploy { minute, .. } => Some(*minute),
+            _ => None,
+        })
+        .unwrap();
     assert!(
-        fired.minute > 10 && fired.minute < 40,
-        "page at minute {}",
+        fired.minute > deployed && fired.minute < 40,
+        "page at minute {}, deploy at {deployed}",
         fired.minute
     );
     assert!(
@@ -129,49 +139,65 @@ fn a_rollback_before_the_deploy_leaves_the_deploy_to_happen() {
     assert_eq!(last(&early).build, 2);
 }
 
-const FLUSH: usize = 15;
+/// The minute of the cache flush seed `seed` draws, and the share it flushes.
+fn flush_of(seed: u32) -> (usize, f64) {
+    let draw = scenario::get(ScenarioId::CacheFlush).flush.unwrap();
+    match draw.draw(seed) {
+        Scripted::CacheFlush { minute, share } => (minute as usize, share),
+        other => panic!("{other:?}"),
+    }
+}
 
 #[test]
 fn cache_flush_overloads_the_database_and_causes_errors() {
     let sim = play("cache-flush", 11, 90, &[]);
-    let before = &sim.history()[FLUSH - 1];
+    let (flush, share) = flush_of(11);
+    let before = &sim.history()[flush - 1];
     // The database is sized for the usual 85 % hit rate.
     assert!(
         (before.cache_hit - 0.85).abs() < 0.02,
         "hit {}",
         before.cache_hit
     );
-    let flushed = &sim.history()[FLUSH];
-    assert_eq!(flushed.cache_hit, 0.0);
+    // The flush leaves (1 − share) of the cache warm.
+    let flushed = &sim.history()[flush];
+    assert!(
+        (flushed.cache_hit - before.cache_hit * (1.0 - share)).abs() < 0.01,
+        "hit {} after flushing {share} of {}",
+        flushed.cache_hit,
+        before.cache_hit
+    );
     assert!(
         flushed.db_utilization > 1.0,
         "db {}",
         flushed.db_utilization
     );
     assert!(flushed.error_rate > 0.1, "errors {}", flushed.error_rate);
-    assert!(sim.events().iter().any(|e| e.kind == EventKind::CacheFlush));
+    assert!(sim
+        .events()
+        .iter()
+        .any(|e| e.minute as usize == flush && e.kind == EventKind::CacheFlush { share }));
 }
 
 #[test]
 fn a_sensible_response_recovers_with_fewer_errors() {
     let nothing = play("cache-flush", 11, 120, &[]);
-    // Degrade the heavy feature and shed low priority at once; warm the cache once the
-    // database has room; then restore.
-    let sensible = play(
-        "cache-flush",
-        11,
-        120,
-        &[
-            "16:heavy_feature=off",
-            "16:shed_low_priority=1",
-            "18:warm_cache",
-            "40:shed_low_priority=0",
-            "45:heavy_feature=on",
-        ],
-    );
+    let (flush, _) = flush_of(11);
+    // The minute after the flush, degrade the heavy feature and shed low priority at once;
+    // warm the cache once the database has room; then restore.
+    let at = |after: usize, action: &str| format!("{}:{action}", flush + after);
+    let actions = [
+        at(1, "heavy_feature=off"),
+        at(1, "shed_low_priority=1"),
+        at(3, "warm_cache"),
+        at(25, "shed_low_priority=0"),
+        at(30, "heavy_feature=on"),
+    ];
+    let actions: Vec<&str> = actions.iter().map(String::as_str).collect();
+    let sensible = play("cache-flush", 11, 120, &actions);
     let (e0, e1) = (errors(nothing.history()), errors(sensible.history()));
     assert!(e1 < 0.5 * e0, "sensible {e1} vs nothing {e0}");
-    assert!(sensible.history()[17].db_utilization < 1.0);
+    assert!(sensible.history()[flush + 2].db_utilization < 1.0);
     assert!(last(&sensible).budget_left > last(&nothing).budget_left);
     assert!(last(&sensible).error_rate < 1e-3);
 }
@@ -179,8 +205,9 @@ fn a_sensible_response_recovers_with_fewer_errors() {
 #[test]
 fn warming_alone_at_the_worst_moment_hurts_before_it_helps() {
     let nothing = play("cache-flush", 11, 120, &[]);
-    let warm = play("cache-flush", 11, 120, &["15:warm_cache"]);
-    let (n, w) = (&nothing.history()[FLUSH], &warm.history()[FLUSH]);
+    let (flush, _) = flush_of(11);
+    let warm = play("cache-flush", 11, 120, &[&format!("{flush}:warm_cache")]);
+    let (n, w) = (&nothing.history()[flush], &warm.history()[flush]);
     // Its 600 extra queries/s land on a database that is already saturated.
     assert!(w.db_utilization > n.db_utilization);
     assert!(
@@ -262,4 +289,108 @@ fn the_active_driver_is_the_latest_decisions() {
     });
     assert!(last.is_some());
     assert!(sim.active_driver().is_some());
+}
+
+/// (minute, event) of the deploys and cache flushes of a run.
+fn twist_events(id: &str, seed: u32) -> Vec<(u32, EventKind)> {
+    play(id, seed, 30, &[])
+        .events()
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                EventKind::Deploy { .. } | EventKind::CacheFlush { .. }
+            )
+        })
+        .map(|e| (e.minute, e.kind.clone()))
+        .collect()
+}
+
+#[test]
+fn the_bad_deploy_and_the_cache_flush_draw_their_twists_from_the_seed() {
+    // Seed 7 deploys at 09:08 over 5 minutes, seed 42 at 09:07; seed 7 flushes 89 % of the
+    // cache at minute 19, seed 42 83 % at minute 14.
+    let (a, b) = (
+        twist_events("bad-deploy", 7),
+        twist_events("bad-deploy", 42),
+    );
+    assert_eq!(a, twist_events("bad-deploy", 7));
+    assert_eq!((a.len(), b.len()), (1, 1));
+    assert_eq!((a[0].0, b[0].0), (8, 7));
+    let deploy_of = |seed: u32| {
+        let sim = play("bad-deploy", seed, 30, &[]);
+        (
+            sim.script().to_vec(),
+            sim.history()
+                .iter()
+                .map(|r| r.bad_build_share)
+                .collect::<Vec<_>>(),
+            sim.history()
+                .iter()
+                .map(|r| r.error_rate)
+                .collect::<Vec<_>>(),
+        )
+    };
+    let (script7, rollout7, errors7) = deploy_of(7);
+    let (script42, rollout42, _) = deploy_of(42);
+    assert_ne!(script7, script42);
+    // The rollout takes the drawn length: all of the fleet on the new build after 5 minutes.
+    assert!(
+        rollout7[8] > 0.0 && rollout7[11] < 1.0 && rollout7[12] == 1.0,
+        "{rollout7:?}"
+    );
+    assert!(rollout42[7] > 0.0 && rollout42[11] == 1.0, "{rollout42:?}");
+    // Seed 7's bad build fails 1.151 × the model's 5 %: about 5.8 % once it serves everyone.
+    assert!(
+        (errors7[20] - 0.05 * 1.151).abs() < 0.002,
+        "{}",
+        errors7[20]
+    );
+
+    let (a, b) = (
+        twist_events("cache-flush", 7),
+        twist_events("cache-flush", 42),
+    );
+    assert_eq!(a, twist_events("cache-flush", 7));
+    assert_eq!(a.len(), 1);
+    assert_eq!(b.len(), 1);
+    assert_ne!(a, b);
+    assert_eq!((a[0].0, b[0].0), (19, 14));
+    match (&a[0].1, &b[0].1) {
+        (EventKind::CacheFlush { share: s7 }, EventKind::CacheFlush { share: s42 }) => {
+            assert!(
+                (s7 - 0.894).abs() < 0.001 && (s42 - 0.827).abs() < 0.001,
+                "{s7} {s42}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn free_play_drifts_as_its_seed_draws() {
+    // Seed 9's usual traffic drifts up towards +17.9 % (τ 218 min), seed 11's down towards
+    // −11.2 % (τ 301 min): twelve hours in, the two runs differ by about a quarter at the
+    // same clock, while their first minutes agree within the noise.
+    let up = play("free-play", 9, 721, &[]);
+    let down = play("free-play", 11, 721, &[]);
+    let drift_up = up.drift().unwrap();
+    let drift_down = down.drift().unwrap();
+    assert!((drift_up.level - 0.1793).abs() < 1e-3, "{drift_up:?}");
+    assert!((drift_down.level + 0.1115).abs() < 1e-3, "{drift_down:?}");
+    let (u0, d0) = (
+        up.history()[0].requests_per_s,
+        down.history()[0].requests_per_s,
+    );
+    assert!((u0 / d0 - 1.0).abs() < 0.1, "{u0} {d0}");
+    let (u, d) = (
+        up.history()[720].requests_per_s,
+        down.history()[720].requests_per_s,
+    );
+    let expected = drift_up.factor(720.0) / drift_down.factor(720.0);
+    assert!(
+        (u / d / expected - 1.0).abs() < 0.1,
+        "{u} / {d} vs {expected}"
+    );
+    assert!(u / d > 1.2, "{u} / {d}");
 }

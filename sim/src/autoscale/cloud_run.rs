@@ -4,9 +4,11 @@
 //!
 //! Mapping to this model (assumptions): an instance's maximum concurrency is its workers
 //! (16); its CPUs are one per worker, so CPU utilization is the busy share of the workers
-//! times the CPU share of the service time (the rest waits for the database).
+//! times the CPU share of the service time (the rest waits for the database). While no
+//! instance serves, the requests held in the pending queue count as concurrency at the
+//! demand they bring; instances still starting are never judged idle by the scale-in rules.
 
-use super::{ceil_count, policy_params, Autoscaler, Decision, Observation, SlidingMean};
+use super::{ceil_count, policy_params, Autoscaler, Decision, Observation, Removal, SlidingMean};
 use crate::params::ParamError;
 use super::registry::Policy;
 use super::PolicyId;
@@ -70,9 +72,21 @@ pub fn cpu_recommendation(cpu_in_use: f64, cpus_per_instance: f64, target: f64) 
 pub const CONCURRENCY_DRIVER: Relation = Relation {
     id: RelationId::CloudRunConcurrency,
     symbols: &["maximum concurrency"],
-    citations: &[CLOUD_RUN_AUTOSCALING],
+    citations: &[CLOUD_RUN_AUTOSCALING, THIS_MODEL],
     assumption: false,
 };
+
+/// Concurrent requests the drivers measure over one observation: those running on the
+/// serving instances; while none serves, the requests held in the pending queue for the
+/// first one, each counted at the service it will take (demand a = λ·S), so that the
+/// recommendation sees the traffic that is waiting instead of an idle fleet.
+pub fn measured_concurrency(in_service: f64, serving: u32, arrival_rate: f64, service_s: f64) -> f64 {
+    if serving > 0 {
+        in_service
+    } else {
+        arrival_rate * service_s
+    }
+}
 
 /// The concurrency driver.
 pub fn concurrency_recommendation(
@@ -220,8 +234,10 @@ impl Autoscaler for CloudRun {
         let live = obs.live();
         let serving = f64::from(obs.serving);
 
-        self.concurrency_1m.push(t, obs.dt_ms, obs.in_service);
-        self.concurrency_10m.push(t, obs.dt_ms, obs.in_service);
+        let concurrency =
+            measured_concurrency(obs.in_service, obs.serving, obs.arrival_rate, obs.service_s);
+        self.concurrency_1m.push(t, obs.dt_ms, concurrency);
+        self.concurrency_10m.push(t, obs.dt_ms, concurrency);
         self.cpu_1m
             .push(t, obs.dt_ms, obs.cpu_utilization() * serving);
 
@@ -322,7 +338,8 @@ impl Autoscaler for CloudRun {
 
         let floor = obs.min_instances;
         let ceiling = obs.max_instances.max(floor);
-        if on_demand > live && on_demand > recommended {
+        // On-demand alone scales from zero; from N instances, whichever asks for more.
+        if on_demand > live && (live == 0 || on_demand > recommended) {
             self.low_since = None;
             self.dropped_since = None;
             let desired = on_demand.clamp(floor, ceiling);
@@ -351,7 +368,7 @@ impl Autoscaler for CloudRun {
                 desired,
                 driver: DriverId::OnDemand,
                 detail,
-                drain_s: None,
+                removal: Removal::Stop,
             });
         }
 
@@ -369,17 +386,19 @@ impl Autoscaler for CloudRun {
                     .code("driver", driver.as_str())
                     .msg("drivers", explain())
                     .int("desired", desired),
-                drain_s: None,
+                removal: Removal::Stop,
             });
         }
 
-        if recommended < live && live > floor {
+        // Only instances that have run can be judged idle: the booting ones stay, and the
+        // scale-in rules weigh the serving instances beyond the recommendation.
+        if recommended < obs.serving && live > floor {
             let since = *self.dropped_since.get_or_insert(t - obs.dt_ms);
             // The balancer fills the recommended instances first; what they cannot hold
             // spills over to the others.
-            let extras = f64::from(live - recommended);
+            let extras = obs.serving - recommended;
             let spill = (obs.in_service - f64::from(recommended) * w).max(0.0);
-            let group_utilization = spill / (extras * w);
+            let group_utilization = spill / (f64::from(extras) * w);
             if group_utilization < p.scale_in_utilization {
                 self.low_since.get_or_insert(t - obs.dt_ms);
             } else {
@@ -390,7 +409,7 @@ impl Autoscaler for CloudRun {
             let why = if low_for >= secs(p.scale_in_after_s) {
                 Some(
                     Message::new(MessageId::CloudRunRanLow)
-                        .int("extras", live - recommended)
+                        .int("extras", extras)
                         .num("utilization", group_utilization * 100.0)
                         .num("threshold", p.scale_in_utilization * 100.0)
                         .num("after", f64::from(p.scale_in_after_s)),
@@ -398,7 +417,7 @@ impl Autoscaler for CloudRun {
             } else if dropped_for >= secs(p.idle_timeout_s) {
                 Some(
                     Message::new(MessageId::CloudRunIdleTimeout)
-                        .int("extras", live - recommended)
+                        .int("extras", extras)
                         .num("minutes", f64::from(p.idle_timeout_s) / 60.0),
                 )
             } else {
@@ -407,7 +426,7 @@ impl Autoscaler for CloudRun {
             if let Some(why) = why {
                 self.low_since = None;
                 self.dropped_since = None;
-                let desired = recommended.clamp(floor, ceiling);
+                let desired = (live - extras).max(floor);
                 if desired >= live {
                     return None;
                 }
@@ -418,7 +437,7 @@ impl Autoscaler for CloudRun {
                         .msg("drivers", explain())
                         .msg("why", why)
                         .int("desired", desired),
-                    drain_s: None,
+                    removal: Removal::Idle,
                 });
             }
             return None;
@@ -432,7 +451,7 @@ impl Autoscaler for CloudRun {
                 detail: Message::new(MessageId::CloudRunAboveMaximum)
                     .int("live", live)
                     .int("ceiling", ceiling),
-                drain_s: None,
+                removal: Removal::Stop,
             });
         }
         None
@@ -560,6 +579,53 @@ mod tests {
             }
         }
         assert_eq!(last.unwrap().desired, 0);
+    }
+
+    #[test]
+    fn requests_held_for_starting_instances_count_and_the_starting_instances_stay() {
+        // A restart from zero: nobody serves yet, 5 instances boot (a 2-minute cold start),
+        // 900 req/s of 75 ms wait for them. The held requests are a demand of 67.5
+        // concurrent requests, ⌈67.5 / 16 / 60 %⌉ = ⌈7.03⌉ = 8 instances.
+        assert_eq!(measured_concurrency(0.0, 0, 900.0, 0.075), 67.5);
+        assert_eq!(measured_concurrency(40.0, 3, 900.0, 0.075), 40.0);
+        let mut cr = CloudRun::new(CloudRunParams::default());
+        let mut booting = 5;
+        let mut decisions = Vec::new();
+        for s in 1..=180 {
+            let mut o = obs(f64::from(s), 1.0, 0, booting, 0.0);
+            o.arrival_rate = 900.0;
+            o.service_s = 0.075;
+            o.boot_s = 120.0;
+            if let Some(d) = cr.decide(&o) {
+                booting = d.desired;
+                decisions.push((s, d.desired, d.driver));
+            }
+        }
+        // The concurrency driver sees the held requests and adds what they need; none of
+        // the starting instances is judged idle and stopped.
+        assert_eq!(decisions, vec![(1, 8, DriverId::Concurrency)]);
+    }
+
+    #[test]
+    fn scale_in_judges_only_the_instances_that_have_run() {
+        // 4 idle serving instances and 2 still booting: after a minute under 10 %, the 4
+        // go and the 2 stay, stopped among the serving ones.
+        let mut cr = CloudRun::new(CloudRunParams::default());
+        let mut last = None;
+        for s in 1..=60 {
+            last = cr.decide(&obs(f64::from(s), 1.0, 4, 2, 0.0));
+            if last.is_some() {
+                assert_eq!(s, 60);
+            }
+        }
+        let d = last.expect("the idle ones go after a minute");
+        assert_eq!((d.desired, d.removal), (2, Removal::Idle));
+        assert!(d.detail.to_string().contains("the 4 instances"), "{}", d.detail);
+        // Only booting instances beyond the recommendation: nothing to judge, nothing goes.
+        let mut cr = CloudRun::new(CloudRunParams::default());
+        for s in 1..=1200 {
+            assert_eq!(cr.decide(&obs(f64::from(s), 1.0, 0, 3, 0.0)), None, "{s}");
+        }
     }
 
     #[test]

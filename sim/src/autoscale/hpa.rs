@@ -6,14 +6,16 @@
 //! Pods are instances; the metric is this model's CPU utilization of the serving instances
 //! (see [`Observation::cpu_utilization`]) and the target is the target-utilization control.
 
-use super::{ceil_count, policy_params, tick_dividing_minute, Autoscaler, Decision, Observation};
+use super::{ceil_count, policy_params, tick_dividing_minute, Autoscaler, Decision, Observation, Removal};
 use crate::params::ParamError;
 use super::registry::Policy;
 use super::PolicyId;
 use crate::ids::DriverId;
 use crate::message::{Message, MessageId};
 use crate::time::{secs, Millis};
-use crate::relations::{Relation, RelationId, K8S_HPA};
+use crate::relations::{
+    Relation, RelationId, K8S_HPA, K8S_HPA_CONTROLLER, K8S_HPA_STABILIZATION,
+};
 use std::collections::VecDeque;
 
 policy_params! {
@@ -63,9 +65,15 @@ pub fn desired_replicas(current: u32, metric: f64, target: f64, tolerance: f64) 
 pub const HPA_BEHAVIOR: Relation = Relation {
     id: RelationId::HpaBehavior,
     symbols: &[],
-    citations: &[K8S_HPA],
+    citations: &[K8S_HPA, K8S_HPA_STABILIZATION, K8S_HPA_CONTROLLER],
     assumption: false,
 };
+
+/// The recommendation a new HPA starts its history with: the replicas it finds. The scale-down
+/// stabilization window then keeps the fleet at least this large for the window's length.
+pub fn initial_recommendation(current_replicas: u32) -> u32 {
+    current_replicas
+}
 
 /// The scale-up limit for a period that started with `period_start` replicas.
 pub fn scale_up_limit(period_start: u32, percent: f64, pods: f64) -> u32 {
@@ -114,8 +122,18 @@ impl Autoscaler for Hpa {
         {
             return None;
         }
+        let first_sync = self.last_sync.is_none();
         self.last_sync = Some(t);
         let current = obs.live();
+        if first_sync {
+            // A new HPA's first recommendation is the current replica count (the
+            // controller's recordInitialRecommendation), so the scale-down window holds the
+            // fleet for its length before a first scale-down. The controller records it as
+            // the sync begins, before this sync's own recommendation: a millisecond earlier,
+            // so that a zero scale-up window sees only the latter.
+            self.recommendations
+                .push_back((t.saturating_sub(1), initial_recommendation(current)));
+        }
         let ready = obs.serving;
         let unready = obs.booting;
         let metric = obs.cpu_utilization();
@@ -290,7 +308,7 @@ impl Autoscaler for Hpa {
                 Some(note) => note.msg("decision", decision),
                 None => decision,
             },
-            drain_s: None,
+            removal: Removal::Stop,
         })
     }
 }
@@ -386,5 +404,20 @@ mod tests {
         assert_eq!(d.desired, 4, "{}", d.detail);
         // The last recommendation of 10 was at 60 s; it leaves the window after 360 s.
         assert!((t - 375.0).abs() < 1e-9, "{t}");
+    }
+
+    #[test]
+    fn a_new_hpa_holds_its_replicas_for_the_scale_down_window() {
+        let mut hpa = Hpa::new(HpaParams::default());
+        // 20 pods at 10 % CPU against a 60 % target want ⌈20 × 0.1 / 0.6⌉ = 4, but the first
+        // sync (at 15 s) records 20, which the 300 s window keeps for 300 s.
+        let quiet = |t: f64| obs(t, 15.0, 20, 0, 32.0);
+        for k in 1..=20 {
+            let t = 15.0 * f64::from(k);
+            assert!(hpa.decide(&quiet(t)).is_none(), "scaled down at {t} s");
+        }
+        let d = hpa.decide(&quiet(315.0)).unwrap();
+        assert_eq!(d.desired, 4, "{}", d.detail);
+        assert_eq!(initial_recommendation(20), 20);
     }
 }

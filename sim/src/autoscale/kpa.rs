@@ -7,7 +7,7 @@
 //! concurrency counts requests in service and waiting, as Knative's queue-proxy does.
 
 use super::{
-    ceil_count, policy_params, tick_dividing_minute, Autoscaler, Decision, Observation, SlidingMean,
+    ceil_count, policy_params, tick_dividing_minute, Autoscaler, Decision, Observation, Removal, SlidingMean,
 };
 use crate::params::ParamError;
 use super::registry::Policy;
@@ -237,7 +237,7 @@ impl Autoscaler for Kpa {
                     .num("grace", grace_s),
                 None => decision,
             },
-            drain_s: None,
+            removal: Removal::Stop,
         })
     }
 }

@@ -125,9 +125,22 @@ pub struct Decision {
     pub driver: crate::ids::DriverId,
     /// The inputs and the computation, as a message for the catalogs to put in words.
     pub detail: crate::message::Message,
-    /// For a scale-in: drain the removed instances (no new traffic, billed) for this many
-    /// seconds instead of stopping them at once.
-    pub drain_s: Option<f64>,
+    /// For a scale-in: which instances go, and how.
+    pub removal: Removal,
+}
+
+/// Which instances a scale-in takes out of the live fleet, and how.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Removal {
+    /// Booting ones first, then serving ones, newest first; they stop at once.
+    #[default]
+    Stop,
+    /// Booting ones stop at once; serving ones drain for this many seconds (no new
+    /// traffic, still billed).
+    Drain(f64),
+    /// Serving ones only, newest first, stopped at once: the instances that ran idle.
+    /// Booting ones stay, since they have not run yet.
+    Idle,
 }
 
 /// Limits a policy puts in front of the fleet (the elastic scaler's Envoy).
@@ -158,6 +171,11 @@ pub trait Autoscaler {
     /// pending queue, Knative's activator), given the instances' boot time; `None`: it
     /// fails at once. Only a policy that holds requests can scale to zero.
     fn holds_at_zero_s(&self, _boot_s: f64) -> Option<f64> {
+        None
+    }
+    /// Seconds an instance this policy starts needs before it serves, when the policy's own
+    /// platform sets it (the elastic scaler's nodes); `None`: the scenario's boot delay.
+    fn node_boot_s(&self) -> Option<u32> {
         None
     }
 }

@@ -1,6 +1,6 @@
 //! Target tracking on utilization: the default policy.
 
-use super::{Autoscaler, Decision, Observation};
+use super::{Autoscaler, Decision, Observation, Removal};
 use super::registry::{NoParams, Policy};
 use super::PolicyId;
 use crate::ids::DriverId;
@@ -64,7 +64,7 @@ impl Autoscaler for TargetTracking {
                 detail: Message::new(MessageId::TargetTrackingScaleOut)
                     .msg("computed", computed)
                     .int("desired", desired),
-                drain_s: None,
+                removal: Removal::Stop,
             });
         }
         if desired < live {
@@ -82,7 +82,7 @@ impl Autoscaler for TargetTracking {
                         .num("share", self.max_scale_in_share * 100.0)
                         .int("live", live)
                         .int("to", to),
-                    drain_s: None,
+                    removal: Removal::Stop,
                 });
             }
         } else {

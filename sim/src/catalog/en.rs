@@ -17,10 +17,10 @@ pub fn scenario_title(id: ScenarioId) -> &'static str {
 /// A scenario's briefing.
 pub fn scenario_briefing(id: ScenarioId) -> &'static str {
     match id {
-        ScenarioId::FreePlay => "A normal day at the midday peak: no incident is scripted. Try the controls and watch what each one costs.",
-        ScenarioId::BadDeploy => "A new build goes out at 09:10. The month has been hard: only 20 % of the error budget is left. Minutes after the deploy the burn-rate page fires. Protect the budget.",
+        ScenarioId::FreePlay => "A normal day at the midday peak: no incident is scripted, though the usual traffic drifts slowly, somewhere between 15 % down and 20 % up depending on the seed. Try the controls and watch what each one costs.",
+        ScenarioId::BadDeploy => "A new build goes out between 09:07 and 09:13 and rolls out over 3 to 6 minutes; how soon, how fast and how bad it is depend on the seed. The month has been hard: only 20 % of the error budget is left. Minutes after the deploy the burn-rate page fires. Protect the budget.",
         ScenarioId::ViralSurge => "A link to the service is spreading. A traffic surge is expected sometime this morning; nobody knows when or how big. New instances need 8 minutes to boot today. Keep errors and latency low without paying for idle capacity.",
-        ScenarioId::CacheFlush => "At the midday peak a maintenance script flushes the whole cache. Every request now goes to a database sized for the usual 85 % hit rate. Bring the service back without overloading the database.",
+        ScenarioId::CacheFlush => "At the midday peak, between 11:57 and 12:05, a maintenance script flushes 60 % to 100 % of the cache; when and how much depend on the seed. Most requests now go to a database sized for the usual 85 % hit rate. Bring the service back without overloading the database.",
     }
 }
 

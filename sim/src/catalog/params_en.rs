@@ -93,8 +93,8 @@ pub fn param_doc(name: &str) -> Option<&'static str> {
         "kpa.tick_interval_s" => "tick-interval: how often the autoscaler decides.",
 
         // The elastic scaler (its JSON paths, the source's defaults).
-        "elastic.max_connections" => "Per-node connection limit; a node holds at most min(max_connections, max_requests) requests.",
-        "elastic.max_requests" => "Per-node limit of requests at once (also the trend rule's node capacity).",
+        "elastic.max_connections" => "Per-node connection limit; a node holds at most min(max_connections, max_requests) requests. Starts at the simulated node's concurrency (its workers); the source's example has 1000.",
+        "elastic.max_requests" => "Per-node limit of requests at once (also the trend rule's node capacity). Starts at the simulated node's concurrency (its workers); the source's example has 1000, which a simulated node never holds.",
         "elastic.max_pending_requests" => "Requests the balancer queues beyond the sum of the nodes' limits; the rest are dropped with a 503.",
         "elastic.max_nodes" => "Most nodes (also bounded by the model's max_instances).",
         "elastic.min_nodes" => "Fewest nodes; fewer at start scale up at once.",
@@ -104,6 +104,7 @@ pub fn param_doc(name: &str) -> Option<&'static str> {
         "elastic.shrinkage_number" => "Nodes removed at most per shrink.",
         "elastic.drain_timeout" => "Longest drain of a removed node before it is forced off.",
         "elastic.acq_frequency" => "Seconds between samples of the metrics.",
+        "elastic.node_cold_start_time" => "Seconds a node the scaler adds needs before it serves; the default is the source's cold start of a node. The scenario's boot delay stays for the fleet's own instances. The simulator's setting, not a field of the source's file.",
         "elastic.expansion_strategies.trend_expansion" => "Whether expansion_strategies lists trend expansion.",
         "elastic.expansion_strategies.delay_prediction" => "Whether expansion_strategies lists delay prediction.",
         "elastic.expansion_strategies.p95_expansion" => "Whether expansion_strategies lists p95 expansion.",

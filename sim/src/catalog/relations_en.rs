@@ -172,8 +172,8 @@ pub const fn texts(id: RelationId) -> RelationTexts {
     match id {
         RelationId::Arrivals => RelationTexts {
             name: "Arrival rate",
-            formula: "λ(t) = base × (1 + {diurnal_amplitude}·sin(2π(t + clock − 6 h)/24 h)) × surge(t);  requests in a minute ≈ Normal(60λ, √(60λ)) × (1 + Normal(0, {traffic_drift_cv}))",
-            symbols: &["mean daily rate (req/s); the peak at 12:00 is (1 + {diurnal_amplitude}) × base", "time of day when the run starts", "the scenario's traffic multiplier (1 when there is none)"],
+            formula: "λ(t) = base × (1 + {diurnal_amplitude}·sin(2π(t + clock − 6 h)/24 h)) × surge(t) × drift(t);  requests in a minute ≈ Normal(60λ, √(60λ)) × (1 + Normal(0, {traffic_drift_cv}))",
+            symbols: &["mean daily rate (req/s); the peak at 12:00 is (1 + {diurnal_amplitude}) × base", "time of day when the run starts", "the scenario's traffic multiplier (1 when there is none)", "free play's slow drift of the usual traffic, 1 + level × (1 − e^(−t/τ)) (1 in the other scenarios; see the scenario twists)"],
             note: "The Normal(60λ, √(60λ)) term is the Poisson count's normal approximation; the {traffic_drift_cv%} % factor is day-to-day drift.",
         },
         RelationId::OfferedLoad => RelationTexts {
@@ -274,9 +274,9 @@ pub const fn texts(id: RelationId) -> RelationTexts {
         },
         RelationId::ErrorsCounted => RelationTexts {
             name: "What counts as an error",
-            formula: "error rate = timeouts (requests that give up, M/M/N+D) + (1 − timeouts) × bad-build share × {bad_build_error_rate%} % + overflow rejections (429/503)",
+            formula: "error rate = timeouts (requests that give up, M/M/N+D) + (1 − timeouts) × bad-build share × severity × {bad_build_error_rate%} % + overflow rejections (429/503)",
             symbols: &[],
-            note: "Low-priority requests shed on purpose get \"try later\" and are reported as shed traffic, not as errors of the critical traffic; the error rate is a share of the admitted requests.",
+            note: "The severity is the bad deploy's twist, drawn from the seed between 0.6 and 2 (see the scenario twists); the fleet's share on a bad build follows the rollout. Low-priority requests shed on purpose get \"try later\" and are reported as shed traffic, not as errors of the critical traffic; the error rate is a share of the admitted requests.",
         },
         RelationId::TargetTracking => RelationTexts {
             name: "Target tracking",
@@ -292,9 +292,9 @@ pub const fn texts(id: RelationId) -> RelationTexts {
         },
         RelationId::CloudRunConcurrency => RelationTexts {
             name: "Cloud Run: concurrency driver",
-            formula: "instances = ⌈(max(average concurrent requests over {cloud_run.window_s} s, over {cloud_run.long_window_s} s) / maximum concurrency) / concurrency target⌉",
+            formula: "instances = ⌈(max(average concurrent requests over {cloud_run.window_s} s, over {cloud_run.long_window_s} s) / maximum concurrency) / concurrency target⌉;  while no instance serves, the requests held in the pending queue count as concurrent requests at the demand they bring, a = λ·S",
             symbols: &["requests one instance serves at once (here its {workers_per_instance} workers)"],
-            note: "The long average (over {cloud_run.long_window_s} s) keeps instances for a while after traffic falls.",
+            note: "The long average (over {cloud_run.long_window_s} s) keeps instances for a while after traffic falls. Counting the held requests is this model's reading: while the first instances start, the drivers see the traffic that waits for them, not an idle fleet of none, so they neither recommend zero instances nor stop the ones starting.",
         },
         RelationId::CloudRunAct => RelationTexts {
             name: "Cloud Run: adaptive concurrency (ACT)",
@@ -310,9 +310,9 @@ pub const fn texts(id: RelationId) -> RelationTexts {
         },
         RelationId::CloudRunScaleIn => RelationTexts {
             name: "Cloud Run: scale-in",
-            formula: "the recommendation drops only when utilization is more than {cloud_run.tolerance%} % below target;  the balancer prefers recommended instances;  the others shut down after {cloud_run.scale_in_after_s} s under {cloud_run.scale_in_utilization%} % utilization, or else after an idle timeout of {cloud_run.idle_timeout_s} s",
+            formula: "the recommendation drops only when utilization is more than {cloud_run.tolerance%} % below target;  the balancer prefers recommended instances;  the other serving instances shut down after {cloud_run.scale_in_after_s} s under {cloud_run.scale_in_utilization%} % utilization, or else after an idle timeout of {cloud_run.idle_timeout_s} s;  instances still starting are not idle and stay",
             symbols: &[],
-            note: "Here the spill-over the recommended instances cannot hold goes to the others as a group; a group still above {cloud_run.scale_in_utilization%} % stays until the idle timeout.",
+            note: "Here the spill-over the recommended instances cannot hold goes to the others as a group; a group still above {cloud_run.scale_in_utilization%} % stays until the idle timeout. Only an instance that has run can be found to have run under the threshold, or to be idle: the source lets an instance go to zero only once it is known to process no request. A starting instance is judged once it serves.",
         },
         RelationId::CloudRunOnDemand => RelationTexts {
             name: "Cloud Run: on-demand scaling and the pending queue",
@@ -324,7 +324,7 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             name: "Elastic scaler: trend expansion",
             formula: "every {elastic.acq_frequency} s: rate = growth of active requests over the last 60 s;  active + rate × 60 s > nodes × max_requests ⇒ nodes = ⌈active / safe capacity⌉, safe capacity = max_requests − rate × 60 s (≤ 0 ⇒ max_nodes);  then cooling ({elastic.trend_expansion.expand_cooling_time} s)",
             symbols: &["requests in flight at the balancer"],
-            note: "Example with max_requests = 1000: 1000 requests growing 5/s → safe capacity 1000 − 5 × 60 = 700 → ⌈1000 / 700⌉ = ⌈1.43⌉ = 2 nodes. With max_requests at {elastic.max_requests} per node (the source's value is 1000) far above the {workers_per_instance} workers per instance, this rule rarely fires here: the requests time out long before a node holds that many.",
+            note: "Example with max_requests = 1000: 1000 requests growing 5/s → safe capacity 1000 − 5 × 60 = 700 → ⌈1000 / 700⌉ = ⌈1.43⌉ = 2 nodes. A lesson in calibration: the source's example sets max_requests and max_connections to 1000 per node, sized for its own nodes. A simulated node serves {workers_per_instance} requests at once, and its requests time out long before it holds 1000, so at 1000 this rule never fires, and the shrink rule, which keeps ⌈active / safe capacity⌉ nodes, removes nodes until the fleet saturates. The simulator therefore starts with both limits at the simulated node's concurrency, its {workers_per_instance} workers (now {elastic.max_requests}); the source's file still imports with its 1000, to see the mismatch. Even at the node's concurrency the rules size the fleet to fill its nodes: the shrink rule keeps just enough nodes to hold the active requests at the limit, and any growth above limit / 60 s per second leaves no safe capacity and expands to max_nodes. The nodes any expansion adds serve after the configuration's cold start, node_cold_start_time ({elastic.node_cold_start_time} s; the source: a node needs 60 s to cold-start), not after the scenario's boot delay, which stays for the fleet's own instances.",
         },
         RelationId::ElasticDelay => RelationTexts {
             name: "Elastic scaler: delay-prediction expansion",
@@ -358,9 +358,9 @@ pub const fn texts(id: RelationId) -> RelationTexts {
         },
         RelationId::HpaBehavior => RelationTexts {
             name: "Kubernetes HPA: scaling behavior",
-            formula: "every {hpa.sync_period_s} s;  scale-down: the highest recommendation of the last {hpa.scale_down_stabilization_s} s, at most {hpa.scale_down_percent} % of the pods per {hpa.scale_down_period_s} s;  scale-up: the lowest recommendation of the last {hpa.scale_up_stabilization_s} s (0: no stabilization), at most max(current × (1 + {hpa.scale_up_percent} %), current + {hpa.scale_up_pods}) per {hpa.scale_up_period_s} s",
+            formula: "every {hpa.sync_period_s} s;  scale-down: the highest recommendation of the last {hpa.scale_down_stabilization_s} s, at most {hpa.scale_down_percent} % of the pods per {hpa.scale_down_period_s} s;  scale-up: the lowest recommendation of the last {hpa.scale_up_stabilization_s} s (0: no stabilization), at most max(current × (1 + {hpa.scale_up_percent} %), current + {hpa.scale_up_pods}) per {hpa.scale_up_period_s} s;  a new HPA's first recommendation is the current replica count",
             symbols: &[],
-            note: "The stabilization window stops flapping when the metric wobbles; the scale-up policies let the HPA add the larger of {hpa.scale_up_percent} % of its pods and {hpa.scale_up_pods} pods every period.",
+            note: "The stabilization window stops flapping when the metric wobbles; the scale-up policies let the HPA add the larger of {hpa.scale_up_percent} % of its pods and {hpa.scale_up_pods} pods every period. A new HPA records the replicas it finds as its first recommendation, as the controller does, so even a fleet far larger than needed holds for the first {hpa.scale_down_stabilization_s} s before it scales down.",
         },
         RelationId::KpaStablePanic => RelationTexts {
             name: "Knative KPA: stable and panic mode",
@@ -385,6 +385,12 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             formula: "{workers_per_instance} workers/instance · app time {app_time_ms} ms (+{heavy_feature_ms} ms and +{heavy_feature_queries} queries per miss with the heavy feature) · {queries_per_miss} queries per miss · database {db_capacity_qps} queries/s, {db_query_ms} ms idle, ≤ {db_query_cap_ms} ms · {hot_objects} hot objects · refill τ = {refill_tau_min} min · warm-up +{warmup_gain_per_min%} %/min for {warmup_minutes} min, +{warmup_db_qps} queries/s · timeout {timeout_s} s · {low_priority_share%} % low-priority traffic · bad build +{bad_build_error_rate%} % errors, ×{bad_build_cpu_factor} CPU · rollback {rollback_minutes} min · ${price_per_instance_hour} per instance-hour · scale-in ≤ {scale_in_max_share%} % after {scale_in_quiet_minutes} quiet minutes · up to {max_instances} instances · daily swing ±{diurnal_amplitude%} %, drift {traffic_drift_cv%} % · SLO {slo%} %",
             symbols: &[],
             note: "Example calibrations for a mid-size web service. This is an educational model: real sites calibrate every constant to their own tools and data.",
+        },
+        RelationId::ScenarioTwists => RelationTexts {
+            name: "Scenario twists",
+            formula: "each scenario draws its twist from its own generator, mulberry32(seed ⊕ a constant per twist), uniformly within these ranges:  viral surge: start at minute 20–150, peak ×2–×4, ramp 4–15 min, hold 30–90 min, then decay with τ = 45 min;  bad deploy: rollout starts at minute 7–13 (09:07–09:13), lasts 3–6 min, and the bad build fails 0.6–2 × the model's {bad_build_error_rate%} % extra error share;  cache flush: at minute 12–20 (11:57–12:05), 60–100 % of the cache;  free play: drift(t) = 1 + level × (1 − e^(−t/τ)), level −15 % to +20 %, τ 120–600 min",
+            symbols: &["share of the usual traffic gained (or lost) in the long run", "time constant of free play's drift, minutes"],
+            note: "The same seed gives the same twists; another seed, other ones. Each twist has its own generator, so it does not change the run's other draws (traffic noise, the other twists). Whole minutes are drawn uniformly among the whole numbers of their range. The ranges are this model's choice.",
         },
         RelationId::Randomness => RelationTexts {
             name: "Randomness",

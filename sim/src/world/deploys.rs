@@ -4,6 +4,12 @@ use crate::event::{EventKind, FleetReason};
 use crate::fleet::Fleet;
 use crate::time::secs;
 
+/// Share of its requests a bad build fails: the model's bad-build error share times the
+/// deploy's severity (the bad deploy's twist, drawn from the seed), at most all of them.
+pub fn bad_build_errors(bad_build_error_rate: f64, severity: f64) -> f64 {
+    (bad_build_error_rate * severity).clamp(0.0, 1.0)
+}
+
 /// The build every scenario starts on.
 pub const OPENING_BUILD: u32 = 1;
 

@@ -23,6 +23,17 @@ crate::ids::ids! {
 /// Load-balancing policies the source's Envoy supports.
 pub const LB_POLICIES: &[&str] = LbPolicy::NAMES;
 
+/// The per-node limits (`max_connections`, `max_requests`) of the source's example: 1000
+/// requests per node, sized for the source's own nodes.
+pub const SOURCE_PER_NODE_LIMIT: u32 = 1000;
+
+/// The per-node limits the simulator starts from: the simulated node's concurrency, its
+/// default workers per instance. At the source's 1000 a node of 16 workers never holds that
+/// many requests before they time out, so the trend rule never fires and the shrink rule,
+/// which keeps ⌈active / max_requests⌉ nodes, removes nodes until the fleet saturates. The
+/// source's file still imports as it is, with its 1000.
+pub const NODE_CONCURRENCY_LIMIT: f64 = crate::params::DEFAULT_WORKERS_PER_INSTANCE;
+
 /// Expansion strategies, as `expansion_strategies` names them.
 pub const STRATEGIES: &[&str] = &["trend_expansion", "delay_prediction", "p95_expansion"];
 
@@ -66,7 +77,8 @@ pub struct P95Expansion {
     pub min_expansion: u32,
 }
 
-/// The elastic scaler's configuration (the source's defaults).
+/// The elastic scaler's configuration (the source's defaults, but for the per-node limits,
+/// which start from the simulated node's concurrency: [`NODE_CONCURRENCY_LIMIT`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElasticConfig {
     /// One of [`LB_POLICIES`].
@@ -91,6 +103,9 @@ pub struct ElasticConfig {
     pub drain_timeout: f64,
     /// Seconds between samples.
     pub acq_frequency: u32,
+    /// Seconds a new node needs before it serves (the source's cold start of a node). Not a
+    /// field of the source's file: the platform's time, which the simulator lets you set.
+    pub node_cold_start_time: u32,
     /// Active strategies, in the order given.
     pub expansion_strategies: Vec<String>,
     pub trend_expansion: TrendExpansion,
@@ -101,7 +116,8 @@ pub struct ElasticConfig {
 }
 
 impl Default for ElasticConfig {
-    /// The source's defaults, from the settings table ([`SPECS`]).
+    /// The source's defaults with the per-node limits at the simulated node's concurrency,
+    /// from the settings table ([`SPECS`]).
     fn default() -> Self {
         let mut c = Self {
             lb_policy: LbPolicy::LeastRequest,
@@ -116,6 +132,7 @@ impl Default for ElasticConfig {
             shrinkage_number: 0,
             drain_timeout: 0.0,
             acq_frequency: 0,
+            node_cold_start_time: 0,
             expansion_strategies: Vec::new(),
             trend_expansion: TrendExpansion {
                 expand_cooling_time: 0.0,
@@ -198,8 +215,8 @@ macro_rules! elastic_settings {
 }
 
 elastic_settings! {
-    "max_connections": u32 = 1000.0, 1.0, 1e6, "connections", field(max_connections);
-    "max_requests": u32 = 1000.0, 1.0, 1e6, "requests", field(max_requests);
+    "max_connections": u32 = NODE_CONCURRENCY_LIMIT, 1.0, 1e6, "connections", field(max_connections);
+    "max_requests": u32 = NODE_CONCURRENCY_LIMIT, 1.0, 1e6, "requests", field(max_requests);
     "max_pending_requests": u32 = 100.0, 0.0, 1e6, "requests", field(max_pending_requests);
     "max_nodes": u32 = 20.0, 1.0, 200.0, "nodes", field(max_nodes);
     "min_nodes": u32 = 2.0, 0.0, 200.0, "nodes", field(min_nodes);
@@ -209,6 +226,7 @@ elastic_settings! {
     "shrinkage_number": u32 = 1.0, 1.0, 200.0, "nodes", field(shrinkage_number);
     "drain_timeout": f64 = 60.0, 0.0, 3600.0, "s", field(drain_timeout);
     "acq_frequency": u32 = 10.0, 1.0, 60.0, "s", field(acq_frequency);
+    "node_cold_start_time": u32 = 60.0, 0.0, 3600.0, "s", field(node_cold_start_time);
     "expansion_strategies.trend_expansion": u32 = 1.0, 0.0, 1.0, "", switch("trend_expansion");
     "expansion_strategies.delay_prediction": u32 = 1.0, 0.0, 1.0, "", switch("delay_prediction");
     "expansion_strategies.p95_expansion": u32 = 1.0, 0.0, 1.0, "", switch("p95_expansion");
@@ -626,6 +644,10 @@ impl ElasticConfig {
         fields.push(("shrinkage_number".into(), int(self.shrinkage_number)));
         fields.push(("drain_timeout".into(), num(self.drain_timeout)));
         fields.push(("acq_frequency".into(), int(self.acq_frequency)));
+        fields.push((
+            "node_cold_start_time".into(),
+            int(self.node_cold_start_time),
+        ));
         if let Some(v) = ignored("dashboard") {
             fields.push(("dashboard".into(), v));
         }

@@ -11,7 +11,7 @@
 
 pub mod config;
 
-use super::{ceil_count, tick_dividing_minute, Admission, Autoscaler, Decision, Observation};
+use super::{ceil_count, tick_dividing_minute, Admission, Autoscaler, Decision, Observation, Removal};
 use super::registry::Policy;
 use super::PolicyId;
 use crate::ids::DriverId;
@@ -81,6 +81,13 @@ pub const SHRINKAGE: Relation = Relation {
     assumption: false,
 };
 
+/// Seconds a node the scaler adds needs before it serves: the configuration's cold start
+/// (the source: a node needs 60 s to cold-start), whatever the scenario's boot delay, which
+/// stays for the fleet's own instances.
+pub fn node_boot_s(c: &ElasticConfig) -> u32 {
+    c.node_cold_start_time
+}
+
 /// One sample of the metrics.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Sample {
@@ -142,6 +149,10 @@ impl Autoscaler for Elastic {
         tick_dividing_minute(self.c.acq_frequency)
     }
 
+    fn node_boot_s(&self) -> Option<u32> {
+        Some(node_boot_s(&self.c))
+    }
+
     fn admission(&self) -> Option<Admission> {
         Some(Admission {
             per_node_requests: self.c.per_node_limit(),
@@ -166,7 +177,7 @@ impl Autoscaler for Elastic {
                     detail: Message::new(MessageId::ElasticBelowMinNodes)
                         .int("nodes", nodes)
                         .int("floor", floor),
-                    drain_s: None,
+                    removal: Removal::Stop,
                 });
             }
             if nodes > ceiling {
@@ -176,7 +187,7 @@ impl Autoscaler for Elastic {
                     detail: Message::new(MessageId::ElasticAboveMaxNodes)
                         .int("nodes", nodes)
                         .int("ceiling", ceiling),
-                    drain_s: None,
+                    removal: Removal::Stop,
                 });
             }
         }
@@ -361,7 +372,7 @@ impl Autoscaler for Elastic {
                     desired,
                     driver,
                     detail: detail.num("cooling", cooling),
-                    drain_s: None,
+                    removal: Removal::Stop,
                 });
             }
             return None;
@@ -396,7 +407,7 @@ impl Autoscaler for Elastic {
                 .int("most", c.shrinkage_number)
                 .num("p99", obs.p99_s)
                 .num("drain_timeout", c.drain_timeout),
-            drain_s: Some(drain_s),
+            removal: Removal::Drain(drain_s),
         })
     }
 }
@@ -444,6 +455,15 @@ mod tests {
         assert_eq!(expansion_size(20, 0.2, 2), 4);
     }
 
+    /// The source's example limits: 1000 requests per node.
+    fn source_limits() -> ElasticConfig {
+        ElasticConfig {
+            max_connections: config::SOURCE_PER_NODE_LIMIT,
+            max_requests: config::SOURCE_PER_NODE_LIMIT,
+            ..ElasticConfig::default()
+        }
+    }
+
     /// A single node with a per-node limit of 1000, driven through the policy.
     fn one_node(t: f64, active: f64) -> Observation {
         let mut o = obs(t, 10.0, 1, 0, active.min(16.0));
@@ -459,7 +479,7 @@ mod tests {
     fn trend_fires_through_the_policy() {
         let mut e = Elastic::new(ElasticConfig {
             min_nodes: 1,
-            ..ElasticConfig::default()
+            ..source_limits()
         });
         // 600 active for a minute, then 820: (820 − 600) / 60 s = 3.7/s, and
         // 820 + 3.7 × 60 = 1040 > 1000, so scale out now: ⌈820 / (1000 − 220)⌉ = 2.
@@ -559,7 +579,7 @@ mod tests {
         assert_eq!(shrinks.len(), 2);
         assert_eq!(shrinks[0].0, 610.0);
         assert_eq!(shrinks[0].1.desired, 5);
-        assert_eq!(shrinks[0].1.drain_s, Some(0.3));
+        assert_eq!(shrinks[0].1.removal, Removal::Drain(0.3));
         assert_eq!(shrinks[1].0, 1210.0);
     }
 
@@ -568,13 +588,24 @@ mod tests {
         let mut e = Elastic::new(ElasticConfig::default());
         let d = e.decide(&obs(10.0, 10.0, 1, 0, 1.0)).unwrap();
         assert_eq!((d.desired, d.driver), (2, DriverId::MinNodes));
+        // The per-node limits start from the simulated node's 16 workers.
         assert_eq!(
             e.admission(),
             Some(Admission {
-                per_node_requests: 1000,
+                per_node_requests: 16,
                 pending: 100
             })
         );
+        assert_eq!(
+            f64::from(e.config().per_node_limit()),
+            crate::params::DEFAULT_WORKERS_PER_INSTANCE
+        );
+        assert_eq!(
+            crate::params::ModelParams::default().workers(),
+            e.config().per_node_limit()
+        );
+        let e = Elastic::new(source_limits());
+        assert_eq!(e.admission().unwrap().per_node_requests, 1000);
         assert_eq!(e.tick_s(), 10);
     }
 }

@@ -11,7 +11,7 @@ use oncall_sim::autoscale::PolicyId;
 use oncall_sim::ids::ScenarioId;
 use oncall_sim::message::Arg;
 use oncall_sim::setup::RunSetup;
-use oncall_sim::share::{Notice, ShareState, MAX_MINUTE};
+use oncall_sim::share::{Notice, NoticeKind, ShareState, MAX_MINUTE};
 
 use crate::i18n::{core_text, param_unit_text, t, tf, Msg};
 
@@ -131,6 +131,28 @@ fn default_text(param: &str) -> Option<String> {
 /// the catalog.
 pub fn notice_text(notice: &Notice) -> String {
     let value = quote(&notice.value);
+    let fallback = |param: &str| {
+        default_text(param)
+            .map(|d| tf(Msg::ParamFallback, &[("default", &d)]))
+            .unwrap_or_default()
+    };
+    match notice.kind {
+        NoticeKind::Invalid => {}
+        NoticeKind::Rule => {
+            return tf(
+                Msg::NoticeRule,
+                &[
+                    ("param", &notice.param),
+                    ("value", &value),
+                    ("rule", &core_text(&notice.allowed)),
+                    ("fallback", &fallback(&notice.param)),
+                ],
+            )
+        }
+        NoticeKind::TooLong | NoticeKind::More => {
+            return tf(Msg::NoticeLink, &[("text", &core_text(&notice.allowed))])
+        }
+    }
     let invalid = |allowed: &str, fallback: &str| {
         tf(
             Msg::NoticeInvalid,
@@ -166,11 +188,7 @@ pub fn notice_text(notice: &Notice) -> String {
                 Some(Arg::Msg(range)) => core_text(range),
                 _ => core_text(&notice.allowed),
             };
-            let allowed = allowed.as_str();
-            let fallback = default_text(param)
-                .map(|d| tf(Msg::ParamFallback, &[("default", &d)]))
-                .unwrap_or_default();
-            invalid(allowed, &fallback)
+            invalid(&allowed, &fallback(param))
         }
     }
 }

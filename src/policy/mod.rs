@@ -90,9 +90,20 @@ impl PolicySetup {
 
     /// Sets a parameter of any policy, checked by the core. On error nothing changes and the
     /// error names the field and what it allows.
+    ///
+    /// The editor changes one value at a time, so a rule between two parameters
+    /// (`elastic.min_nodes` ≤ `elastic.max_nodes`, …) is checked at once, with the core's
+    /// one check of the rules, and the error says what this parameter must be given the
+    /// other's value.
     pub fn set(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
         if PolicySettings::owns(name) {
-            self.settings.set(name, value)
+            let mut next = self.settings.clone();
+            next.set(name, value)?;
+            if let Some(rule) = next.broken_rule() {
+                return Err(rule.blame(name));
+            }
+            self.settings = next;
+            Ok(())
         } else if name.starts_with(TARGET_TRACKING_PREFIX) {
             // `ModelParams::set` checks before it writes, so an error leaves it as it was.
             self.params.set(name, value)

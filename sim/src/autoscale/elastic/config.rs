@@ -38,6 +38,10 @@ const IGNORED: &[(&str, MessageId)] = &[
     ("dashboard", MessageId::ElasticIgnoredDashboard),
 ];
 
+/// The ignored fields in the order [`ElasticConfig::to_json_text`] writes them (the source's
+/// layout).
+const IGNORED_EXPORT_ORDER: [&str; 4] = ["openapi_base_url", "token", "dashboard", "scale_up_request"];
+
 /// Trend expansion settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrendExpansion {
@@ -506,6 +510,15 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
     }
     cfg.p95_latency_threshold = cfg.p95_expansion.threshold;
     cfg.p95_delay_duration = cfg.p95_expansion.threshold_duration;
+    // The ignored fields in the order an export writes them, so that a configuration and
+    // its export compare equal whatever order the file had.
+    let mut ordered = Map::new();
+    for key in IGNORED_EXPORT_ORDER {
+        if let Some(v) = cfg.ignored.get(key) {
+            ordered.insert(key.to_string(), v.clone());
+        }
+    }
+    cfg.ignored = ordered;
     // A file names its settings by their JSON paths, without the `elastic.` prefix.
     if let Some(mut rule) = cfg.broken_rule() {
         let path = |name: &'static str| name.strip_prefix("elastic.").unwrap_or(name);
@@ -762,6 +775,15 @@ mod tests {
         }
         let (back, _) = parse(&cfg.to_json_text(true)).unwrap();
         assert_eq!(back, cfg);
+    }
+
+    #[test]
+    fn ignored_fields_compare_equal_in_any_order() {
+        let (a, _) = parse(r#"{"scale_up_request": 0, "token": "t", "openapi_base_url": 1}"#).unwrap();
+        let (b, _) = parse(r#"{"openapi_base_url": 1, "token": "t", "scale_up_request": 0}"#).unwrap();
+        assert_eq!(a, b);
+        let (back, _) = parse(&a.to_json_text(true)).unwrap();
+        assert_eq!(back, a);
     }
 
     #[test]

@@ -129,9 +129,14 @@ pub fn parse_whole(text: &str) -> Option<u64> {
     plain.then(|| text.parse().ok()).flatten()
 }
 
+/// Longest number read: `format!("{x}")` writes at most 327 characters for a finite `f64`
+/// (all the digits of the smallest subnormal, 5e-324).
+pub const NUMBER_CHARS: usize = 400;
+
 /// A decimal number as the command line and links both write it: an optional minus, digits
 /// with an optional decimal point, an optional exponent (`1e3`, `2.5E-2`). No plus sign in
-/// front, no blanks, no `inf` or `NaN`; at most 64 characters.
+/// front, no blanks, no `inf` or `NaN`; at most [`NUMBER_CHARS`] characters, enough for any
+/// number as a link writes it (`format!("{x}")` of a tiny number spells out its zeros).
 pub fn parse_number(text: &str) -> Option<f64> {
     let body = text.strip_prefix('-').unwrap_or(text);
     let (mantissa, exponent) = match body.find(['e', 'E']) {
@@ -145,7 +150,7 @@ pub fn parse_number(text: &str) -> Option<f64> {
         let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
         !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
     });
-    (text.len() <= 64 && digits_and_point && exponent_ok)
+    (text.len() <= NUMBER_CHARS && digits_and_point && exponent_ok)
         .then(|| text.parse().ok())
         .flatten()
 }

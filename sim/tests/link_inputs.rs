@@ -276,6 +276,23 @@ fn links_and_the_command_line_read_numbers_with_one_parser() {
     ] {
         assert_eq!(parse_number(text), Some(x), "{text:?}");
     }
+    // Every number a link writes reads back, the longest included.
+    for x in [
+        5e-324,
+        f64::MIN_POSITIVE,
+        1e-320,
+        f64::MAX,
+        -f64::MAX,
+        0.1 + 0.2,
+    ] {
+        let text = format!("{x}");
+        assert_eq!(parse_number(&text), Some(x), "{text}");
+    }
+    let (state, notices) = read(&[("price_per_instance_hour", "1e-320")]);
+    assert!(notices.is_empty());
+    let (again, notices, _) = ShareState::from_pairs(&state.to_pairs());
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(again, state);
     let (state, notices) = read(&[
         ("seed", "+5"),
         ("t", "+5"),

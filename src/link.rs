@@ -305,6 +305,41 @@ mod tests {
     }
 
     #[test]
+    fn a_broken_rule_is_named_with_the_other_value_in_any_order() {
+        for query in [
+            "?autoscaler=elastic&seed=1&elastic.min_nodes=1&elastic.max_nodes=1",
+            "?autoscaler=elastic&seed=1&elastic.max_nodes=1&elastic.min_nodes=1",
+        ] {
+            let link = read_link(query);
+            assert!(link.notices.is_empty(), "{:?}", link.notices);
+            assert_eq!(link.state.policy.elastic.max_nodes, 1);
+            let again = read_link(&link_query(&link.state, &link.rest));
+            assert_eq!(again, link);
+        }
+        let link = read_link("?autoscaler=elastic&elastic.max_nodes=1");
+        assert_eq!(link.notices.len(), 1);
+        let n = &link.notices[0];
+        assert!(
+            n.contains("“elastic.max_nodes”") && n.contains("“1”"),
+            "{n}"
+        );
+        assert!(n.contains("must be at least elastic.min_nodes (2)"), "{n}");
+        assert!(n.contains("The default, 20 nodes,"), "{n}");
+        assert!(!n.contains("is not valid"), "{n}");
+    }
+
+    #[test]
+    fn a_huge_link_gives_a_bounded_list_of_notices() {
+        let bad = vec!["x"; 100_000].join(",");
+        let link = read_link(&format!("?actions={bad}"));
+        assert_eq!(link.notices.len(), oncall_sim::share::MAX_NOTICES + 1);
+        assert!(link.notices[0].contains("65536"), "{}", link.notices[0]);
+        let last = link.notices.last().unwrap();
+        assert!(last.contains("more problems with the link"), "{last}");
+        assert!(link.notices.iter().all(|n| !n.contains('{')));
+    }
+
+    #[test]
     fn a_minute_past_the_end_is_explained() {
         let text = minute_beyond_text(500, 120);
         assert!(text.contains("“t”") && text.contains("500") && text.contains("120"));

@@ -250,6 +250,20 @@ fn whole_numbers_are_read_as_links_read_them() {
 }
 
 #[test]
+fn a_long_entry_is_quoted_short() {
+    let long = format!("3:{}", "z".repeat(20_000));
+    let set = format!("timeout_s={}", "9".repeat(20_000));
+    for extra in [["--action", long.as_str()], ["--set", set.as_str()]] {
+        let (code, out, err) = run_with(&extra);
+        assert_eq!(code, 2);
+        assert!(out.is_empty());
+        assert_eq!(err.lines().count(), 1);
+        assert!(err.len() < 1000, "{} bytes: {err}", err.len());
+        assert!(err.contains('…'), "{err}");
+    }
+}
+
+#[test]
 fn a_parameter_or_a_policy_given_twice_is_refused() {
     let (code, out, err) = run_with(&["--set", "autoscaler=hpa", "--set", "autoscaler=kpa"]);
     assert_eq!(code, 2);

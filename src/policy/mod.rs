@@ -290,6 +290,31 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_between_parameters_names_the_one_edited() {
+        let mut s = setup("cloud-run");
+        let before = s.clone();
+        let err = s.set("cloud_run.act_cpu_high", 0.5).unwrap_err();
+        assert_eq!(err.field, "cloud_run.act_cpu_high");
+        assert!(
+            err.to_string()
+                .contains("must be above cloud_run.act_cpu_low (0.7)"),
+            "{err}"
+        );
+        assert_eq!(s, before);
+        s.set("cloud_run.act_cpu_low", 0.4).unwrap();
+        s.set("cloud_run.act_cpu_high", 0.5).unwrap();
+        let mut s = setup("elastic");
+        s.set("elastic.min_nodes", 1.0).unwrap();
+        s.set("elastic.max_nodes", 1.0).unwrap();
+        let err = s.set("elastic.min_nodes", 3.0).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("elastic.min_nodes: must not exceed elastic.max_nodes (1)"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn target_tracking_parameters_are_model_parameters() {
         let mut s = setup("target-tracking");
         s.set_text("scale_in_quiet_minutes", "20").unwrap();

@@ -28,6 +28,9 @@ cargo clippy --target wasm32-unknown-unknown -p oncall-sim-web -- -D warnings
 step "cargo test (native, workspace)"
 cargo test --workspace
 
+step "fuzz harness (links, elastic configurations, actions, parameters; bounded by PROPTEST_CASES)"
+cargo test -p oncall-sim --test fuzz -- --nocapture
+
 step "cargo test (wasm32 in headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p oncall-sim-web --test web
 

@@ -360,6 +360,10 @@ pub enum Msg {
     NoticeAction,
     /// Placeholders `{value}`, `{max}`.
     NoticeMinuteBeyond,
+    /// Placeholders `{param}`, `{value}`, `{rule}`, `{fallback}`.
+    NoticeRule,
+    /// Placeholder `{text}`.
+    NoticeLink,
     NoticeDismiss,
     SeedAllowed,
     /// Placeholder `{list}`.
@@ -756,6 +760,8 @@ fn en(msg: Msg) -> &'static str {
             "Link parameter “t”: “{value}” is past the end of this exercise; the run stops at \
              its last minute ({max})."
         }
+        NoticeRule => "Link parameter “{param}”: “{value}” does not fit the other settings: it {rule}. {fallback}",
+        NoticeLink => "Link: {text}.",
         NoticeDismiss => "Dismiss",
         SeedAllowed => "a whole number from 0 to 4294967295",
         OneOf => "one of {list}",

@@ -11,7 +11,7 @@ use oncall_sim::autoscale::PolicyId;
 use oncall_sim::ids::ScenarioId;
 use oncall_sim::message::Arg;
 use oncall_sim::setup::RunSetup;
-use oncall_sim::share::{Notice, ShareState, MAX_MINUTE};
+use oncall_sim::share::{Notice, NoticeKind, ShareState, MAX_MINUTE};
 
 use crate::i18n::{core_text, param_unit_text, t, tf, Msg};
 
@@ -131,6 +131,28 @@ fn default_text(param: &str) -> Option<String> {
 /// the catalog.
 pub fn notice_text(notice: &Notice) -> String {
     let value = quote(&notice.value);
+    let fallback = |param: &str| {
+        default_text(param)
+            .map(|d| tf(Msg::ParamFallback, &[("default", &d)]))
+            .unwrap_or_default()
+    };
+    match notice.kind {
+        NoticeKind::Invalid => {}
+        NoticeKind::Rule => {
+            return tf(
+                Msg::NoticeRule,
+                &[
+                    ("param", &notice.param),
+                    ("value", &value),
+                    ("rule", &core_text(&notice.allowed)),
+                    ("fallback", &fallback(&notice.param)),
+                ],
+            )
+        }
+        NoticeKind::TooLong | NoticeKind::More => {
+            return tf(Msg::NoticeLink, &[("text", &core_text(&notice.allowed))])
+        }
+    }
     let invalid = |allowed: &str, fallback: &str| {
         tf(
             Msg::NoticeInvalid,
@@ -166,11 +188,7 @@ pub fn notice_text(notice: &Notice) -> String {
                 Some(Arg::Msg(range)) => core_text(range),
                 _ => core_text(&notice.allowed),
             };
-            let allowed = allowed.as_str();
-            let fallback = default_text(param)
-                .map(|d| tf(Msg::ParamFallback, &[("default", &d)]))
-                .unwrap_or_default();
-            invalid(allowed, &fallback)
+            invalid(&allowed, &fallback(param))
         }
     }
 }
@@ -284,6 +302,41 @@ mod tests {
         assert!(link.notices[0].chars().count() < 250, "{}", link.notices[0]);
         let link = read_link("?scenario=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E");
         assert!(link.notices[0].contains("<img src=x onerror=alert(1)>"));
+    }
+
+    #[test]
+    fn a_broken_rule_is_named_with_the_other_value_in_any_order() {
+        for query in [
+            "?autoscaler=elastic&seed=1&elastic.min_nodes=1&elastic.max_nodes=1",
+            "?autoscaler=elastic&seed=1&elastic.max_nodes=1&elastic.min_nodes=1",
+        ] {
+            let link = read_link(query);
+            assert!(link.notices.is_empty(), "{:?}", link.notices);
+            assert_eq!(link.state.policy.elastic.max_nodes, 1);
+            let again = read_link(&link_query(&link.state, &link.rest));
+            assert_eq!(again, link);
+        }
+        let link = read_link("?autoscaler=elastic&elastic.max_nodes=1");
+        assert_eq!(link.notices.len(), 1);
+        let n = &link.notices[0];
+        assert!(
+            n.contains("“elastic.max_nodes”") && n.contains("“1”"),
+            "{n}"
+        );
+        assert!(n.contains("must be at least elastic.min_nodes (2)"), "{n}");
+        assert!(n.contains("The default, 20 nodes,"), "{n}");
+        assert!(!n.contains("is not valid"), "{n}");
+    }
+
+    #[test]
+    fn a_huge_link_gives_a_bounded_list_of_notices() {
+        let bad = vec!["x"; 100_000].join(",");
+        let link = read_link(&format!("?actions={bad}"));
+        assert_eq!(link.notices.len(), oncall_sim::share::MAX_NOTICES + 1);
+        assert!(link.notices[0].contains("65536"), "{}", link.notices[0]);
+        let last = link.notices.last().unwrap();
+        assert!(last.contains("more problems with the link"), "{last}");
+        assert!(link.notices.iter().all(|n| !n.contains('{')));
     }
 
     #[test]

@@ -310,19 +310,13 @@ fn bad(name: &str, value: &str, allowed: Allowed) -> ActionError {
 }
 
 fn parse_int(v: &str, lo: u32, hi: u32) -> Option<u32> {
-    if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) || v.len() > 10 {
-        return None;
-    }
-    v.parse::<u64>()
-        .ok()
+    crate::params::parse_whole(v)
         .filter(|n| *n >= u64::from(lo) && *n <= u64::from(hi))
-        .map(|n| n as u32)
+        .and_then(|n| u32::try_from(n).ok())
 }
 
 fn parse_float(v: &str, lo: f64, hi: f64) -> Option<f64> {
-    v.parse::<f64>()
-        .ok()
-        .filter(|x| x.is_finite() && *x >= lo && *x <= hi)
+    crate::params::parse_number(v).filter(|x| x.is_finite() && *x >= lo && *x <= hi)
 }
 
 fn parse_on_off(name: &str, v: &str) -> Result<bool, ActionError> {

@@ -105,6 +105,18 @@ impl core::fmt::Display for Message {
     }
 }
 
+/// Most characters of a person's text a message repeats; the rest shows as "…", so that a
+/// 20,000-character entry gives a one-line message.
+pub const QUOTE_CHARS: usize = 120;
+
+/// `text` shortened to [`QUOTE_CHARS`] characters, "…" marking the cut.
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(QUOTE_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
 /// Serializes a message as its English text (the command line's JSON and the golden output
 /// carry the text, not the id).
 pub fn serialize_english<S: serde::Serializer>(message: &Message, s: S) -> Result<S::Ok, S::Error> {
@@ -126,9 +138,15 @@ ids! {
         OneOf = "param.one_of",
         MustBeBelow = "param.must_be_below",
         MustNotExceed = "param.must_not_exceed",
+        MustBeAbove = "param.must_be_above",
+        MustBeAtLeast = "param.must_be_at_least",
         ScaleUpPodsNeeded = "param.hpa_scale_up_pods_needed",
+        ScaleUpPercentNeeded = "param.hpa_scale_up_percent_needed",
         AllowedMinutes = "param.allowed_minutes",
         OneOfList = "param.one_of_list",
+        // Links.
+        LinkTooLong = "link.too_long",
+        LinkMoreNotices = "link.more_notices",
         // Actions.
         ActionMalformed = "action.malformed",
         ActionBadMinute = "action.bad_minute",
@@ -185,6 +203,10 @@ ids! {
         CliConfigNeedsSubcommand = "cli.config_needs_subcommand",
         CliConfigNeedsFile = "cli.config_needs_file",
         CliNote = "cli.note",
+        CliSetTwice = "cli.set_twice",
+        CliPoliciesTwice = "cli.policies_twice",
+        CliCannotWriteOutput = "cli.cannot_write_output",
+        CliFileTooLarge = "cli.file_too_large",
         // Scaling decisions: what each policy saw and computed (a decision's detail).
         // Target tracking.
         TargetTrackingComputed = "decision.target_tracking.computed",

@@ -72,15 +72,87 @@ impl ParamError {
             problem: Message::new(MessageId::UnknownPolicyParam).codes("prefixes", dotted),
         }
     }
+}
 
-    /// A relation between two fields does not hold: `field` must relate to `other` (whose
-    /// value is `value`) as message `rule` says.
-    pub fn relation(field: &'static str, rule: MessageId, other: &'static str, value: f64) -> Self {
-        Self {
+/// A rule between two fields that does not hold: `field` must relate to `other` as `rule`
+/// says, which is the same as `other` relating to `field` as `converse` says. Ranges are
+/// checked one field at a time; rules like this one are checked once, on the whole set, so
+/// the order in which the fields were given never matters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BrokenRule {
+    pub field: &'static str,
+    pub value: f64,
+    pub other: &'static str,
+    pub other_value: f64,
+    /// How `field` must relate to `other` (a message taking `other` and `value`).
+    pub rule: MessageId,
+    /// How `other` must relate to `field`.
+    pub converse: MessageId,
+}
+
+impl BrokenRule {
+    /// The two fields of the rule.
+    pub fn fields(&self) -> [&'static str; 2] {
+        [self.field, self.other]
+    }
+
+    /// The error as seen from field `name` (one of the two): what it must be, given the
+    /// other's value.
+    pub fn blame(&self, name: &str) -> ParamError {
+        let (field, id, other, value) = if name == self.other {
+            (self.other, self.converse, self.field, self.value)
+        } else {
+            (self.field, self.rule, self.other, self.other_value)
+        };
+        ParamError {
             field: field.to_string(),
-            problem: Message::new(rule).code("other", other).num("value", value),
+            problem: Message::new(id).code("other", other).num("value", value),
         }
     }
+
+    /// The error blaming a field the person gave (`given` lists the names given, in any
+    /// order): the rule's first field if it was given or neither was, else the other.
+    pub fn blame_given(&self, given: &[&str]) -> ParamError {
+        let named = |f: &str| given.contains(&f);
+        if !named(self.field) && named(self.other) {
+            self.blame(self.other)
+        } else {
+            self.blame(self.field)
+        }
+    }
+}
+
+/// A whole number as the command line and links both write it: ASCII digits only (no sign,
+/// no blanks, no decimal point), at most 19 of them.
+pub fn parse_whole(text: &str) -> Option<u64> {
+    let plain = !text.is_empty() && text.len() <= 19 && text.bytes().all(|b| b.is_ascii_digit());
+    plain.then(|| text.parse().ok()).flatten()
+}
+
+/// Longest number read: `format!("{x}")` writes at most 327 characters for a finite `f64`
+/// (all the digits of the smallest subnormal, 5e-324).
+pub const NUMBER_CHARS: usize = 400;
+
+/// A decimal number as the command line and links both write it: an optional minus, digits
+/// with an optional decimal point, an optional exponent (`1e3`, `2.5E-2`). No plus sign in
+/// front, no blanks, no `inf` or `NaN`; at most [`NUMBER_CHARS`] characters, enough for any
+/// number as a link writes it (`format!("{x}")` of a tiny number spells out its zeros).
+pub fn parse_number(text: &str) -> Option<f64> {
+    let body = text.strip_prefix('-').unwrap_or(text);
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let digits_and_point = mantissa.bytes().filter(|b| *b == b'.').count() <= 1
+        && mantissa.bytes().any(|b| b.is_ascii_digit())
+        && mantissa.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    let exponent_ok = exponent.is_none_or(|e| {
+        let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    });
+    (text.len() <= NUMBER_CHARS && digits_and_point && exponent_ok)
+        .then(|| text.parse().ok())
+        .flatten()
 }
 
 /// `prefix.` for the policies' parameter prefixes, as static text.

@@ -76,9 +76,9 @@ impl RunSetup {
                 name: name.to_string(),
             });
         }
-        let value: f64 = match text.parse() {
-            Ok(x) => x,
-            Err(_) => match spec {
+        let value: f64 = match crate::params::parse_number(text) {
+            Some(x) => x,
+            None => match spec {
                 Some(spec) => {
                     return Err(SetError::NotANumber {
                         name: name.to_string(),
@@ -96,6 +96,17 @@ impl RunSetup {
             self.params.set(name, value)
         };
         result.map_err(SetError::Param)
+    }
+
+    /// Checks the rules between parameters (`min_nodes` ≤ `max_nodes` and the like) on the
+    /// whole set, once every parameter is set, so that the order in which they were given
+    /// never matters. The error blames a parameter named in `given` (the names the person
+    /// set) where the rule involves one, and says what it must be given the other's value.
+    pub fn check_rules(&self, given: &[&str]) -> Result<(), ParamError> {
+        match self.policies.broken_rule() {
+            Some(rule) => Err(rule.blame_given(given)),
+            None => Ok(()),
+        }
     }
 
     /// A simulation of this setup with its actions scheduled, not yet stepped.

@@ -8,7 +8,7 @@ use crate::action::Action;
 use crate::autoscale::{self, PolicyId, PolicySettings};
 use crate::ids::{ScenarioId, UnknownId};
 use crate::message::{Message, MessageId};
-use crate::params::{ModelParams, ParamError};
+use crate::params::{parse_whole, ModelParams, ParamError};
 use crate::setup::{RunSetup, SetError};
 use crate::sim::Simulation;
 
@@ -46,10 +46,26 @@ impl Default for ShareState {
     }
 }
 
+/// What a notice is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoticeKind {
+    /// One parameter's value is not allowed (`allowed` says what is); its default is used.
+    Invalid,
+    /// A rule between two parameters does not hold (`allowed` says what `param` must be,
+    /// given the other's value); `param` falls back to its default.
+    Rule,
+    /// The link is longer than [`MAX_LINK_CHARS`]; what comes after is not read.
+    TooLong,
+    /// More notices than [`MAX_NOTICES`]: `allowed` says how many more were left unlisted.
+    More,
+}
+
 /// A parameter that was not understood, and what is allowed instead.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Notice {
+    pub kind: NoticeKind,
     pub param: String,
+    /// The value as given, shortened to [`crate::message::QUOTE_CHARS`] characters.
     pub value: String,
     pub allowed: Message,
 }
@@ -57,28 +73,101 @@ pub struct Notice {
 /// Query parameters this module owns (besides the model parameters' names).
 pub const KEYS: &[&str] = &["scenario", "seed", "autoscaler", "actions", "t"];
 
+/// Longest link read, in bytes of its decoded keys and values (64 KiB): thousands of
+/// actions. Beyond it the rest of the link is left out with a notice, so that the work of
+/// reading a link, and of replaying its actions, stays bounded.
+pub const MAX_LINK_CHARS: usize = 64 * 1024;
+
+/// Most notices listed about one link; the rest are counted in one last notice.
+pub const MAX_NOTICES: usize = 20;
+
+/// Notices, at most [`MAX_NOTICES`] of them listed and the rest counted.
+#[derive(Default)]
+struct Notices {
+    listed: Vec<Notice>,
+    more: usize,
+}
+
+impl Notices {
+    fn push(&mut self, kind: NoticeKind, param: &str, value: &str, allowed: Message) {
+        if self.listed.len() < MAX_NOTICES {
+            self.listed.push(Notice {
+                kind,
+                param: crate::message::clip(param),
+                value: crate::message::clip(value),
+                allowed,
+            });
+        } else {
+            self.more += 1;
+        }
+    }
+
+    fn finish(mut self) -> Vec<Notice> {
+        if self.more > 0 {
+            let more = i64::try_from(self.more).unwrap_or(i64::MAX);
+            self.listed.push(Notice {
+                kind: NoticeKind::More,
+                param: String::new(),
+                value: String::new(),
+                allowed: Message::new(MessageId::LinkMoreNotices).int("count", more),
+            });
+        }
+        self.listed
+    }
+}
+
 impl ShareState {
     /// Reads decoded query pairs. Returns the state, the notices, and the pairs it does not
     /// own (for the page to interpret: language, embedding, speed…).
+    ///
+    /// Each parameter is checked against its own range as it is read; the rules between
+    /// parameters (`elastic.min_nodes` ≤ `elastic.max_nodes`, …) are checked once at the end,
+    /// on the whole set, so the order of the parameters never matters. A rule that does not
+    /// hold names the rule and the values, and sends the parameters of the link that break
+    /// it back to their defaults; every other value is kept.
     pub fn from_pairs(pairs: &[(String, String)]) -> (Self, Vec<Notice>, Vec<(String, String)>) {
         let mut state = Self::default();
         let mut setup = state.setup(0);
-        let mut notices = Vec::new();
+        let mut notices = Notices::default();
         let mut rest = Vec::new();
-        let mut notice = |param: &str, value: &str, allowed: Message| {
-            notices.push(Notice {
-                param: param.into(),
-                value: value.into(),
-                allowed,
-            });
-        };
+        // The policy parameters the link set, with their text (the last one given wins).
+        let mut given: Vec<(&str, &str)> = Vec::new();
+        let total: usize = pairs.iter().map(|(k, v)| k.len() + v.len() + 2).sum();
+        let mut budget = MAX_LINK_CHARS;
+        if total > MAX_LINK_CHARS {
+            notices.push(
+                NoticeKind::TooLong,
+                "",
+                "",
+                Message::new(MessageId::LinkTooLong)
+                    .int("given", i64::try_from(total).unwrap_or(i64::MAX))
+                    .int("max", i64::try_from(MAX_LINK_CHARS).unwrap_or(i64::MAX)),
+            );
+        }
         for (key, value) in pairs {
+            let size = key.len() + value.len() + 2;
+            let (value, last) = if size <= budget {
+                budget -= size;
+                (value.as_str(), false)
+            } else if key == "actions" {
+                // The actions that fit, up to the last comma before the limit.
+                let room = floor_char_boundary(value, budget.saturating_sub(key.len() + 2));
+                (
+                    value[..room].rsplit_once(',').map_or("", |(head, _)| head),
+                    true,
+                )
+            } else {
+                break;
+            };
+            let mut notice = |param: &str, value: &str, allowed: Message| {
+                notices.push(NoticeKind::Invalid, param, value, allowed);
+            };
             match key.as_str() {
                 "scenario" => match value.parse() {
                     Ok(id) => setup.scenario = id,
                     Err(e) => notice(key, value, one_of(&e)),
                 },
-                "seed" => match digits(value).and_then(|v| v.parse::<u32>().ok()) {
+                "seed" => match parse_whole(value).and_then(|v| u32::try_from(v).ok()) {
                     Some(seed) => state.seed = Some(seed),
                     None => notice(
                         key,
@@ -88,8 +177,8 @@ impl ShareState {
                             .num("max", f64::from(u32::MAX)),
                     ),
                 },
-                "t" => match digits(value)
-                    .and_then(|v| v.parse::<u32>().ok())
+                "t" => match parse_whole(value)
+                    .and_then(|v| u32::try_from(v).ok())
                     .filter(|m| *m <= MAX_MINUTE)
                 {
                     Some(m) => state.minute = Some(m),
@@ -108,8 +197,15 @@ impl ShareState {
                     }
                 }
                 name => match setup.set(name, value) {
-                    Ok(()) => {}
-                    Err(SetError::UnknownName { .. }) => rest.push((key.clone(), value.clone())),
+                    Ok(()) => {
+                        if PolicySettings::owns(name) {
+                            given.retain(|(n, _)| *n != name);
+                            given.push((name, value));
+                        }
+                    }
+                    Err(SetError::UnknownName { .. }) => {
+                        rest.push((key.clone(), value.to_string()))
+                    }
                     Err(SetError::UnknownId(e)) => notice(key, value, one_of(&e)),
                     Err(SetError::NotANumber { spec, .. }) => notice(key, value, spec.allowed()),
                     Err(SetError::Param(e)) => notice(
@@ -119,6 +215,34 @@ impl ShareState {
                     ),
                 },
             }
+            if last {
+                break;
+            }
+        }
+        // The rules between parameters, on the whole set. Each round sends at least one
+        // parameter back to its default, and defaults keep every rule, so this ends.
+        while let Some(rule) = setup.policies.broken_rule() {
+            let mut reset = rule
+                .fields()
+                .into_iter()
+                .filter(|f| given.iter().any(|(n, _)| n == f))
+                .peekable();
+            if reset.peek().is_none() {
+                // Not reachable from a link (defaults keep every rule); end the loop anyway.
+                let fields = rule.fields();
+                reset_to_default(&mut setup, &fields);
+                continue;
+            }
+            let fields: Vec<&'static str> = reset.collect();
+            for field in &fields {
+                let text = given
+                    .iter()
+                    .find(|(n, _)| n == field)
+                    .map_or("", |(_, v)| v);
+                notices.push(NoticeKind::Rule, field, text, rule.blame(field).problem);
+            }
+            given.retain(|(n, _)| !fields.contains(n));
+            reset_to_default(&mut setup, &fields);
         }
         state.scenario = setup.scenario;
         state.autoscaler = setup.policy;
@@ -126,7 +250,7 @@ impl ShareState {
         state.policy = setup.policies;
         // Replay needs actions in time order; keep the given order within a minute.
         state.actions.sort_by_key(|a| a.minute);
-        (state, notices, rest)
+        (state, notices.finish(), rest)
     }
 
     /// The pairs that reproduce this state (parameters only where they differ from defaults).
@@ -191,10 +315,23 @@ pub fn owned_pairs(q: &[(&str, &str)]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Only plain ASCII digits count as a number in a link (no sign, no spaces).
-fn digits(value: &str) -> Option<&str> {
-    (!value.is_empty() && value.len() <= 10 && value.bytes().all(|b| b.is_ascii_digit()))
-        .then_some(value)
+/// Policy parameters `fields` back to their defaults.
+fn reset_to_default(setup: &mut RunSetup, fields: &[&'static str]) {
+    for field in fields {
+        if let Some(spec) = RunSetup::spec(field) {
+            // A default is within its own range (the core's tests check every spec).
+            let _ = setup.policies.set(field, spec.default);
+        }
+    }
+}
+
+/// The largest index at most `at` that starts a character of `text`.
+fn floor_char_boundary(text: &str, at: usize) -> usize {
+    let mut i = at.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 impl ShareState {

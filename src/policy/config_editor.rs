@@ -9,8 +9,9 @@ use wasm_bindgen::JsCast;
 
 use crate::i18n::{core_text, t, tf, Msg};
 
-/// Largest configuration accepted, in bytes (the source's example is about 5 kB).
-pub const MAX_CONFIG_BYTES: usize = 256 * 1024;
+/// Largest configuration accepted, in bytes: the core's limit, which the command line keeps
+/// too.
+pub use config::MAX_CONFIG_BYTES;
 
 /// Name of the exported file.
 pub const EXPORT_FILE_NAME: &str = "elastic-config.json";

@@ -90,9 +90,20 @@ impl PolicySetup {
 
     /// Sets a parameter of any policy, checked by the core. On error nothing changes and the
     /// error names the field and what it allows.
+    ///
+    /// The editor changes one value at a time, so a rule between two parameters
+    /// (`elastic.min_nodes` ≤ `elastic.max_nodes`, …) is checked at once, with the core's
+    /// one check of the rules, and the error says what this parameter must be given the
+    /// other's value.
     pub fn set(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
         if PolicySettings::owns(name) {
-            self.settings.set(name, value)
+            let mut next = self.settings.clone();
+            next.set(name, value)?;
+            if let Some(rule) = next.broken_rule() {
+                return Err(rule.blame(name));
+            }
+            self.settings = next;
+            Ok(())
         } else if name.starts_with(TARGET_TRACKING_PREFIX) {
             // `ModelParams::set` checks before it writes, so an error leaves it as it was.
             self.params.set(name, value)
@@ -276,6 +287,31 @@ mod tests {
             );
         }
         assert_eq!(s, before);
+    }
+
+    #[test]
+    fn a_rule_between_parameters_names_the_one_edited() {
+        let mut s = setup("cloud-run");
+        let before = s.clone();
+        let err = s.set("cloud_run.act_cpu_high", 0.5).unwrap_err();
+        assert_eq!(err.field, "cloud_run.act_cpu_high");
+        assert!(
+            err.to_string()
+                .contains("must be above cloud_run.act_cpu_low (0.7)"),
+            "{err}"
+        );
+        assert_eq!(s, before);
+        s.set("cloud_run.act_cpu_low", 0.4).unwrap();
+        s.set("cloud_run.act_cpu_high", 0.5).unwrap();
+        let mut s = setup("elastic");
+        s.set("elastic.min_nodes", 1.0).unwrap();
+        s.set("elastic.max_nodes", 1.0).unwrap();
+        let err = s.set("elastic.min_nodes", 3.0).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("elastic.min_nodes: must not exceed elastic.max_nodes (1)"),
+            "{err}"
+        );
     }
 
     #[test]

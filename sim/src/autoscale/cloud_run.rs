@@ -9,7 +9,7 @@
 //! demand they bring; instances still starting are never judged idle by the scale-in rules.
 
 use super::{ceil_count, policy_params, Autoscaler, Decision, Observation, Removal, SlidingMean};
-use crate::params::ParamError;
+use crate::params::BrokenRule;
 use super::registry::Policy;
 use super::PolicyId;
 use crate::ids::DriverId;
@@ -36,24 +36,29 @@ policy_params! {
 }
 
 impl CloudRunParams {
-    fn check_relations(&self) -> Result<(), ParamError> {
+    /// The first rule between its fields that does not hold.
+    pub fn broken_rule(&self) -> Option<BrokenRule> {
         if self.act_cpu_low >= self.act_cpu_high {
-            return Err(ParamError::relation(
-                "cloud_run.act_cpu_low",
-                MessageId::MustBeBelow,
-                "cloud_run.act_cpu_high",
-                self.act_cpu_high,
-            ));
+            return Some(BrokenRule {
+                field: "cloud_run.act_cpu_low",
+                value: self.act_cpu_low,
+                other: "cloud_run.act_cpu_high",
+                other_value: self.act_cpu_high,
+                rule: MessageId::MustBeBelow,
+                converse: MessageId::MustBeAbove,
+            });
         }
         if self.window_s > self.long_window_s {
-            return Err(ParamError::relation(
-                "cloud_run.window_s",
-                MessageId::MustNotExceed,
-                "cloud_run.long_window_s",
-                f64::from(self.long_window_s),
-            ));
+            return Some(BrokenRule {
+                field: "cloud_run.window_s",
+                value: f64::from(self.window_s),
+                other: "cloud_run.long_window_s",
+                other_value: f64::from(self.long_window_s),
+                rule: MessageId::MustNotExceed,
+                converse: MessageId::MustBeAtLeast,
+            });
         }
-        Ok(())
+        None
     }
 }
 

@@ -7,7 +7,7 @@
 //! (see [`Observation::cpu_utilization`]) and the target is the target-utilization control.
 
 use super::{ceil_count, policy_params, tick_dividing_minute, Autoscaler, Decision, Observation, Removal};
-use crate::params::ParamError;
+use crate::params::BrokenRule;
 use super::registry::Policy;
 use super::PolicyId;
 use crate::ids::DriverId;
@@ -34,14 +34,16 @@ policy_params! {
 }
 
 impl HpaParams {
-    fn check_relations(&self) -> Result<(), ParamError> {
-        if self.scale_up_percent <= 0.0 && self.scale_up_pods == 0 {
-            return Err(ParamError {
-                field: "hpa.scale_up_pods".into(),
-                problem: Message::new(MessageId::ScaleUpPodsNeeded),
-            });
-        }
-        Ok(())
+    /// The first rule between its fields that does not hold.
+    pub fn broken_rule(&self) -> Option<BrokenRule> {
+        (self.scale_up_percent <= 0.0 && self.scale_up_pods == 0).then(|| BrokenRule {
+            field: "hpa.scale_up_pods",
+            value: f64::from(self.scale_up_pods),
+            other: "hpa.scale_up_percent",
+            other_value: self.scale_up_percent,
+            rule: MessageId::ScaleUpPodsNeeded,
+            converse: MessageId::ScaleUpPercentNeeded,
+        })
     }
 }
 

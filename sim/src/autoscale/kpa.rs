@@ -9,7 +9,7 @@
 use super::{
     ceil_count, policy_params, tick_dividing_minute, Autoscaler, Decision, Observation, Removal, SlidingMean,
 };
-use crate::params::ParamError;
+use crate::params::BrokenRule;
 use super::registry::Policy;
 use super::PolicyId;
 use crate::ids::DriverId;
@@ -32,8 +32,9 @@ policy_params! {
 }
 
 impl KpaParams {
-    fn check_relations(&self) -> Result<(), ParamError> {
-        Ok(())
+    /// Its fields have no rule between them.
+    pub fn broken_rule(&self) -> Option<BrokenRule> {
+        None
     }
 
     /// The panic window, s.

@@ -288,13 +288,10 @@ macro_rules! policy_params {
                 let spec = $crate::autoscale::find_spec(Self::SPECS, name)?;
                 let value = spec.check(value)?;
                 let field = name.strip_prefix(concat!($prefix, ".")).unwrap_or(name);
-                let mut next = self.clone();
                 match field {
-                    $( stringify!($field) => next.$field = <$ty as $crate::params::ParamValue>::from_checked(value), )*
+                    $( stringify!($field) => self.$field = <$ty as $crate::params::ParamValue>::from_checked(value), )*
                     _ => unreachable!("find_spec accepted only known names"),
                 }
-                next.validate()?;
-                *self = next;
                 Ok(())
             }
 
@@ -309,7 +306,14 @@ macro_rules! policy_params {
                 for spec in Self::SPECS {
                     spec.check(self.get(spec.name).unwrap_or(f64::NAN))?;
                 }
-                self.check_relations()
+                match self.broken_rule() {
+                    Some(rule) => Err(rule.blame(rule.field)),
+                    None => Ok(()),
+                }
+            }
+
+            fn broken_rule(&self) -> Option<$crate::params::BrokenRule> {
+                $name::broken_rule(self)
             }
         }
     };

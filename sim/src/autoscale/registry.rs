@@ -9,7 +9,7 @@
 //! [`relations`]: super::relations
 
 use super::Autoscaler;
-use crate::params::{ModelParams, ParamError, ParamSpec};
+use crate::params::{BrokenRule, ModelParams, ParamError, ParamSpec};
 use crate::relations::Relation;
 
 /// A policy's parameters as one typed struct, with specs named `prefix.field` as `--set` and
@@ -17,13 +17,15 @@ use crate::relations::Relation;
 pub trait PolicyParams: Clone + core::fmt::Debug + Default + PartialEq + serde::Serialize {
     /// Every parameter with its default and allowed range.
     const SPECS: &'static [ParamSpec];
-    /// Sets a parameter by its full name, checking its range and the whole set; nothing
-    /// changes on error.
+    /// Sets a parameter by its full name, checking its range (the rules between fields are
+    /// checked on the whole set, by [`PolicyParams::validate`]); nothing changes on error.
     fn set(&mut self, name: &str, value: f64) -> Result<(), ParamError>;
     /// Reads a parameter by its full name.
     fn get(&self, name: &str) -> Option<f64>;
-    /// Checks every field and the relations between fields.
+    /// Checks every field and the rules between fields.
     fn validate(&self) -> Result<(), ParamError>;
+    /// The first rule between fields that does not hold, if any.
+    fn broken_rule(&self) -> Option<BrokenRule>;
 }
 
 /// A policy the registry can list and build.
@@ -54,6 +56,9 @@ impl PolicyParams for NoParams {
     }
     fn validate(&self) -> Result<(), ParamError> {
         Ok(())
+    }
+    fn broken_rule(&self) -> Option<BrokenRule> {
+        None
     }
 }
 
@@ -110,18 +115,17 @@ macro_rules! policies {
             }
 
             /// Sets a policy parameter by its full name, checking its range; nothing changes
-            /// unless the whole set is valid.
+            /// on error. The rules between fields are checked once on the whole set
+            /// ([`PolicySettings::broken_rule`], and when a policy is built), so the order in
+            /// which parameters are set never matters.
             pub fn set(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
                 use $crate::autoscale::registry::PolicyParams;
-                let mut next = self.clone();
                 $(
                     if <<$module::$ty as $crate::autoscale::registry::Policy>::Params>::SPECS
                         .iter()
                         .any(|s| s.name.split_once('.').map(|(p, _)| p) == name.split_once('.').map(|(p, _)| p))
                     {
-                        next.$field.set(name, value)?;
-                        *self = next;
-                        return Ok(());
+                        return self.$field.set(name, value);
                     }
                 )*
                 Err(ParamError::unknown_policy_param(name, Self::prefixes()))
@@ -145,6 +149,12 @@ macro_rules! policies {
                 use $crate::autoscale::registry::PolicyParams;
                 $( self.$field.validate()?; )*
                 Ok(())
+            }
+
+            /// The first rule between one policy's parameters that does not hold, if any.
+            pub fn broken_rule(&self) -> Option<$crate::params::BrokenRule> {
+                use $crate::autoscale::registry::PolicyParams;
+                None $( .or_else(|| self.$field.broken_rule()) )*
             }
         }
 

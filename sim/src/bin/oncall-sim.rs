@@ -7,6 +7,7 @@ use oncall_sim::autoscale::{self, elastic, PolicyId, PolicySettings};
 use oncall_sim::catalog::en;
 use oncall_sim::ids::ScenarioId;
 use oncall_sim::message::{Message, MessageId as M};
+use oncall_sim::params::{parse_number, parse_whole};
 use oncall_sim::setup::{RunSetup, SetError};
 use oncall_sim::{compare, params::ModelParams, queueing, scenario, Action};
 use std::io::Write;
@@ -35,21 +36,33 @@ fn main() -> ExitCode {
     match dispatch(&args) {
         Ok(output) => {
             let mut stdout = std::io::stdout().lock();
-            if stdout
+            match stdout
                 .write_all(output.as_bytes())
                 .and_then(|()| stdout.flush())
-                .is_err()
             {
-                // A closed pipe (e.g. `| head`) is not an error worth a panic.
-                return ExitCode::SUCCESS;
+                Ok(()) => ExitCode::SUCCESS,
+                // A closed pipe (`| head`): the reader has what it wanted.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                // Anything else (a full disk, /dev/full) lost output: the command failed.
+                Err(e) => {
+                    let error = Message::new(M::CliCannotWriteOutput).given("error", e.to_string());
+                    say(&format!("oncall-sim: {error}"));
+                    ExitCode::from(1)
+                }
             }
-            ExitCode::SUCCESS
         }
         Err(Usage(message)) => {
-            eprintln!("oncall-sim: {message}");
+            say(&format!("oncall-sim: {message}"));
             ExitCode::from(2)
         }
     }
+}
+
+/// Writes a line to stderr. When stderr itself cannot be written there is nowhere left to
+/// say so; the exit status still tells.
+fn say(line: &str) {
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(stderr, "{line}");
 }
 
 fn dispatch(args: &[String]) -> Result<String, Usage> {
@@ -122,8 +135,8 @@ fn required<'a>(pairs: &[(&str, &'a str)], name: &str) -> Result<&'a str, Usage>
 }
 
 fn parse_u32(name: &str, v: &str, lo: u32, hi: u32) -> Result<u32, Usage> {
-    v.parse::<u32>()
-        .ok()
+    parse_whole(v)
+        .and_then(|n| u32::try_from(n).ok())
         .filter(|n| (lo..=hi).contains(n))
         .ok_or_else(|| {
             let whole = Message::new(M::ActionAllowedWhole)
@@ -134,8 +147,7 @@ fn parse_u32(name: &str, v: &str, lo: u32, hi: u32) -> Result<u32, Usage> {
 }
 
 fn parse_f64(name: &str, v: &str, lo: f64, hi: f64, what: M) -> Result<f64, Usage> {
-    v.parse::<f64>()
-        .ok()
+    parse_number(v)
         .filter(|x| x.is_finite() && *x >= lo && *x <= hi)
         .ok_or_else(|| not_allowed(name, v, Message::new(what)))
 }
@@ -185,7 +197,15 @@ fn run(args: &[String]) -> Result<String, Usage> {
     };
     let mut setup = setup(&pairs, scenario.id, seed)?;
     setup.actions = actions_arg(&pairs, minutes)?;
-    let events_file = single(&pairs, "--events")?;
+    // The events file is created before the run, so that a path that cannot be written is
+    // reported at once rather than after the whole run.
+    let events_file = single(&pairs, "--events")?
+        .map(|path| {
+            std::fs::File::create(path)
+                .map(|file| (path, file))
+                .map_err(|e| cannot_write("--events", path, &e))
+        })
+        .transpose()?;
 
     let mut sim = setup
         .build()
@@ -223,17 +243,49 @@ fn run(args: &[String]) -> Result<String, Usage> {
         }
         seen = sim.events().len();
     }
-    if let Some(path) = events_file {
-        std::fs::write(path, events).map_err(|e| {
-            Usage(
-                Message::new(M::CliCannotWrite)
-                    .given("flag", "--events")
-                    .given("path", path)
-                    .given("error", e.to_string()),
-            )
-        })?;
+    if let Some((path, mut file)) = events_file {
+        file.write_all(events.as_bytes())
+            .and_then(|()| file.flush())
+            .map_err(|e| cannot_write("--events", path, &e))?;
     }
     Ok(out)
+}
+
+/// "FLAG "PATH" cannot be written: ERROR".
+fn cannot_write(flag: &str, path: &str, error: &std::io::Error) -> Usage {
+    Usage(
+        Message::new(M::CliCannotWrite)
+            .given("flag", flag)
+            .given("path", path)
+            .given("error", error.to_string()),
+    )
+}
+
+/// A configuration file's text, refused unread past [`elastic::MAX_CONFIG_BYTES`] (as the
+/// console's editor does), so that `/dev/zero` cannot fill the memory.
+fn read_config(flag: &str, path: &str) -> Result<String, Usage> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| cannot_read(flag, path, &e))?;
+    let mut bytes = Vec::new();
+    let limit = u64::try_from(elastic::MAX_CONFIG_BYTES).unwrap_or(u64::MAX);
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| cannot_read(flag, path, &e))?;
+    if bytes.len() > elastic::MAX_CONFIG_BYTES {
+        return Err(Usage(
+            Message::new(M::CliFileTooLarge)
+                .given("flag", flag)
+                .given("path", path)
+                .int("max", i64::try_from(limit).unwrap_or(i64::MAX)),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        let e = std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        );
+        cannot_read(flag, path, &e)
+    })
 }
 
 fn scenario_arg(pairs: &[(&str, &str)]) -> Result<scenario::Scenario, Usage> {
@@ -262,16 +314,25 @@ fn actions_arg(pairs: &[(&str, &str)], minutes: u32) -> Result<Vec<Action>, Usag
 fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunSetup, Usage> {
     let mut setup = RunSetup::new(scenario, seed);
     if let Some(path) = single(pairs, "--elastic-config")? {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| cannot_read("--elastic-config", path, &e))?;
+        let text = read_config("--elastic-config", path)?;
         let (config, _) =
             elastic::parse(&text).map_err(|e| config_error("--elastic-config", path, e))?;
         setup.policies.elastic = config;
     }
+    let mut given: Vec<(&str, &str)> = Vec::new();
     for (_, v) in pairs.iter().filter(|(n, _)| *n == "--set") {
         let (name, value) = v
             .split_once('=')
             .ok_or_else(|| Usage(Message::new(M::CliSetShape).given("given", *v)))?;
+        if let Some((_, first)) = given.iter().find(|(n, _)| *n == name) {
+            return Err(Usage(
+                Message::new(M::CliSetTwice)
+                    .given("name", name)
+                    .given("first", *first)
+                    .given("second", value),
+            ));
+        }
+        given.push((name, value));
         setup.set(name, value).map_err(|e| {
             Usage(match e {
                 SetError::UnknownId(_) => Message::new(M::CliSetUnknownPolicy)
@@ -296,6 +357,12 @@ fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunS
             })
         })?;
     }
+    // The rules between parameters, once every one is set: the order of the --set
+    // arguments never matters, and the error names one the person gave.
+    let names: Vec<&str> = given.iter().map(|(n, _)| *n).collect();
+    setup
+        .check_rules(&names)
+        .map_err(|e| Usage(Message::new(M::CliSet).msg("error", e.message())))?;
     Ok(setup)
 }
 
@@ -363,6 +430,15 @@ fn compare_policies(args: &[String]) -> Result<String, Usage> {
             .collect::<Result<_, _>>()?,
         None => PolicyId::ALL.to_vec(),
     };
+    if let Some((_, twice)) = policies
+        .iter()
+        .enumerate()
+        .find(|(i, p)| policies[..*i].contains(p))
+    {
+        return Err(Usage(
+            Message::new(M::CliPoliciesTwice).given("given", twice.as_str()),
+        ));
+    }
     let mut setup = setup(&pairs, scenario.id, seed)?;
     if setup.policy != autoscale::DEFAULT_POLICY {
         return Err(Usage(Message::new(M::CliAutoscalerWithCompare)));
@@ -399,11 +475,11 @@ fn config(args: &[String]) -> Result<String, Usage> {
             ))
         }
     };
-    let text = std::fs::read_to_string(path).map_err(|e| cannot_read("config", path, &e))?;
+    let text = read_config("config", path)?;
     let (cfg, notes) = elastic::parse(&text).map_err(|e| config_error("config", path, e))?;
     for note in notes {
         let note = Message::new(M::CliNote).msg("note", field_problem(&note.field, note.message));
-        eprintln!("{note}");
+        say(&note.to_string());
     }
     Ok(cfg.to_json_text(with_ignored))
 }

@@ -63,8 +63,12 @@ pub fn template(id: MessageId) -> &'static str {
         OneOf => "must be one of {allowed}",
         MustBeBelow => "must be below {other} ({value})",
         MustNotExceed => "must not exceed {other} ({value})",
+        MustBeAbove => "must be above {other} ({value})",
+        MustBeAtLeast => "must be at least {other} ({value})",
         AllowedMinutes => "a whole number of minutes from 0 to {max}",
         OneOfList => "one of {allowed}",
+        LinkTooLong => "the link is {given} bytes long; only the first {max} are read, and what comes after is left out",
+        LinkMoreNotices => "and {count} more problems with the link, not listed",
         ActionMalformed => "action {text:?} must be MINUTE:NAME[=VALUE], e.g. 12:rollback",
         ActionBadMinute => "action {text:?}: minute {minute:?} must be a whole number from 0 to {max}",
         ActionUnknown => "unknown action {name:?}; allowed: {allowed}",
@@ -97,8 +101,10 @@ pub fn template(id: MessageId) -> &'static str {
         | CliSetUnknownPolicy | CliSetUnknownName | CliSetNotANumber | CliAction
         | CliCannotWrite | CliCannotRead | CliConfigError | CliUnknownScenario | CliPolicies
         | CliAutoscalerWithCompare | CliConfigUnknown | CliConfigNeedsSubcommand
-        | CliConfigNeedsFile | CliNote => cli_template(id),
-        ScaleUpPodsNeeded => "must be at least 1 when hpa.scale_up_percent is 0 (otherwise the HPA never scales up)",
+        | CliConfigNeedsFile | CliNote | CliSetTwice | CliPoliciesTwice | CliCannotWriteOutput
+        | CliFileTooLarge => cli_template(id),
+        ScaleUpPodsNeeded => "must be at least 1 when {other} is {value} (otherwise the HPA never scales up)",
+        ScaleUpPercentNeeded => "must be above 0 when {other} is {value} (otherwise the HPA never scales up)",
         // Scaling decisions. Percentages arrive already multiplied by 100; the decimals
         // shown are part of the text (the golden output pins them).
         // Target tracking.
@@ -198,6 +204,10 @@ fn cli_template(id: MessageId) -> &'static str {
         CliConfigNeedsSubcommand => "config needs a subcommand: config check FILE or config export FILE",
         CliConfigNeedsFile => "config: a FILE is required",
         CliNote => "note: {note}",
+        CliSetTwice => "--set {name} given more than once ({first:?} and {second:?}); give each parameter once",
+        CliPoliciesTwice => "--policies lists {given:?} more than once; list each policy once",
+        CliCannotWriteOutput => "cannot write the output: {error}",
+        CliFileTooLarge => "{flag} {path:?} is larger than {max} bytes; a configuration is a few kilobytes",
         _ => "",
     }
 }

@@ -133,11 +133,24 @@ fn render_arg(out: &mut String, arg: &Arg, format: Format, catalog: Catalog) {
             let _ = write!(out, "{n}");
         }
         Arg::Code(code) => out.push_str(code),
+        // A person's text is shortened, and its control characters escaped even without
+        // quotes, so that it cannot break the line or drive the terminal.
         Arg::Given(text) => {
-            let _ = match format {
-                Format::Quoted => write!(out, "{text:?}"),
-                _ => write!(out, "{text}"),
-            };
+            let text = crate::message::clip(text);
+            match format {
+                Format::Quoted => {
+                    let _ = write!(out, "{text:?}");
+                }
+                _ => {
+                    for c in text.chars() {
+                        if c.is_control() {
+                            out.extend(c.escape_default());
+                        } else {
+                            out.push(c);
+                        }
+                    }
+                }
+            }
         }
         Arg::Codes(codes) => out.push_str(&codes.join(", ")),
         // A code the language lacks shows as the code rather than vanishing.

@@ -3,14 +3,16 @@
 use crate::action::Action;
 use crate::event::{Event, EventKind};
 use crate::record::MinuteRecord;
+use std::collections::VecDeque;
 
 /// The run's history and the actions waiting for their minute.
 #[derive(Clone, Debug, Default)]
 pub struct Journal {
     /// Time of day at minute 0, in minutes after midnight.
     pub clock_min: u32,
-    /// Actions not yet applied, in time order (stable within a minute).
-    pub pending: Vec<Action>,
+    /// Actions not yet applied, in time order (stable within a minute); taken from the
+    /// front, so that a long action log is applied in linear time.
+    pub pending: VecDeque<Action>,
     pub applied: Vec<Action>,
     pub history: Vec<MinuteRecord>,
     pub events: Vec<Event>,
@@ -45,13 +47,13 @@ impl Journal {
     pub fn schedule(&mut self, actions: impl IntoIterator<Item = Action>) {
         self.pending.extend(actions);
         // Stable: actions of the same minute keep their order.
-        self.pending.sort_by_key(|a| a.minute);
+        self.pending.make_contiguous().sort_by_key(|a| a.minute);
     }
 
     /// The next action due at or before `minute`, if any.
     pub fn next_due(&mut self, minute: u32) -> Option<Action> {
-        if self.pending.first().is_some_and(|a| a.minute <= minute) {
-            Some(self.pending.remove(0))
+        if self.pending.front().is_some_and(|a| a.minute <= minute) {
+            self.pending.pop_front()
         } else {
             None
         }

@@ -4,7 +4,7 @@
 //! Cloud-specific fields (`token`, `openapi_base_url`, `scale_up_request`) and the
 //! dashboard settings are accepted, reported as ignored, and kept for export.
 
-use crate::params::{ParamError, ParamSpec, ParamValue};
+use crate::params::{BrokenRule, ParamError, ParamSpec, ParamValue};
 use crate::message::{Message, MessageId};
 use core::fmt;
 use crate::json::{self, Map, Value};
@@ -19,6 +19,10 @@ crate::ids::ids! {
         Maglev = "MAGLEV",
     }
 }
+
+/// Largest configuration file read, in bytes (the source's example is about 5 kB); the
+/// console's editor and the command line both refuse a larger one before reading it whole.
+pub const MAX_CONFIG_BYTES: usize = 256 * 1024;
 
 /// Load-balancing policies the source's Envoy supports.
 pub const LB_POLICIES: &[&str] = LbPolicy::NAMES;
@@ -44,6 +48,10 @@ const IGNORED: &[(&str, MessageId)] = &[
     ("scale_up_request", MessageId::ElasticIgnoredScaleUpRequest),
     ("dashboard", MessageId::ElasticIgnoredDashboard),
 ];
+
+/// The ignored fields in the order [`ElasticConfig::to_json_text`] writes them (the source's
+/// layout).
+const IGNORED_EXPORT_ORDER: [&str; 4] = ["openapi_base_url", "token", "dashboard", "scale_up_request"];
 
 /// Trend expansion settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -520,6 +528,22 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
     }
     cfg.p95_latency_threshold = cfg.p95_expansion.threshold;
     cfg.p95_delay_duration = cfg.p95_expansion.threshold_duration;
+    // The ignored fields in the order an export writes them, so that a configuration and
+    // its export compare equal whatever order the file had.
+    let mut ordered = Map::new();
+    for key in IGNORED_EXPORT_ORDER {
+        if let Some(v) = cfg.ignored.get(key) {
+            ordered.insert(key.to_string(), v.clone());
+        }
+    }
+    cfg.ignored = ordered;
+    // A file names its settings by their JSON paths, without the `elastic.` prefix.
+    if let Some(mut rule) = cfg.broken_rule() {
+        let path = |name: &'static str| name.strip_prefix("elastic.").unwrap_or(name);
+        rule.field = path(rule.field);
+        rule.other = path(rule.other);
+        return Err(rule.blame(rule.field).into());
+    }
     cfg.validate()?;
     for name in STRATEGIES {
         if top.contains_key(name) && !cfg.enabled(name) {
@@ -574,32 +598,37 @@ impl ElasticConfig {
         get_path(self, name.strip_prefix("elastic.")?)
     }
 
-    /// Sets a setting by its full name, checking its range and then the whole configuration;
-    /// nothing changes on error.
+    /// Sets a setting by its full name, checking its range; nothing changes on error. The
+    /// rule between settings (`min_nodes` ≤ `max_nodes`) is checked on the whole
+    /// configuration ([`ElasticConfig::broken_rule`]), so the order of setting never matters.
     pub fn set(&mut self, name: &str, value: f64) -> Result<(), ParamError> {
         let spec = super::super::find_spec(SPECS, name)?;
         let value = spec.check(value)?;
-        let mut next = self.clone();
-        set_path(&mut next, name.strip_prefix("elastic.").unwrap_or(name), value);
-        next.validate()?;
-        *self = next;
+        set_path(self, name.strip_prefix("elastic.").unwrap_or(name), value);
         Ok(())
     }
 
-    /// Checks every setting and the relations between them; the error names the field.
+    /// Checks every setting and the rule between them; the error names the field.
     pub fn validate(&self) -> Result<(), ParamError> {
         for spec in SPECS {
             spec.check(self.get(spec.name).unwrap_or(f64::NAN))?;
         }
-        if self.min_nodes > self.max_nodes {
-            return Err(ParamError::relation(
-                "elastic.min_nodes",
-                MessageId::MustNotExceed,
-                "max_nodes",
-                f64::from(self.max_nodes),
-            ));
+        match self.broken_rule() {
+            Some(rule) => Err(rule.blame(rule.field)),
+            None => Ok(()),
         }
-        Ok(())
+    }
+
+    /// The rule between settings that does not hold, if any: `min_nodes` ≤ `max_nodes`.
+    pub fn broken_rule(&self) -> Option<BrokenRule> {
+        (self.min_nodes > self.max_nodes).then(|| BrokenRule {
+            field: "elastic.min_nodes",
+            value: f64::from(self.min_nodes),
+            other: "elastic.max_nodes",
+            other_value: f64::from(self.max_nodes),
+            rule: MessageId::MustNotExceed,
+            converse: MessageId::MustBeAtLeast,
+        })
     }
 
     /// The effective settings as JSON, in the source's layout. With `with_ignored`, the
@@ -728,6 +757,9 @@ impl crate::autoscale::registry::PolicyParams for ElasticConfig {
     fn validate(&self) -> Result<(), ParamError> {
         ElasticConfig::validate(self)
     }
+    fn broken_rule(&self) -> Option<BrokenRule> {
+        ElasticConfig::broken_rule(self)
+    }
 }
 
 impl serde::Serialize for ElasticConfig {
@@ -765,6 +797,15 @@ mod tests {
         }
         let (back, _) = parse(&cfg.to_json_text(true)).unwrap();
         assert_eq!(back, cfg);
+    }
+
+    #[test]
+    fn ignored_fields_compare_equal_in_any_order() {
+        let (a, _) = parse(r#"{"scale_up_request": 0, "token": "t", "openapi_base_url": 1}"#).unwrap();
+        let (b, _) = parse(r#"{"openapi_base_url": 1, "token": "t", "scale_up_request": 0}"#).unwrap();
+        assert_eq!(a, b);
+        let (back, _) = parse(&a.to_json_text(true)).unwrap();
+        assert_eq!(back, a);
     }
 
     #[test]
@@ -809,8 +850,26 @@ mod tests {
         cfg.set("elastic.expansion_strategies.trend_expansion", 1.0)
             .unwrap();
         assert_eq!(cfg.expansion_strategies, STRATEGIES);
-        let e = cfg.set("elastic.min_nodes", 50.0).unwrap_err();
+        // A value out of its own range is refused at once and changes nothing.
+        let e = cfg.set("elastic.min_nodes", 500.0).unwrap_err();
         assert_eq!(e.field, "elastic.min_nodes");
         assert_eq!(cfg.min_nodes, 2);
+        // The rule between settings is checked on the whole configuration, so that either
+        // order of setting min_nodes = max_nodes = 1 works.
+        for order in [["elastic.max_nodes", "elastic.min_nodes"], ["elastic.min_nodes", "elastic.max_nodes"]] {
+            let mut cfg = ElasticConfig::default();
+            for name in order {
+                cfg.set(name, 1.0).unwrap();
+            }
+            assert_eq!((cfg.min_nodes, cfg.max_nodes), (1, 1));
+            cfg.validate().unwrap();
+        }
+        cfg.set("elastic.min_nodes", 50.0).unwrap();
+        let rule = cfg.broken_rule().unwrap();
+        let e = cfg.validate().unwrap_err();
+        assert_eq!(e.field, "elastic.min_nodes");
+        assert!(e.to_string().contains("must not exceed elastic.max_nodes (20)"), "{e}");
+        let e = rule.blame("elastic.max_nodes");
+        assert!(e.to_string().contains("elastic.max_nodes: must be at least elastic.min_nodes (50)"), "{e}");
     }
 }

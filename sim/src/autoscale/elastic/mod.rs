@@ -24,7 +24,7 @@ use std::collections::VecDeque;
 /// The strategies look back over the last minute.
 const MINUTE_MS: Millis = 60_000;
 
-pub use config::{parse, ConfigError, Note};
+pub use config::{parse, ConfigError, Note, MAX_CONFIG_BYTES};
 
 pub const TREND_EXPANSION: Relation = Relation {
     id: RelationId::ElasticTrend,

@@ -62,9 +62,9 @@ impl RunSetup {
             .or_else(|| PolicySettings::all_specs().find(|s| s.name == name))
     }
 
-    /// Sets `autoscaler`, `budget_accounting` or a model or policy parameter from text; nothing changes on error.
-    /// (The scenario is chosen when the set-up is made: the CLI's `--scenario`, a link's
-    /// `scenario`.)
+    /// Sets `autoscaler`, `budget_accounting` or a model or policy parameter from text;
+    /// nothing changes on error. (The scenario is chosen when the set-up is made: the CLI's
+    /// `--scenario`, a link's `scenario`.)
     pub fn set(&mut self, name: &str, text: &str) -> Result<(), SetError> {
         if name == "autoscaler" {
             self.policy = text.parse().map_err(SetError::UnknownId)?;

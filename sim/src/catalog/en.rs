@@ -94,8 +94,8 @@ pub fn template(id: MessageId) -> &'static str {
         CliUsage | CliUnknownCommand | CliNoCommand | CliUnexpected | CliUnknownFlag
         | CliNeedsValue | CliGivenTwice | CliRequired | CliNotAllowed | CliFormats
         | CliRateRange | CliServiceTimeRange | CliWithinRange | CliSet | CliSetShape
-        | CliSetUnknownPolicy | CliSetUnknownChoice | CliSetUnknownName | CliSetNotANumber | CliAction
-        | CliCannotWrite | CliCannotRead | CliConfigError | CliUnknownScenario | CliPolicies
+        | CliSetUnknownPolicy | CliSetUnknownChoice | CliSetUnknownName | CliSetNotANumber
+        | CliAction | CliCannotWrite | CliCannotRead | CliConfigError | CliUnknownScenario | CliPolicies
         | CliAutoscalerWithCompare | CliConfigUnknown | CliConfigNeedsSubcommand
         | CliConfigNeedsFile | CliNote => cli_template(id),
         ScaleUpPodsNeeded => "must be at least 1 when hpa.scale_up_percent is 0 (otherwise the HPA never scales up)",

@@ -95,6 +95,9 @@ pub enum Msg {
     PageFiring,
     PageQuiet,
     BudgetLabel,
+    /// How the budget is spent: `budget_accounting=time` (the default) or `requests`.
+    BudgetByTime,
+    BudgetByRequests,
     BurnLabel,
     /// Placeholders `{minute}`, `{total}`.
     Replaying,
@@ -516,6 +519,8 @@ fn en(msg: Msg) -> &'static str {
         PageFiring => "Paging",
         PageQuiet => "No page",
         BudgetLabel => "Budget left",
+        BudgetByTime => "by time",
+        BudgetByRequests => "by requests",
         BurnLabel => "Burn (1 h)",
         Replaying => "Replaying the link: minute {minute} of {total}…",
         StartHint => "Paused. Press Play (or Space) to start the clock, or Step (→) for one minute.",

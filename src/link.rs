@@ -4,10 +4,11 @@
 //! Pure functions, tested natively; `url_state` reads and writes the browser's location.
 //!
 //! The core owns the meaning of the parameters (`scenario`, `seed`, `autoscaler`, `actions`,
-//! `t` and every model and policy parameter); parameters it does not own are kept in the link
+//! `t`, `budget_accounting` and every model and policy parameter); parameters it does not own are kept in the link
 //! untouched, so a host page's own parameters survive.
 
 use oncall_sim::autoscale::PolicyId;
+use oncall_sim::budget::BudgetAccounting;
 use oncall_sim::ids::ScenarioId;
 use oncall_sim::message::Arg;
 use oncall_sim::setup::RunSetup;
@@ -117,6 +118,9 @@ fn quote(value: &str) -> String {
 
 /// The default of a model or policy parameter, written with its unit ("2 s").
 fn default_text(param: &str) -> Option<String> {
+    if param == BudgetAccounting::PARAM {
+        return Some(BudgetAccounting::default().to_string());
+    }
     let spec = RunSetup::spec(param)?;
     let value = format!("{}", spec.default);
     Some(if spec.unit.is_empty() {
@@ -293,6 +297,31 @@ mod tests {
         assert_eq!(link.state.params.workers_per_instance, 8);
         assert_eq!(link.state.actions.len(), 1);
         assert!(n.iter().all(|m| !m.contains('{')), "{n:?}");
+    }
+
+    #[test]
+    fn the_budget_accounting_round_trips_and_a_bad_one_is_explained() {
+        let link = read_link("?scenario=viral-surge&seed=3&budget_accounting=requests");
+        assert!(link.notices.is_empty(), "{:?}", link.notices);
+        assert_eq!(
+            link.state.params.budget_accounting,
+            BudgetAccounting::Requests
+        );
+        let query = link_query(&link.state, &link.rest);
+        assert!(query.contains("budget_accounting=requests"), "{query}");
+        assert_eq!(read_link(&query), link);
+
+        let link = read_link("?budget_accounting=events&seed=3");
+        assert_eq!(link.notices.len(), 1, "{:?}", link.notices);
+        let notice = &link.notices[0];
+        assert!(
+            notice.contains("“budget_accounting”") && notice.contains("“events”"),
+            "{notice}"
+        );
+        assert!(notice.contains("one of time, requests"), "{notice}");
+        assert!(notice.contains("The default, time,"), "{notice}");
+        assert_eq!(link.state.params.budget_accounting, BudgetAccounting::Time);
+        assert!(!link_query(&link.state, &link.rest).contains("budget_accounting"));
     }
 
     #[test]

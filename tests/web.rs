@@ -137,6 +137,35 @@ async fn a_malformed_seed_is_named_in_a_notice_and_replaced() {
 }
 
 #[wasm_bindgen_test]
+async fn the_budget_says_how_it_is_spent() {
+    let accounting = "[data-field=\"budget_accounting\"]";
+    let (host, handle) = mount_with("?scenario=viral-surge&seed=3");
+    settle().await;
+    assert_eq!(text_of(&host, accounting).trim(), "by time");
+    drop(handle);
+    host.remove();
+
+    let (host, handle) = mount_with("?scenario=viral-surge&seed=3&budget_accounting=requests");
+    settle().await;
+    assert_eq!(text_of(&host, accounting).trim(), "by requests");
+    assert_eq!(
+        query_param("budget_accounting").as_deref(),
+        Some("requests")
+    );
+    drop(handle);
+    host.remove();
+
+    let (host, handle) = mount_with("?scenario=viral-surge&seed=3&budget_accounting=events");
+    settle().await;
+    let notice = text_of(&host, ".notice");
+    assert!(notice.contains("“budget_accounting”"), "{notice}");
+    assert!(notice.contains("one of time, requests"), "{notice}");
+    assert_eq!(text_of(&host, accounting).trim(), "by time");
+    drop(handle);
+    host.remove();
+}
+
+#[wasm_bindgen_test]
 fn a_chart_draws_on_a_canvas_at_the_device_pixel_ratio() {
     let s = scenario::by_id("bad-deploy").expect("bad deploy exists");
     let mut sim = Simulation::new(&s, 7, ModelParams::default());

@@ -190,6 +190,7 @@ ids! {
         CliSet = "cli.set",
         CliSetShape = "cli.set_shape",
         CliSetUnknownPolicy = "cli.set_unknown_policy",
+        CliSetUnknownChoice = "cli.set_unknown_choice",
         CliSetUnknownName = "cli.set_unknown_name",
         CliSetNotANumber = "cli.set_not_a_number",
         CliAction = "cli.action",

@@ -6,6 +6,7 @@
 //! are in the catalogs, keyed by the parameter's name and the unit's code
 //! ([`crate::catalog::params_en`]).
 
+use crate::budget::BudgetAccounting;
 use crate::message::{Message, MessageId};
 use crate::relations::{Relation, RelationId, THIS_MODEL};
 use core::fmt;
@@ -251,11 +252,18 @@ macro_rules! model_params {
                 #[doc = concat!("Parameter `", stringify!($field), "`; its doc is in the catalogs ([`crate::catalog::params_en`]).")]
                 pub $field: $ty,
             )*
+            /// How the error budget is spent (`budget_accounting`, `time` or `requests`): a
+            /// choice rather than a number, so it has no [`ParamSpec`]; `--set` and links
+            /// spell it as text ([`crate::setup::RunSetup::set`]).
+            pub budget_accounting: BudgetAccounting,
         }
 
         impl Default for ModelParams {
             fn default() -> Self {
-                Self { $( $field: <$ty as ParamValue>::from_checked($default), )* }
+                Self {
+                    $( $field: <$ty as ParamValue>::from_checked($default), )*
+                    budget_accounting: BudgetAccounting::default(),
+                }
             }
         }
 

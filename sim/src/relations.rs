@@ -64,6 +64,7 @@ relation_ids! {
     QueryTime => "query_time",
     ServiceTime => "service_time",
     ErrorBudget => "error_budget",
+    ErrorBudgetRequests => "error_budget_requests",
     BurnRate1h => "burn_rate_1h",
     MultiwindowPage => "multiwindow_page",
     ErrorsCounted => "errors_counted",
@@ -152,6 +153,7 @@ impl Relation {
             RelationId::QueryTime => &crate::database::QUERY_TIME,
             RelationId::ServiceTime => &crate::database::SERVICE_TIME,
             RelationId::ErrorBudget => &crate::budget::ERROR_BUDGET,
+            RelationId::ErrorBudgetRequests => &crate::budget::ERROR_BUDGET_REQUESTS,
             RelationId::BurnRate1h => &crate::budget::BURN_RATE_1H,
             RelationId::MultiwindowPage => &crate::budget::MULTIWINDOW_PAGE,
             RelationId::ErrorsCounted => &crate::budget::ERRORS_COUNTED,
@@ -210,6 +212,10 @@ pub const JUNG_2003: Citation = Citation {
 pub const SRE_BOOK_SLO: Citation = Citation {
     text: "B. Beyer et al., Site Reliability Engineering, O'Reilly (2016), ch. 4 \"Service Level Objectives\"",
     url: "https://sre.google/sre-book/service-level-objectives/",
+};
+pub const SRE_WORKBOOK_IMPLEMENTING_SLOS: Citation = Citation {
+    text: "B. Beyer et al., The Site Reliability Workbook, O'Reilly (2018), ch. 2 \"Implementing SLOs\" (request-based SLIs: good events over valid events; the error budget as a number of allowed bad events)",
+    url: "https://sre.google/workbook/implementing-slos/",
 };
 pub const SRE_WORKBOOK_ALERTING: Citation = Citation {
     text: "B. Beyer et al., The Site Reliability Workbook, O'Reilly (2018), ch. 5 \"Alerting on SLOs\" (multiwindow, multi-burn-rate alerts)",

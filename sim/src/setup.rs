@@ -5,6 +5,7 @@
 
 use crate::action::Action;
 use crate::autoscale::{self, PolicyId, PolicySettings};
+use crate::budget::BudgetAccounting;
 use crate::event::{Event, EventKind};
 use crate::ids::{ScenarioId, UnknownId};
 use crate::params::{ModelParams, ParamError, ParamSpec};
@@ -27,7 +28,7 @@ pub struct RunSetup {
 /// Why a setting given as text was refused.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SetError {
-    /// `scenario` or `autoscaler` named no known id.
+    /// `scenario`, `autoscaler` or `budget_accounting` named no known id.
     UnknownId(UnknownId),
     /// Neither a model nor a policy parameter.
     UnknownName { name: String },
@@ -61,12 +62,16 @@ impl RunSetup {
             .or_else(|| PolicySettings::all_specs().find(|s| s.name == name))
     }
 
-    /// Sets `autoscaler` or a model or policy parameter from text; nothing changes on error.
-    /// (The scenario is chosen when the set-up is made: the CLI's `--scenario`, a link's
-    /// `scenario`.)
+    /// Sets `autoscaler`, `budget_accounting` or a model or policy parameter from text;
+    /// nothing changes on error. (The scenario is chosen when the set-up is made: the CLI's
+    /// `--scenario`, a link's `scenario`.)
     pub fn set(&mut self, name: &str, text: &str) -> Result<(), SetError> {
         if name == "autoscaler" {
             self.policy = text.parse().map_err(SetError::UnknownId)?;
+            return Ok(());
+        }
+        if name == BudgetAccounting::PARAM {
+            self.params.budget_accounting = text.parse().map_err(SetError::UnknownId)?;
             return Ok(());
         }
         let policy_param = PolicySettings::owns(name);

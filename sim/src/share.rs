@@ -6,6 +6,7 @@
 
 use crate::action::Action;
 use crate::autoscale::{self, PolicyId, PolicySettings};
+use crate::budget::BudgetAccounting;
 use crate::ids::{ScenarioId, UnknownId};
 use crate::message::{Message, MessageId};
 use crate::params::{parse_whole, ModelParams, ParamError};
@@ -267,6 +268,12 @@ impl ShareState {
                     pairs.push((spec.name.into(), format!("{v}")));
                 }
             }
+        }
+        if self.params.budget_accounting != BudgetAccounting::default() {
+            pairs.push((
+                BudgetAccounting::PARAM.into(),
+                self.params.budget_accounting.to_string(),
+            ));
         }
         if self.autoscaler != autoscale::DEFAULT_POLICY {
             pairs.push(("autoscaler".into(), self.autoscaler.to_string()));

@@ -171,7 +171,11 @@ impl Simulation {
                 active_driver: None,
             },
             deploys: Deploys::default(),
-            budget: ErrorBudget::new(scenario.budget_left),
+            budget: ErrorBudget::new(
+                scenario.budget_left,
+                params.budget_accounting,
+                scenario.base_rps,
+            ),
             ledger: Ledger::default(),
             journal: Journal::new(scenario.clock_min),
             params,
@@ -715,7 +719,7 @@ impl Simulation {
         };
 
         // Balances, the cache, the page, the autoscaler: they shape the next minute.
-        self.budget.spend(error_rate, p.slo);
+        self.budget.spend(error_rate, traffic.admitted, p.slo);
         self.ledger.close_minute(cost_per_hour);
         self.refill_cache(&backend, &p);
         if burn.page != self.budget.paging {

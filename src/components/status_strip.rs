@@ -1,4 +1,5 @@
 use leptos::prelude::*;
+use oncall_sim::budget::BudgetAccounting;
 
 use crate::components::icons::{Icon, IconView};
 use crate::components::run::{use_run, SPEEDS};
@@ -107,6 +108,11 @@ pub fn StatusStrip() -> impl IntoView {
         })
     };
     let budget_level = level_of("budget_left");
+    let accounting = Memo::new(move |_| {
+        run.generation.track();
+        run.with(|c| c.sim().params().budget_accounting)
+            .unwrap_or_default()
+    });
     let burn_level = level_of("burn_rate_1h");
     let paging = Memo::new(move |_| run.snapshot.with(|s| s.record.paging));
     let budget_fill = move || {
@@ -167,7 +173,21 @@ pub fn StatusStrip() -> impl IntoView {
                         </dd>
                     </div>
                     <div class="fact budget" data-level=move || budget_level.get().class()>
-                        <dt>{t(Msg::BudgetLabel)}</dt>
+                        <dt>
+                            {t(Msg::BudgetLabel)} " "
+                            <span
+                                class="accounting"
+                                data-field="budget_accounting"
+                                data-accounting=move || accounting.get().as_str()
+                            >
+                                {move || {
+                                    t(match accounting.get() {
+                                        BudgetAccounting::Time => Msg::BudgetByTime,
+                                        BudgetAccounting::Requests => Msg::BudgetByRequests,
+                                    })
+                                }}
+                            </span>
+                        </dt>
                         <dd data-field="budget_left">
                             {record(|r| {
                                 format_value(Format::Percent { decimals: 1 }, Value::Number(r.budget_left))

@@ -335,6 +335,12 @@ fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunS
         given.push((name, value));
         setup.set(name, value).map_err(|e| {
             Usage(match e {
+                SetError::UnknownId(e) if e.kind != "autoscaler" => {
+                    Message::new(M::CliSetUnknownChoice)
+                        .given("name", name)
+                        .given("given", value)
+                        .codes("allowed", e.allowed.to_vec())
+                }
                 SetError::UnknownId(_) => Message::new(M::CliSetUnknownPolicy)
                     .given("given", value)
                     .codes("allowed", PolicyId::NAMES.to_vec()),

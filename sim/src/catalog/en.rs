@@ -98,8 +98,8 @@ pub fn template(id: MessageId) -> &'static str {
         CliUsage | CliUnknownCommand | CliNoCommand | CliUnexpected | CliUnknownFlag
         | CliNeedsValue | CliGivenTwice | CliRequired | CliNotAllowed | CliFormats
         | CliRateRange | CliServiceTimeRange | CliWithinRange | CliSet | CliSetShape
-        | CliSetUnknownPolicy | CliSetUnknownName | CliSetNotANumber | CliAction
-        | CliCannotWrite | CliCannotRead | CliConfigError | CliUnknownScenario | CliPolicies
+        | CliSetUnknownPolicy | CliSetUnknownChoice | CliSetUnknownName | CliSetNotANumber
+        | CliAction | CliCannotWrite | CliCannotRead | CliConfigError | CliUnknownScenario | CliPolicies
         | CliAutoscalerWithCompare | CliConfigUnknown | CliConfigNeedsSubcommand
         | CliConfigNeedsFile | CliNote | CliSetTwice | CliPoliciesTwice | CliCannotWriteOutput
         | CliFileTooLarge => cli_template(id),
@@ -173,7 +173,9 @@ fn cli_template(id: MessageId) -> &'static str {
   oncall-sim queue --servers N --arrival-rate L --service-time S [--within T] [--timeout T]
   oncall-sim par --scenario ID --seed N [--minutes M] [--set NAME=VALUE]... [--elastic-config FILE]
 
-  --set autoscaler=target-tracking|cloud-run|elastic|hpa|kpa picks the policy; model
+  --set autoscaler=target-tracking|cloud-run|elastic|hpa|kpa picks the policy;
+  --set budget_accounting=time|requests picks how errors spend the error budget (time, the
+  default: burn / 43,200 a minute; requests: errors over the month's allowed errors); model
   parameters and the policies' parameters (cloud_run.*, elastic.*, hpa.*, kpa.*) are set
   by name.",
         CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue, par (see oncall-sim help)",
@@ -191,7 +193,8 @@ fn cli_template(id: MessageId) -> &'static str {
         CliSet => "--set {error}",
         CliSetShape => "--set {given:?} must be NAME=VALUE",
         CliSetUnknownPolicy => "--set autoscaler: {given:?} is not allowed; use one of {allowed}",
-        CliSetUnknownName => "--set {name}: unknown parameter; use autoscaler, a model parameter ({model}) or a policy parameter ({prefixes})",
+        CliSetUnknownChoice => "--set {name}: {given:?} is not allowed; use one of {allowed}",
+        CliSetUnknownName => "--set {name}: unknown parameter; use autoscaler, budget_accounting, a model parameter ({model}) or a policy parameter ({prefixes})",
         CliSetNotANumber => "--set {name}: {given:?} is not a number; it {allowed}",
         CliAction => "--action {error}",
         CliCannotWrite => "{flag} {path:?} cannot be written: {error}",

@@ -255,10 +255,19 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             note: "A saturated database lengthens every miss, which fills the workers: the feedback that turns a cache flush into an outage.",
         },
         RelationId::ErrorBudget => RelationTexts {
-            name: "Error budget",
+            name: "Error budget, spent by time (budget_accounting=time, the default)",
             formula: "budget = 1 − SLO = {1-slo%} %;  burn = error rate / {1-slo%} %;  budget spent per minute = burn / 43,200",
             symbols: &["{slo%} % of requests succeed over 30 days"],
-            note: "A burn rate of 1 spends exactly the month's budget in 30 days.",
+            note: "A burn rate of 1 spends exactly the month's budget in 30 days. Every minute weighs the same, whatever its traffic: a minute of 5 % errors at night costs what it costs at the peak.",
+        },
+        RelationId::ErrorBudgetRequests => RelationTexts {
+            name: "Error budget, spent by requests (budget_accounting=requests)",
+            formula: "budget spent in a minute = errors / ({1-slo%} % × month's expected requests);  month's expected requests = base × 60 s × 43,200 min;  errors = error rate × admitted requests/s × 60 s",
+            symbols: &[
+                "the scenario's base rate (requests/s): the mean of its daily curve, whose ±{diurnal_amplitude%} % sine averages to zero over a day",
+                "requests of the minute that failed (as counted for the SLO)",
+            ],
+            note: "The month's expected requests are 30 days at the base rate; the surge and the per-minute noise are left out, since nobody plans for them, so the count is the same for every seed. The rule equals burn × (admitted rate / base) / 43,200: a minute at the base rate costs what the time rule charges, a peak minute more, a night minute less, and a surge's errors cost in proportion to its traffic.",
         },
         RelationId::BurnRate1h => RelationTexts {
             name: "Burn rate over a window",

@@ -215,7 +215,7 @@ pub fn parse_number(locale: Locale, text: &str) -> Option<f64> {
             c => c,
         })
         .collect();
-    rust.parse::<f64>().ok().filter(|x| x.is_finite())
+    oncall_sim::decimal::parse_decimal(&rust).filter(|x| x.is_finite())
 }
 
 #[cfg(test)]

@@ -397,8 +397,8 @@ impl Reader<'_> {
         }
         let text = core::str::from_utf8(&self.text[start..self.at]).unwrap_or("");
         let whole = !text.contains(['.', 'e', 'E']);
-        match text.parse::<f64>() {
-            Ok(value) if value.is_finite() => Ok(Value::Number(Number { value, whole })),
+        match crate::decimal::parse_decimal(text) {
+            Some(value) if value.is_finite() => Ok(Value::Number(Number { value, whole })),
             _ => Err(self.error("number out of range")),
         }
     }

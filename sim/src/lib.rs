@@ -24,6 +24,7 @@ pub mod cache;
 pub mod catalog;
 pub mod compare;
 pub mod database;
+pub mod decimal;
 pub mod engine;
 pub mod event;
 pub mod fleet;

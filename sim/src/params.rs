@@ -152,7 +152,7 @@ pub fn parse_number(text: &str) -> Option<f64> {
         !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
     });
     (text.len() <= NUMBER_CHARS && digits_and_point && exponent_ok)
-        .then(|| text.parse().ok())
+        .then(|| crate::decimal::parse_decimal(text))
         .flatten()
 }
 

@@ -53,7 +53,7 @@ fn Slider(
     let text = move || show(shown());
     let input_id = format!("ctl-{control}");
     let help_id = format!("ctl-{control}-help");
-    let read = |ev: &leptos::ev::Event| event_target_value(ev).parse::<f64>().ok();
+    let read = |ev: &leptos::ev::Event| oncall_sim::decimal::parse_decimal(&event_target_value(ev));
     view! {
         <div class="control slider" data-control=control>
             <div class="control-head">

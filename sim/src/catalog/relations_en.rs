@@ -164,7 +164,7 @@ fn format_number(x: f64) -> String {
 
 /// `x` rounded to ten significant digits.
 fn round_significant(x: f64) -> f64 {
-    format!("{x:.9e}").parse().unwrap_or(x)
+    crate::decimal::parse_decimal(&format!("{x:.9e}")).unwrap_or(x)
 }
 
 /// The English texts of relation `id`, placeholders unfilled.

@@ -165,22 +165,7 @@ fn json_value() -> impl Strategy<Value = String> {
 
 /// A key of a configuration, or something like it (with escapes).
 fn json_key() -> impl Strategy<Value = String> {
-    let mut known: Vec<&'static str> = elastic::config::SPECS
-        .iter()
-        .filter_map(|s| s.name.strip_prefix("elastic."))
-        .filter(|p| !p.contains('.'))
-        .collect();
-    known.extend([
-        "lb_policy",
-        "expansion_strategies",
-        "trend_expansion",
-        "delay_prediction",
-        "p95_expansion",
-        "openapi_base_url",
-        "token",
-        "scale_up_request",
-        "dashboard",
-    ]);
+    let known = elastic::config::top_level_keys();
     prop_oneof![
         8 => prop::sample::select(known).prop_map(str::to_string),
         1 => "[ -~]{0,10}".prop_map(|s| s.replace(['"', '\\'], "")),

@@ -385,6 +385,25 @@ pub fn strip_relaxed(text: &str) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// The keys a configuration file may have at its top level: the scaler's settings, its
+/// strategies' sections and the source's fields this model keeps but does not use.
+pub fn top_level_keys() -> Vec<&'static str> {
+    let mut known: Vec<&'static str> = SPECS
+        .iter()
+        .filter_map(|s| s.name.strip_prefix("elastic."))
+        .filter(|n| !n.contains('.'))
+        .collect();
+    known.extend([
+        "lb_policy",
+        "expansion_strategies",
+        "trend_expansion",
+        "delay_prediction",
+        "p95_expansion",
+    ]);
+    known.extend(IGNORED.iter().map(|(k, _)| *k));
+    known
+}
+
 /// Parses a configuration in the source's format. Returns the effective configuration and
 /// notes (ignored fields, settings without effect), or the first error with its field.
 pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
@@ -479,22 +498,7 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
                     .iter()
                     .filter(|s| !s.name.contains("expansion_strategies."))
                     .find(|s| s.name.strip_prefix("elastic.") == Some(key.as_str()))
-                    .ok_or_else(|| {
-                        let mut known: Vec<&'static str> = SPECS
-                            .iter()
-                            .filter_map(|s| s.name.strip_prefix("elastic."))
-                            .filter(|n| !n.contains('.'))
-                            .collect();
-                        known.extend([
-                            "lb_policy",
-                            "expansion_strategies",
-                            "trend_expansion",
-                            "delay_prediction",
-                            "p95_expansion",
-                        ]);
-                        known.extend(IGNORED.iter().map(|(k, _)| *k));
-                        unknown_field(key, known)
-                    })?;
+                    .ok_or_else(|| unknown_field(key, top_level_keys()))?;
                 let x = number(key, v, spec)?;
                 // The top-level p95 settings are resolved against the strategy's below.
                 match key.as_str() {

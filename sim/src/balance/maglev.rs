@@ -43,10 +43,10 @@ pub struct Preference {
 }
 
 impl Preference {
-    /// The preference of the backend called `name` in a table of `table_size` slots
-    /// (at least 2).
+    /// The preference of the backend called `name` in a table of `table_size` slots (a
+    /// table needs at least 2; a smaller size is read as 2 rather than divide by zero).
     pub fn of(name: &str, table_size: u32) -> Self {
-        let m = u64::from(table_size);
+        let m = u64::from(table_size.max(2));
         Preference {
             offset: xxh64(name.as_bytes(), OFFSET_SEED) % m,
             skip: xxh64(name.as_bytes(), SKIP_SEED) % (m - 1) + 1,
@@ -267,6 +267,9 @@ mod tests {
             Err(TableError::BadPreference)
         );
         assert_eq!(Maglev::new(&["a", "b"], 65_536), Err(TableError::NotPrime));
+        assert_eq!(Maglev::new(&["a"], 0), Err(TableError::NotPrime));
+        let tiny = Preference::of("a", 0);
+        assert_eq!((tiny.offset < 2, tiny.skip), (true, 1));
     }
 
     #[test]

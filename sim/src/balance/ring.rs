@@ -8,6 +8,7 @@
 
 use super::hash::xxh64;
 use crate::relations::{Relation, RelationId};
+use core::fmt::Write;
 
 /// Envoy's default `minimum_ring_size`.
 pub const DEFAULT_MIN_RING_SIZE: u32 = 1_024;
@@ -69,7 +70,8 @@ impl Ring {
                 key.clear();
                 key.push_str(name.as_ref());
                 key.push('_');
-                key.push_str(&j.to_string());
+                // Writing into a String cannot fail.
+                let _ = write!(key, "{j}");
                 points.push((xxh64(key.as_bytes(), POINT_SEED), i as u32));
             }
         }

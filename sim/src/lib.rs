@@ -19,6 +19,7 @@
 
 pub mod action;
 pub mod autoscale;
+pub mod balance;
 pub mod budget;
 pub mod cache;
 pub mod catalog;

@@ -208,6 +208,10 @@ ids! {
         CliPoliciesTwice = "cli.policies_twice",
         CliCannotWriteOutput = "cli.cannot_write_output",
         CliFileTooLarge = "cli.file_too_large",
+        // The command line: hash load balancing (lb).
+        CliLbPolicies = "cli.lb_policies",
+        CliLbTableSizeNotPrime = "cli.lb_table_size_not_prime",
+        CliLbTooManyHosts = "cli.lb_too_many_hosts",
         // Scaling decisions: what each policy saw and computed (a decision's detail).
         // Target tracking.
         TargetTrackingComputed = "decision.target_tracking.computed",

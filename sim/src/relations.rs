@@ -85,6 +85,9 @@ relation_ids! {
     KpaStablePanic => "kpa_stable_panic",
     KpaBounds => "kpa_bounds",
     MinuteQuantile => "minute_quantile",
+    MaglevTable => "maglev_table",
+    RingHash => "ring_hash",
+    HashKeysMoved => "hash_keys_moved",
     Calibration => "calibration",
     ScenarioTwists => "scenario_twists",
     Randomness => "randomness",
@@ -174,6 +177,9 @@ impl Relation {
             RelationId::KpaStablePanic => &crate::autoscale::kpa::KPA_STABLE_PANIC,
             RelationId::KpaBounds => &crate::autoscale::kpa::KPA_BOUNDS,
             RelationId::MinuteQuantile => &crate::queueing::MINUTE_QUANTILE,
+            RelationId::MaglevTable => &crate::balance::maglev::MAGLEV_TABLE,
+            RelationId::RingHash => &crate::balance::ring::RING_HASH,
+            RelationId::HashKeysMoved => &crate::balance::KEYS_MOVED,
             RelationId::Calibration => &crate::params::CALIBRATION,
             RelationId::ScenarioTwists => &crate::scenario::SCENARIO_TWISTS,
             RelationId::Randomness => &crate::relations::RANDOMNESS,
@@ -272,6 +278,22 @@ pub const BOX_MULLER_1958: Citation = Citation {
 pub const MULBERRY32: Citation = Citation {
     text: "T. Ettinger, mulberry32 (2017), a 32-bit-state generator",
     url: "https://gist.github.com/tommyettinger/46a874533244883189143505d203312c",
+};
+pub const EISENBUD_2016: Citation = Citation {
+    text: "D. E. Eisenbud, C. Yi, C. Contavalli, C. Smith, R. Kononov, E. Mann-Hielscher, A. Cilingiroglu, B. Cheyney, W. Shang, J. D. Hosein, \"Maglev: A Fast and Reliable Software Network Load Balancer\", 13th USENIX NSDI (2016), §3.4 (consistent hashing, Pseudocode 1, Table 1)",
+    url: "https://www.usenix.org/conference/nsdi16/technical-sessions/presentation/eisenbud",
+};
+pub const KARGER_1997: Citation = Citation {
+    text: "D. Karger, E. Lehman, T. Leighton, R. Panigrahy, M. Levine, D. Lewin, \"Consistent Hashing and Random Trees: Distributed Caching Protocols for Relieving Hot Spots on the World Wide Web\", 29th ACM STOC (1997), 654–663",
+    url: "https://doi.org/10.1145/258533.258660",
+};
+pub const ENVOY_LOAD_BALANCERS: Citation = Citation {
+    text: "Envoy documentation, \"Supported load balancers\" (ring hash: minimum_ring_size 1,024, maximum_ring_size 8,388,608, xxHash; Maglev: table_size 65,537, a prime)",
+    url: "https://www.envoyproxy.io/docs/envoy/latest/intro/arch_overview/upstream/load_balancing/load_balancers",
+};
+pub const XXHASH_SPEC: Citation = Citation {
+    text: "Y. Collet, \"xxHash fast digest algorithm\", XXH64 specification (doc/xxhash_spec.md of the xxHash project)",
+    url: "https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md",
 };
 pub const THIS_MODEL: Citation = Citation {
     text: "This simulator's calibration: example values for a mid-size web service (an assumption, not a measurement)",

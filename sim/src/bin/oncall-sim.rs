@@ -76,6 +76,7 @@ fn dispatch(args: &[String]) -> Result<String, Usage> {
         Some("config") => config(&args[1..]),
         Some("queue") => queue(&args[1..]),
         Some("par") => par(&args[1..]),
+        Some("lb") => lb(&args[1..]),
         Some("help" | "--help" | "-h") => Ok(format!("{}\n", Message::new(M::CliUsage))),
         Some(other) => Err(Usage(
             Message::new(M::CliUnknownCommand).given("given", other),
@@ -609,4 +610,50 @@ fn queue(args: &[String]) -> Result<String, Usage> {
         );
     }
     Ok(format!("{}\n", serde_json::Value::Object(obj)))
+}
+
+/// Hash load balancing: each host's share of a Maglev table or a ring, and the keys that move
+/// when the last hosts leave.
+fn lb(args: &[String]) -> Result<String, Usage> {
+    use oncall_sim::balance::{self, maglev, ring, Policy, ReportError};
+    let pairs = flags(
+        args,
+        &["--policy", "--hosts", "--remove", "--keys", "--table-size"],
+    )?;
+    let name = required(&pairs, "--policy")?;
+    let policy = Policy::parse(name)
+        .ok_or_else(|| not_allowed("--policy", name, Message::new(M::CliLbPolicies)))?;
+    let hosts = parse_u32("--hosts", required(&pairs, "--hosts")?, 1, 10_000)?;
+    let remove = single(&pairs, "--remove")?
+        .map(|v| parse_u32("--remove", v, 0, hosts - 1))
+        .transpose()?;
+    let keys = match single(&pairs, "--keys")? {
+        Some(v) => u64::from(parse_u32("--keys", v, 1, 10_000_000)?),
+        None => balance::DEFAULT_KEYS,
+    };
+    let size = match (policy, single(&pairs, "--table-size")?) {
+        (_, None) => policy.default_size(),
+        (Policy::RingHash, Some(v)) => parse_u32("--table-size", v, 1, ring::MAX_RING_SIZE)?,
+        (Policy::Maglev, Some(v)) => parse_u32("--table-size", v, 2, maglev::MAX_TABLE_SIZE)?,
+    };
+    let to_usize = |n: u32| usize::try_from(n).unwrap_or(usize::MAX);
+    let report = balance::report(policy, to_usize(hosts), size, remove.map(to_usize), keys)
+        .map_err(|e| {
+            Usage(match e {
+                ReportError::Table(maglev::TableError::MoreBackendsThanSlots) => {
+                    Message::new(M::CliLbTooManyHosts)
+                        .int("hosts", hosts)
+                        .int("size", size)
+                }
+                // A size that is not prime; the other refusals cannot follow from the
+                // ranges above.
+                _ => Message::new(M::CliLbTableSizeNotPrime)
+                    .given("given", size.to_string())
+                    .int("max", maglev::MAX_TABLE_SIZE),
+            })
+        })?;
+    Ok(format!(
+        "{}\n",
+        serde_json::to_string(&report).unwrap_or_default()
+    ))
 }

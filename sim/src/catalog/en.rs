@@ -103,6 +103,7 @@ pub fn template(id: MessageId) -> &'static str {
         | CliAutoscalerWithCompare | CliConfigUnknown | CliConfigNeedsSubcommand
         | CliConfigNeedsFile | CliNote | CliSetTwice | CliPoliciesTwice | CliCannotWriteOutput
         | CliFileTooLarge => cli_template(id),
+        CliLbPolicies | CliLbTableSizeNotPrime | CliLbTooManyHosts => cli_template(id),
         ScaleUpPodsNeeded => "must be at least 1 when {other} is {value} (otherwise the HPA never scales up)",
         ScaleUpPercentNeeded => "must be above 0 when {other} is {value} (otherwise the HPA never scales up)",
         // Scaling decisions. Percentages arrive already multiplied by 100; the decimals
@@ -172,14 +173,19 @@ fn cli_template(id: MessageId) -> &'static str {
   oncall-sim config export FILE
   oncall-sim queue --servers N --arrival-rate L --service-time S [--within T] [--timeout T]
   oncall-sim par --scenario ID --seed N [--minutes M] [--set NAME=VALUE]... [--elastic-config FILE]
+  oncall-sim lb --policy ring-hash|maglev --hosts N [--remove K] [--keys K] [--table-size M]
 
   --set autoscaler=target-tracking|cloud-run|elastic|hpa|kpa picks the policy;
   --set budget_accounting=time|requests picks how errors spend the error budget (time, the
   default: burn / 43,200 a minute; requests: errors over the month's allowed errors); model
   parameters and the policies' parameters (cloud_run.*, elastic.*, hpa.*, kpa.*) are set
-  by name.",
-        CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue, par (see oncall-sim help)",
-        CliNoCommand => "a command is needed: scenarios, run, compare, config, queue or par (see oncall-sim help)",
+  by name.
+
+  lb prints each host's share of the Maglev table (--table-size, a prime, default 65537) or
+  of the ring (--table-size is the minimum ring size, default 1024), and with --remove K the
+  share of --keys sampled keys (default 100000) that move when the last K hosts leave.",
+        CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue, par, lb (see oncall-sim help)",
+        CliNoCommand => "a command is needed: scenarios, run, compare, config, queue, par or lb (see oncall-sim help)",
         CliUnexpected => "unexpected argument {given:?}",
         CliUnknownFlag => "unknown argument {given:?}; allowed: {allowed}",
         CliNeedsValue => "{name} needs a value",
@@ -211,6 +217,9 @@ fn cli_template(id: MessageId) -> &'static str {
         CliPoliciesTwice => "--policies lists {given:?} more than once; list each policy once",
         CliCannotWriteOutput => "cannot write the output: {error}",
         CliFileTooLarge => "{flag} {path:?} is larger than {max} bytes; a configuration is a few kilobytes",
+        CliLbPolicies => "ring-hash or maglev",
+        CliLbTableSizeNotPrime => "--table-size {given:?} is not a prime number; Maglev's table size must be a prime from 2 to {max} (Envoy's default is 65537)",
+        CliLbTooManyHosts => "--hosts {hosts} is more than the Maglev table's {size} slots; every host needs a slot: use at most {size} hosts or a larger prime --table-size",
         _ => "",
     }
 }

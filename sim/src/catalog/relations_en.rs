@@ -389,6 +389,24 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             symbols: &["length of step k (arrivals are steady within the minute)"],
             note: "Policies that act faster than a minute split it into steps (ticks); the minute's p99 is the p99 of all its requests, not the largest step's.",
         },
+        RelationId::MaglevTable => RelationTexts {
+            name: "Maglev lookup table (hash policy)",
+            formula: "offset = h₁(host) mod M,  skip = h₂(host) mod (M − 1) + 1,  permutation[j] = (offset + j · skip) mod M;  the hosts take turns, each claiming the next empty slot of its permutation, until the M slots are full;  a key goes to the host of slot h(key) mod M;  each host holds ⌊M/N⌋ or ⌈M/N⌉ slots",
+            symbols: &["table size, a prime (Envoy's default 65,537)", "hosts", "two hashes of the host's name: xxHash64 with seeds 0 and 1"],
+            note: "With M > 100·N every host's share is within 1 % of 1/N. The hosts are hashed by name, so the table depends only on which hosts there are.",
+        },
+        RelationId::RingHash => RelationTexts {
+            name: "Ring hash (consistent hashing)",
+            formula: "V = ⌈minimum ring size / N⌉ points per host, at xxHash64(\"host_j\") for j = 0 … V − 1, sorted;  a key goes to the first point at or after h(key), wrapping past the top of the ring (binary search);  a host's share is the sum of the arcs ending at its points;  relative standard deviation of the shares √((N − 1)/(N·V + 1)) ≈ 1/√V",
+            symbols: &["hosts", "points per host (Envoy's minimum ring size 1,024 spread over the hosts)"],
+            note: "Each share is a sum of V of the N·V gaps between random points (a Beta(V, (N − 1)·V) variable), so it varies around 1/N by about 1/√V of it: with 10 hosts on 1,024 entries (V = 103), about 9 %. A larger ring evens the shares at the cost of memory and build time.",
+        },
+        RelationId::HashKeysMoved => RelationTexts {
+            name: "Keys that move when hosts leave (hash policies)",
+            formula: "ring hash with the same points per host: exactly the keys of the K hosts that leave, their share of the ring ≈ K/N;  Envoy's ring, rebuilt with ⌈minimum ring size / (N − K)⌉ points per host: those keys and the arcs the new points take;  Maglev: the leaving hosts' keys and a few more, since the table is populated anew (≥ K/N)",
+            symbols: &["hosts that leave", "hosts before"],
+            note: "Consistent hashing moves only the keys that must move; Maglev gives up a little of that for shares that are even. A key that moves loses what its host had cached or held for it.",
+        },
         RelationId::Calibration => RelationTexts {
             name: "Constants (assumptions)",
             formula: "{workers_per_instance} workers/instance · app time {app_time_ms} ms (+{heavy_feature_ms} ms and +{heavy_feature_queries} queries per miss with the heavy feature) · {queries_per_miss} queries per miss · database {db_capacity_qps} queries/s, {db_query_ms} ms idle, ≤ {db_query_cap_ms} ms · {hot_objects} hot objects · refill τ = {refill_tau_min} min · warm-up +{warmup_gain_per_min%} %/min for {warmup_minutes} min, +{warmup_db_qps} queries/s · timeout {timeout_s} s · {low_priority_share%} % low-priority traffic · bad build +{bad_build_error_rate%} % errors, ×{bad_build_cpu_factor} CPU · rollback {rollback_minutes} min · ${price_per_instance_hour} per instance-hour · scale-in ≤ {scale_in_max_share%} % after {scale_in_quiet_minutes} quiet minutes · up to {max_instances} instances · daily swing ±{diurnal_amplitude%} %, drift {traffic_drift_cv%} % · SLO {slo%} %",

@@ -208,6 +208,9 @@ ids! {
         CliPoliciesTwice = "cli.policies_twice",
         CliCannotWriteOutput = "cli.cannot_write_output",
         CliFileTooLarge = "cli.file_too_large",
+        CliPositiveRateRange = "cli.positive_rate_range",
+        CliServersNotSplit = "cli.servers_not_split",
+        CliDesRefused = "cli.des_refused",
         // Scaling decisions: what each policy saw and computed (a decision's detail).
         // Target tracking.
         TargetTrackingComputed = "decision.target_tracking.computed",

@@ -102,7 +102,8 @@ pub fn template(id: MessageId) -> &'static str {
         | CliAction | CliCannotWrite | CliCannotRead | CliConfigError | CliUnknownScenario | CliPolicies
         | CliAutoscalerWithCompare | CliConfigUnknown | CliConfigNeedsSubcommand
         | CliConfigNeedsFile | CliNote | CliSetTwice | CliPoliciesTwice | CliCannotWriteOutput
-        | CliFileTooLarge => cli_template(id),
+        | CliFileTooLarge | CliPositiveRateRange | CliServersNotSplit
+        | CliDesRefused => cli_template(id),
         ScaleUpPodsNeeded => "must be at least 1 when {other} is {value} (otherwise the HPA never scales up)",
         ScaleUpPercentNeeded => "must be above 0 when {other} is {value} (otherwise the HPA never scales up)",
         // Scaling decisions. Percentages arrive already multiplied by 100; the decimals
@@ -172,14 +173,16 @@ fn cli_template(id: MessageId) -> &'static str {
   oncall-sim config export FILE
   oncall-sim queue --servers N --arrival-rate L --service-time S [--within T] [--timeout T]
   oncall-sim par --scenario ID --seed N [--minutes M] [--set NAME=VALUE]... [--elastic-config FILE]
+  oncall-sim des --servers N --arrival-rate L --service-time S --customers K [--instances I]
+                 [--lb round-robin|random|least-request] [--timeout T] [--seed N]
 
   --set autoscaler=target-tracking|cloud-run|elastic|hpa|kpa picks the policy;
   --set budget_accounting=time|requests picks how errors spend the error budget (time, the
   default: burn / 43,200 a minute; requests: errors over the month's allowed errors); model
   parameters and the policies' parameters (cloud_run.*, elastic.*, hpa.*, kpa.*) are set
   by name.",
-        CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue, par (see oncall-sim help)",
-        CliNoCommand => "a command is needed: scenarios, run, compare, config, queue or par (see oncall-sim help)",
+        CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue, par, des (see oncall-sim help)",
+        CliNoCommand => "a command is needed: scenarios, run, compare, config, queue, par or des (see oncall-sim help)",
         CliUnexpected => "unexpected argument {given:?}",
         CliUnknownFlag => "unknown argument {given:?}; allowed: {allowed}",
         CliNeedsValue => "{name} needs a value",
@@ -211,6 +214,9 @@ fn cli_template(id: MessageId) -> &'static str {
         CliPoliciesTwice => "--policies lists {given:?} more than once; list each policy once",
         CliCannotWriteOutput => "cannot write the output: {error}",
         CliFileTooLarge => "{flag} {path:?} is larger than {max} bytes; a configuration is a few kilobytes",
+        CliPositiveRateRange => "a rate in requests per second from 1e-9 to 1e9",
+        CliDesRefused => "des: the request-level engine cannot run with this {field}",
+        CliServersNotSplit => "--servers {servers} cannot be split evenly across --instances {instances}; give a multiple of {instances} workers",
         _ => "",
     }
 }

@@ -85,6 +85,8 @@ relation_ids! {
     KpaStablePanic => "kpa_stable_panic",
     KpaBounds => "kpa_bounds",
     MinuteQuantile => "minute_quantile",
+    RequestEngine => "request_engine",
+    Supermarket => "supermarket",
     Calibration => "calibration",
     ScenarioTwists => "scenario_twists",
     Randomness => "randomness",
@@ -174,6 +176,8 @@ impl Relation {
             RelationId::KpaStablePanic => &crate::autoscale::kpa::KPA_STABLE_PANIC,
             RelationId::KpaBounds => &crate::autoscale::kpa::KPA_BOUNDS,
             RelationId::MinuteQuantile => &crate::queueing::MINUTE_QUANTILE,
+            RelationId::RequestEngine => &crate::requests::REQUEST_ENGINE,
+            RelationId::Supermarket => &crate::queueing::SUPERMARKET,
             RelationId::Calibration => &crate::params::CALIBRATION,
             RelationId::ScenarioTwists => &crate::scenario::SCENARIO_TWISTS,
             RelationId::Randomness => &crate::relations::RANDOMNESS,
@@ -272,6 +276,18 @@ pub const BOX_MULLER_1958: Citation = Citation {
 pub const MULBERRY32: Citation = Citation {
     text: "T. Ettinger, mulberry32 (2017), a 32-bit-state generator",
     url: "https://gist.github.com/tommyettinger/46a874533244883189143505d203312c",
+};
+pub const KIEFER_WOLFOWITZ_1955: Citation = Citation {
+    text: "J. Kiefer, J. Wolfowitz, \"On the Theory of Queues with Many Servers\", Transactions of the American Mathematical Society 78(1), 1–18 (1955) (the FIFO many-server queue through its vector of workers' free times)",
+    url: "",
+};
+pub const ENVOY_LOAD_BALANCERS: Citation = Citation {
+    text: "Envoy documentation, \"Supported load balancers\" (weighted round robin, weighted least request by power of two choices with choice_count 2, ring hash, Maglev, random)",
+    url: "https://www.envoyproxy.io/docs/envoy/latest/intro/arch_overview/upstream/load_balancing/load_balancers",
+};
+pub const MITZENMACHER_2001: Citation = Citation {
+    text: "M. Mitzenmacher, \"The Power of Two Choices in Randomized Load Balancing\", IEEE Transactions on Parallel and Distributed Systems 12(10), 1094–1104 (2001) (the supermarket model)",
+    url: "https://doi.org/10.1109/71.963420",
 };
 pub const THIS_MODEL: Citation = Citation {
     text: "This simulator's calibration: example values for a mid-size web service (an assumption, not a measurement)",

@@ -155,23 +155,8 @@ fn random_routing_is_mm1_per_instance_quick() {
     check_random_is_mm1(50, 0.5, 200_000, 10);
 }
 
-/// The supermarket model (Mitzenmacher 2001) for d = 2: as the number of instances grows,
-/// the share of instances holding at least i requests tends to s_i = λ^(2^i − 1), so the
-/// mean time in the system is Σ_{i≥1} s_i / λ = Σ_{i≥1} λ^(2^i − 2) mean service times.
-fn supermarket_mean_time(load: f64) -> f64 {
-    let mut sum = 0.0;
-    let mut exponent = 0.0f64;
-    for _ in 0..64 {
-        let term = load.powf(exponent);
-        sum += term;
-        if term < 1e-15 {
-            break;
-        }
-        exponent = 2.0 * exponent + 2.0;
-    }
-    sum
-}
-
+/// The supermarket model (Mitzenmacher 2001) for d = 2: see
+/// [`queueing::supermarket_mean_sojourn`].
 fn check_supermarket(instances: u32, load: f64, customers: u64, replications: u32) {
     let config = single_workers(instances, load, Routing::LeastRequest, customers);
     let outcomes = replicate(config, replications);
@@ -182,16 +167,9 @@ fn check_supermarket(instances: u32, load: f64, customers: u64, replications: u3
         &label,
         &outcomes,
         |o| o.mean_sojourn_s,
-        supermarket_mean_time(load),
+        queueing::supermarket_mean_sojourn(load),
         0.05,
     );
-}
-
-#[test]
-fn supermarket_sum_is_right() {
-    // λ = 0.5: 1 + 0.5² + 0.5⁶ + 0.5¹⁴ + …
-    let want = 1.0 + 0.25 + 0.015_625 + 0.5f64.powi(14) + 0.5f64.powi(30);
-    assert!((supermarket_mean_time(0.5) - want).abs() < 1e-12);
 }
 
 #[test]

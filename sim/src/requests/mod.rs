@@ -21,8 +21,26 @@
 mod heap;
 
 use crate::ids::ids;
+use crate::relations::{
+    Relation, RelationId, BACCELLI_HEBUTERNE_1981, ENVOY_LOAD_BALANCERS, KIEFER_WOLFOWITZ_1955,
+    MITZENMACHER_2001,
+};
 use crate::Mulberry32;
 use heap::TimeHeap;
+
+/// How the engine turns arrivals into starts, departures and timeouts, and how each policy
+/// routes.
+pub const REQUEST_ENGINE: Relation = Relation {
+    id: RelationId::RequestEngine,
+    symbols: &["τ", "λ", "S"],
+    citations: &[
+        KIEFER_WOLFOWITZ_1955,
+        BACCELLI_HEBUTERNE_1981,
+        ENVOY_LOAD_BALANCERS,
+        MITZENMACHER_2001,
+    ],
+    assumption: false,
+};
 
 ids! {
     /// How a request chooses its instance (Envoy's load-balancing policies, spelled as the

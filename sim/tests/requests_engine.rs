@@ -97,7 +97,7 @@ fn check_erlang_c(workers: u32, load: f64, customers: u64, replications: u32) {
 fn pooled_fifo_is_erlang_c() {
     check_erlang_c(5, 4.5, 2_000_000, 10);
     check_erlang_c(14, 10.0, 1_000_000, 10);
-    check_erlang_c(20, 19.0, 2_000_000, 10);
+    check_erlang_c(20, 19.0, 4_000_000, 20);
     check_erlang_c(100, 90.0, 4_000_000, 10);
 }
 

@@ -16,7 +16,8 @@
 //!
 //! Nothing is allocated per request: the heaps and the list of times in the system are sized
 //! before the run and reused. Every draw comes from mulberry32 streams of the run's seed, one
-//! stream each for arrivals, service times and routing, so a run is fixed by its seed.
+//! stream each for arrivals, service times and routing (disjoint stretches of the generator's
+//! cycle), so a run is fixed by its seed.
 
 mod heap;
 
@@ -148,10 +149,11 @@ pub struct RunOutcome {
     pub events: u64,
 }
 
-/// Stream offsets: each kind of draw has its own mulberry32 stream of the seed.
-const ARRIVAL_STREAM: u32 = 0xA771_7A15;
-const SERVICE_STREAM: u32 = 0x5E7B_1CE5;
-const ROUTING_STREAM: u32 = 0x2017_E5A1;
+/// Each kind of draw has its own stream of the seed ([`Mulberry32::stream`]): disjoint for
+/// 2^30 draws, and a run draws at most two per request for any of them.
+const ARRIVAL_STREAM: u32 = 0;
+const SERVICE_STREAM: u32 = 1;
+const ROUTING_STREAM: u32 = 2;
 
 /// An index drawn uniformly from 0..n (n ≥ 1), by the multiply-shift of a 32-bit draw.
 fn draw_index(rng: &mut Mulberry32, n: u32) -> usize {
@@ -178,9 +180,9 @@ pub fn run(config: &RunConfig) -> Result<RunOutcome, ConfigError> {
             held: TimeHeap::default(),
         })
         .collect();
-    let mut arrivals = Mulberry32::new(config.seed ^ ARRIVAL_STREAM);
-    let mut services = Mulberry32::new(config.seed ^ SERVICE_STREAM);
-    let mut routing = Mulberry32::new(config.seed ^ ROUTING_STREAM);
+    let mut arrivals = Mulberry32::stream(config.seed, ARRIVAL_STREAM);
+    let mut services = Mulberry32::stream(config.seed, SERVICE_STREAM);
+    let mut routing = Mulberry32::stream(config.seed, ROUTING_STREAM);
     let mean_gap = 1.0 / config.arrival_rate;
     let patience = config.timeout_s.unwrap_or(f64::INFINITY);
     let total = config.warmup + config.customers;

@@ -37,6 +37,7 @@ pub mod params;
 pub mod queueing;
 pub mod record;
 pub mod relations;
+pub mod requests;
 pub mod rng;
 pub mod scenario;
 pub mod setup;

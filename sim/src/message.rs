@@ -212,6 +212,9 @@ ids! {
         CliLbPolicies = "cli.lb_policies",
         CliLbTableSizeNotPrime = "cli.lb_table_size_not_prime",
         CliLbTooManyHosts = "cli.lb_too_many_hosts",
+        CliPositiveRateRange = "cli.positive_rate_range",
+        CliServersNotSplit = "cli.servers_not_split",
+        CliDesRefused = "cli.des_refused",
         // Scaling decisions: what each policy saw and computed (a decision's detail).
         // Target tracking.
         TargetTrackingComputed = "decision.target_tracking.computed",

@@ -88,6 +88,8 @@ relation_ids! {
     MaglevTable => "maglev_table",
     RingHash => "ring_hash",
     HashKeysMoved => "hash_keys_moved",
+    RequestEngine => "request_engine",
+    Supermarket => "supermarket",
     Calibration => "calibration",
     ScenarioTwists => "scenario_twists",
     Randomness => "randomness",
@@ -180,6 +182,8 @@ impl Relation {
             RelationId::MaglevTable => &crate::balance::maglev::MAGLEV_TABLE,
             RelationId::RingHash => &crate::balance::ring::RING_HASH,
             RelationId::HashKeysMoved => &crate::balance::KEYS_MOVED,
+            RelationId::RequestEngine => &crate::requests::REQUEST_ENGINE,
+            RelationId::Supermarket => &crate::queueing::SUPERMARKET,
             RelationId::Calibration => &crate::params::CALIBRATION,
             RelationId::ScenarioTwists => &crate::scenario::SCENARIO_TWISTS,
             RelationId::Randomness => &crate::relations::RANDOMNESS,
@@ -288,12 +292,20 @@ pub const KARGER_1997: Citation = Citation {
     url: "https://doi.org/10.1145/258533.258660",
 };
 pub const ENVOY_LOAD_BALANCERS: Citation = Citation {
-    text: "Envoy documentation, \"Supported load balancers\" (ring hash: minimum_ring_size 1,024, maximum_ring_size 8,388,608, xxHash; Maglev: table_size 65,537, a prime)",
+    text: "Envoy documentation, \"Supported load balancers\" (weighted round robin; weighted least request by power of two choices, choice_count 2; random; ring hash: minimum_ring_size 1,024, maximum_ring_size 8,388,608, xxHash; Maglev: table_size 65,537, a prime)",
     url: "https://www.envoyproxy.io/docs/envoy/latest/intro/arch_overview/upstream/load_balancing/load_balancers",
 };
 pub const XXHASH_SPEC: Citation = Citation {
     text: "Y. Collet, \"xxHash fast digest algorithm\", XXH64 specification (doc/xxhash_spec.md of the xxHash project)",
     url: "https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md",
+};
+pub const KIEFER_WOLFOWITZ_1955: Citation = Citation {
+    text: "J. Kiefer, J. Wolfowitz, \"On the Theory of Queues with Many Servers\", Transactions of the American Mathematical Society 78(1), 1–18 (1955) (the FIFO many-server queue through its vector of workers' free times)",
+    url: "",
+};
+pub const MITZENMACHER_2001: Citation = Citation {
+    text: "M. Mitzenmacher, \"The Power of Two Choices in Randomized Load Balancing\", IEEE Transactions on Parallel and Distributed Systems 12(10), 1094–1104 (2001) (the supermarket model)",
+    url: "https://doi.org/10.1109/71.963420",
 };
 pub const THIS_MODEL: Citation = Citation {
     text: "This simulator's calibration: example values for a mid-size web service (an assumption, not a measurement)",

@@ -19,6 +19,18 @@ impl Mulberry32 {
         Self { state: seed }
     }
 
+    /// Stream `index` (0 to 3) of `seed`: a quarter of the generator's one cycle, so that
+    /// streams of the same seed never overlap within 2^30 draws each.
+    ///
+    /// The state is a Weyl sequence, state_n = seed + n·γ (mod 2^32) with γ = 0x6D2B79F5 odd,
+    /// so every seed is the same cycle entered at another place. Starting at
+    /// seed + index·2^30 = seed + (index·2^30·γ⁻¹)·γ enters it index·2^30·γ⁻¹ draws later,
+    /// and as γ ≡ γ⁻¹ ≡ 1 (mod 4) that is exactly index·2^30 draws: four disjoint stretches
+    /// of 2^30 draws.
+    pub fn stream(seed: u32, index: u32) -> Self {
+        Self::new(seed.wrapping_add((index & 3) << 30))
+    }
+
     /// Uniform on [0, 1), with 32 bits of resolution.
     pub fn uniform(&mut self) -> f64 {
         f64::from(self.next_u32()) / 4_294_967_296.0
@@ -94,6 +106,32 @@ mod tests {
         let mut rng = Mulberry32::new(1);
         let first: Vec<u32> = (0..3).map(|_| rng.next_u32()).collect();
         assert_eq!(first, vec![2_693_262_067, 11_749_833, 2_265_367_787]);
+    }
+
+    #[test]
+    fn a_seed_is_the_cycle_entered_elsewhere() {
+        // Seeding at seed + k·γ is the seed advanced by k draws.
+        const GAMMA: u32 = 0x6D2B_79F5;
+        let mut ahead = Mulberry32::new(77);
+        for _ in 0..5 {
+            ahead.next_u32();
+        }
+        let mut jumped = Mulberry32::new(77u32.wrapping_add(5u32.wrapping_mul(GAMMA)));
+        for _ in 0..100 {
+            assert_eq!(ahead.next_u32(), jumped.next_u32());
+        }
+        // Adding 2^30 to the state is 2^30·γ⁻¹ (mod 2^32) draws ahead, and γ ≡ 1 (mod 4)
+        // makes that exactly 2^30 draws: stream i starts i quarters of the cycle ahead.
+        let inverse = (0..5).fold(GAMMA, |x, _| {
+            x.wrapping_mul(2u32.wrapping_sub(GAMMA.wrapping_mul(x)))
+        });
+        assert_eq!(inverse.wrapping_mul(GAMMA), 1);
+        let draws = (1u32 << 30).wrapping_mul(inverse);
+        assert_eq!(draws, 1 << 30);
+        assert_eq!(
+            Mulberry32::stream(9, 2),
+            Mulberry32::new(9u32.wrapping_add(1 << 31))
+        );
     }
 
     #[test]

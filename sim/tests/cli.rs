@@ -313,3 +313,125 @@ fn bad_input_exits_2_with_one_line_and_no_output() {
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn des_prints_one_object_with_the_contract_fields() {
+    let args = [
+        "des",
+        "--servers",
+        "6",
+        "--arrival-rate",
+        "5",
+        "--service-time",
+        "1",
+        "--customers",
+        "20000",
+        "--instances",
+        "3",
+        "--lb",
+        "least-request",
+        "--timeout",
+        "2",
+        "--seed",
+        "7",
+    ];
+    let (code, out, err) = cli(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let fields = [
+        "p_wait",
+        "mean_wait_s",
+        "mean_sojourn_s",
+        "p50_s",
+        "p95_s",
+        "p99_s",
+        "p999_s",
+        "timeout_share",
+        "utilization",
+        "per_instance_served",
+        "hedges_sent",
+        "hedges_won",
+        "duplicates",
+        "customers",
+        "events_per_s",
+    ];
+    assert_eq!(v.as_object().unwrap().len(), fields.len(), "{out}");
+    for field in fields {
+        assert!(v.get(field).is_some(), "missing {field}");
+    }
+    assert_eq!(v["customers"], 20_000);
+    assert_eq!(v["per_instance_served"].as_array().unwrap().len(), 3);
+    // The same seed gives the same output, but for the wall-clock speed.
+    let (_, again, _) = cli(&args);
+    let mut w: serde_json::Value = serde_json::from_str(&again).unwrap();
+    let mut v = v;
+    v.as_object_mut().unwrap().remove("events_per_s");
+    w.as_object_mut().unwrap().remove("events_per_s");
+    assert_eq!(v, w);
+}
+
+#[test]
+fn des_refuses_bad_input_in_one_line() {
+    let base = [
+        "des",
+        "--servers",
+        "10",
+        "--arrival-rate",
+        "5",
+        "--service-time",
+        "1",
+        "--customers",
+        "100",
+    ];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        base.iter().copied().chain(extra.iter().copied()).collect()
+    };
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (with(&["--instances", "3"]), "--instances 3"),
+        (with(&["--instances", "0"]), "--instances"),
+        (
+            with(&["--lb", "maglev"]),
+            "round-robin, random, least-request",
+        ),
+        (with(&["--timeout", "-1"]), "--timeout"),
+        (with(&["--seed", "x"]), "--seed"),
+        (with(&["--hedge", "1"]), "--hedge"),
+        (base[..7].to_vec(), "--customers is required"),
+        (
+            vec![
+                "des",
+                "--servers",
+                "1",
+                "--arrival-rate",
+                "0",
+                "--service-time",
+                "1",
+                "--customers",
+                "5",
+            ],
+            "--arrival-rate",
+        ),
+        (
+            vec![
+                "des",
+                "--servers",
+                "1",
+                "--arrival-rate",
+                "1",
+                "--service-time",
+                "1",
+                "--customers",
+                "100000000",
+            ],
+            "--customers",
+        ),
+    ];
+    for (args, needle) in &cases {
+        let (code, out, err) = cli(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?} printed {out}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+}

@@ -1,4 +1,5 @@
-//! Command-line runner of the on-call simulator: headless runs, queue calculations.
+//! Command-line runner of the on-call simulator: headless runs, queue calculations, the
+//! request-level engine.
 //!
 //! Every argument is checked before anything is printed: bad input gives one line on stderr
 //! naming the argument and what is allowed, and exit status 2.
@@ -8,6 +9,7 @@ use oncall_sim::catalog::en;
 use oncall_sim::ids::ScenarioId;
 use oncall_sim::message::{Message, MessageId as M};
 use oncall_sim::params::{parse_number, parse_whole};
+use oncall_sim::requests::{self, Routing};
 use oncall_sim::setup::{RunSetup, SetError};
 use oncall_sim::{compare, params::ModelParams, queueing, scenario, Action};
 use std::io::Write;
@@ -77,6 +79,7 @@ fn dispatch(args: &[String]) -> Result<String, Usage> {
         Some("queue") => queue(&args[1..]),
         Some("par") => par(&args[1..]),
         Some("lb") => lb(&args[1..]),
+        Some("des") => des(&args[1..]),
         Some("help" | "--help" | "-h") => Ok(format!("{}\n", Message::new(M::CliUsage))),
         Some(other) => Err(Usage(
             Message::new(M::CliUnknownCommand).given("given", other),
@@ -656,4 +659,121 @@ fn lb(args: &[String]) -> Result<String, Usage> {
         "{}\n",
         serde_json::to_string(&report).unwrap_or_default()
     ))
+}
+
+/// Largest number of workers or instances the request-level engine takes.
+const MAX_DES_WORKERS: u32 = 100_000;
+
+/// The request-level engine on one workload: one JSON object. Every field but
+/// `events_per_s` (wall clock) is fixed by the arguments and the seed.
+fn des(args: &[String]) -> Result<String, Usage> {
+    let pairs = flags(
+        args,
+        &[
+            "--servers",
+            "--arrival-rate",
+            "--service-time",
+            "--customers",
+            "--instances",
+            "--lb",
+            "--timeout",
+            "--seed",
+        ],
+    )?;
+    let servers = parse_u32(
+        "--servers",
+        required(&pairs, "--servers")?,
+        1,
+        MAX_DES_WORKERS,
+    )?;
+    let lambda = parse_f64(
+        "--arrival-rate",
+        required(&pairs, "--arrival-rate")?,
+        1e-9,
+        1e9,
+        M::CliPositiveRateRange,
+    )?;
+    let service = parse_f64(
+        "--service-time",
+        required(&pairs, "--service-time")?,
+        1e-9,
+        1e6,
+        M::CliServiceTimeRange,
+    )?;
+    let max_customers = u32::try_from(requests::RunConfig::MAX_CUSTOMERS).unwrap_or(u32::MAX);
+    let customers = parse_u32(
+        "--customers",
+        required(&pairs, "--customers")?,
+        1,
+        max_customers,
+    )?;
+    let instances = match single(&pairs, "--instances")? {
+        Some(v) => parse_u32("--instances", v, 1, MAX_DES_WORKERS)?,
+        None => 1,
+    };
+    let routing = match single(&pairs, "--lb")? {
+        Some(v) => v.parse::<Routing>().map_err(|_| {
+            not_allowed(
+                "--lb",
+                v,
+                Message::new(M::OneOfList).codes("allowed", Routing::NAMES.to_vec()),
+            )
+        })?,
+        None => Routing::RoundRobin,
+    };
+    let timeout = single(&pairs, "--timeout")?
+        .map(|v| parse_f64("--timeout", v, 0.0, 1e9, M::CliWithinRange))
+        .transpose()?;
+    let seed = match single(&pairs, "--seed")? {
+        Some(v) => parse_u32("--seed", v, 0, u32::MAX)?,
+        None => 1,
+    };
+    if servers % instances != 0 {
+        return Err(Usage(
+            Message::new(M::CliServersNotSplit)
+                .int("servers", servers)
+                .int("instances", instances),
+        ));
+    }
+    let config = requests::RunConfig {
+        instances,
+        workers_per_instance: servers / instances,
+        arrival_rate: lambda,
+        service_s: service,
+        customers: u64::from(customers),
+        warmup: 0,
+        routing,
+        timeout_s: timeout,
+        seed,
+    };
+    let started = std::time::Instant::now();
+    let out = requests::run(&config)
+        .map_err(|e| Usage(Message::new(M::CliDesRefused).code("field", e.field)))?;
+    let seconds = started.elapsed().as_secs_f64();
+    let events_per_s = if seconds > 0.0 {
+        out.events as f64 / seconds
+    } else {
+        0.0
+    };
+    let mut obj = serde_json::Map::new();
+    obj.insert("p_wait".into(), out.p_wait.into());
+    obj.insert("mean_wait_s".into(), out.mean_wait_s.into());
+    obj.insert("mean_sojourn_s".into(), out.mean_sojourn_s.into());
+    obj.insert("p50_s".into(), out.p50_s.into());
+    obj.insert("p95_s".into(), out.p95_s.into());
+    obj.insert("p99_s".into(), out.p99_s.into());
+    obj.insert("p999_s".into(), out.p999_s.into());
+    obj.insert("timeout_share".into(), out.timeout_share.into());
+    obj.insert("utilization".into(), out.utilization.into());
+    obj.insert(
+        "per_instance_served".into(),
+        out.per_instance_served.clone().into(),
+    );
+    // Hedging is not simulated yet: nothing is hedged.
+    obj.insert("hedges_sent".into(), 0.into());
+    obj.insert("hedges_won".into(), 0.into());
+    obj.insert("duplicates".into(), 0.into());
+    obj.insert("customers".into(), out.customers.into());
+    obj.insert("events_per_s".into(), events_per_s.into());
+    Ok(format!("{}\n", serde_json::Value::Object(obj)))
 }

@@ -102,7 +102,8 @@ pub fn template(id: MessageId) -> &'static str {
         | CliAction | CliCannotWrite | CliCannotRead | CliConfigError | CliUnknownScenario | CliPolicies
         | CliAutoscalerWithCompare | CliConfigUnknown | CliConfigNeedsSubcommand
         | CliConfigNeedsFile | CliNote | CliSetTwice | CliPoliciesTwice | CliCannotWriteOutput
-        | CliFileTooLarge => cli_template(id),
+        | CliFileTooLarge | CliPositiveRateRange | CliServersNotSplit
+        | CliDesRefused => cli_template(id),
         CliLbPolicies | CliLbTableSizeNotPrime | CliLbTooManyHosts => cli_template(id),
         ScaleUpPodsNeeded => "must be at least 1 when {other} is {value} (otherwise the HPA never scales up)",
         ScaleUpPercentNeeded => "must be above 0 when {other} is {value} (otherwise the HPA never scales up)",
@@ -174,6 +175,8 @@ fn cli_template(id: MessageId) -> &'static str {
   oncall-sim queue --servers N --arrival-rate L --service-time S [--within T] [--timeout T]
   oncall-sim par --scenario ID --seed N [--minutes M] [--set NAME=VALUE]... [--elastic-config FILE]
   oncall-sim lb --policy ring-hash|maglev --hosts N [--remove K] [--keys K] [--table-size M]
+  oncall-sim des --servers N --arrival-rate L --service-time S --customers K [--instances I]
+                 [--lb round-robin|random|least-request] [--timeout T] [--seed N]
 
   --set autoscaler=target-tracking|cloud-run|elastic|hpa|kpa picks the policy;
   --set budget_accounting=time|requests picks how errors spend the error budget (time, the
@@ -184,8 +187,8 @@ fn cli_template(id: MessageId) -> &'static str {
   lb prints each host's share of the Maglev table (--table-size, a prime, default 65537) or
   of the ring (--table-size is the minimum ring size, default 1024), and with --remove K the
   share of --keys sampled keys (default 100000) that move when the last K hosts leave.",
-        CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue, par, lb (see oncall-sim help)",
-        CliNoCommand => "a command is needed: scenarios, run, compare, config, queue, par or lb (see oncall-sim help)",
+        CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue, par, des, lb (see oncall-sim help)",
+        CliNoCommand => "a command is needed: scenarios, run, compare, config, queue, par, des or lb (see oncall-sim help)",
         CliUnexpected => "unexpected argument {given:?}",
         CliUnknownFlag => "unknown argument {given:?}; allowed: {allowed}",
         CliNeedsValue => "{name} needs a value",
@@ -220,6 +223,9 @@ fn cli_template(id: MessageId) -> &'static str {
         CliLbPolicies => "ring-hash or maglev",
         CliLbTableSizeNotPrime => "--table-size {given:?} is not a prime number; Maglev's table size must be a prime from 2 to {max} (Envoy's default is 65537)",
         CliLbTooManyHosts => "--hosts {hosts} is more than the Maglev table's {size} slots; every host needs a slot: use at most {size} hosts or a larger prime --table-size",
+        CliPositiveRateRange => "a rate in requests per second from 1e-9 to 1e9",
+        CliDesRefused => "des: the request-level engine cannot run with this {field}",
+        CliServersNotSplit => "--servers {servers} cannot be split evenly across --instances {instances}; give a multiple of {instances} workers",
         _ => "",
     }
 }

@@ -419,6 +419,18 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             symbols: &["share of the usual traffic gained (or lost) in the long run", "time constant of free play's drift, minutes"],
             note: "The same seed gives the same twists; another seed, other ones. Each twist has its own generator, so it does not change the run's other draws (traffic noise, the other twists). Whole minutes are drawn uniformly among the whole numbers of their range. The ranges are this model's choice.",
         },
+        RelationId::RequestEngine => RelationTexts {
+            name: "Request-level engine (one request at a time)",
+            formula: "arrivals Poisson at λ; instance chosen by the policy; start = max(arrival, earliest free worker of the instance); served if start − arrival ≤ τ, then leaves at start + service (exponential, mean S); otherwise gives up at arrival + τ",
+            symbols: &["patience: the request timeout", "arrival rate, requests per second", "mean service time"],
+            note: "Each instance is FIFO, so a request's start is known when it arrives (no global event list). Policies: round robin in turn; random uniform; least request picks two distinct instances at random and sends to the one holding fewer requests (in service and waiting), a tie to the first. With random routing each instance is an M/M/1 queue (one worker) or M/M/W; with one instance, M/M/N (Erlang C) or M/M/N+D with the timeout.",
+        },
+        RelationId::Supermarket => RelationTexts {
+            name: "Least request on many instances (supermarket model)",
+            formula: "s_i = ρ^(2^i − 1);  E[T] = S · Σ over i ≥ 1 of ρ^(2^i − 2)",
+            symbols: &["share of instances holding at least i requests", "load of each single-worker instance", "mean time in the system"],
+            note: "For two choices and one worker per instance, in the limit of many instances; with a finite number of instances the request-level engine's figure is slightly higher.",
+        },
         RelationId::Randomness => RelationTexts {
             name: "Randomness",
             formula: "mulberry32(seed); uniform u; exponential −m·ln(1 − u); normal √(−2 ln u₁)·cos(2π u₂) (Box–Muller); Poisson by Knuth's product of uniforms",

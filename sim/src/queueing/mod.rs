@@ -11,7 +11,8 @@ pub use patience::SojournTail;
 
 use crate::relations::{
     Relation, RelationId, BACCELLI_HEBUTERNE_1981, ENVOY_CIRCUIT_BREAKING, ERLANG_1917,
-    HARCHOL_BALTER_2013, KLEINROCK_1975, LITTLE_1961, THIS_MODEL, ZELTYN_MANDELBAUM_2005,
+    HARCHOL_BALTER_2013, KLEINROCK_1975, LITTLE_1961, MITZENMACHER_2001, THIS_MODEL,
+    ZELTYN_MANDELBAUM_2005,
 };
 
 pub const OFFERED_LOAD: Relation = Relation {
@@ -96,6 +97,37 @@ pub const WAITING_TAIL: Relation = Relation {
     id: RelationId::WaitingTail,
     symbols: &["W", "t"],
     citations: &[KLEINROCK_1975, HARCHOL_BALTER_2013],
+    assumption: false,
+};
+
+/// Mean time in the system, in mean service times, of least request with two choices over
+/// many single-worker instances each loaded ρ < 1 (the supermarket model): the share of
+/// instances holding at least i requests tends to s_i = ρ^(2^i − 1) as the instances grow in
+/// number, so E[T] = Σ_{i≥1} s_i / ρ = Σ_{i≥1} ρ^(2^i − 2). Infinite at ρ ≥ 1.
+pub fn supermarket_mean_sojourn(rho: f64) -> f64 {
+    if !(rho < 1.0) {
+        return f64::INFINITY;
+    }
+    let rho = rho.max(0.0);
+    let mut sum = 0.0;
+    let mut exponent = 0.0f64;
+    // The exponents double: after 64 terms the exponent is near 2^65, where ρ^x is 0 for
+    // every ρ < 1 a double holds (1 − ρ ≥ 1.1e-16).
+    for _ in 0..64 {
+        let term = libm::pow(rho, exponent);
+        sum += term;
+        if term < 1e-17 {
+            break;
+        }
+        exponent = 2.0 * exponent + 2.0;
+    }
+    sum
+}
+
+pub const SUPERMARKET: Relation = Relation {
+    id: RelationId::Supermarket,
+    symbols: &["s_i", "ρ", "E[T]"],
+    citations: &[MITZENMACHER_2001],
     assumption: false,
 };
 
@@ -531,6 +563,19 @@ mod tests {
         }
         assert_eq!(erlang_c_from_previous(12.0, 10, 0.5), 1.0);
         assert_eq!(erlang_c_from_previous(0.0, 10, 0.0), 0.0);
+    }
+
+    #[test]
+    fn supermarket_sum() {
+        // ρ = 0.5: 1 + 0.5² + 0.5⁶ + 0.5¹⁴ + 0.5³⁰ + …
+        let want = 1.0 + 0.25 + 0.015_625 + libm::pow(0.5, 14.0) + libm::pow(0.5, 30.0);
+        assert!((supermarket_mean_sojourn(0.5) - want).abs() < 1e-12);
+        assert_eq!(supermarket_mean_sojourn(0.0), 1.0);
+        assert_eq!(supermarket_mean_sojourn(1.0), f64::INFINITY);
+        // Two choices beat one: below M/M/1's 1/(1 − ρ).
+        for rho in [0.3, 0.9, 0.99] {
+            assert!(supermarket_mean_sojourn(rho) < 1.0 / (1.0 - rho));
+        }
     }
 
     #[test]

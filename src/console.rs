@@ -224,6 +224,16 @@ impl Console {
         Ok(())
     }
 
+    /// The same run under a changed set-up (another autoscaler, a policy parameter): the
+    /// actions, those still waiting included, and the minutes played are kept and replayed
+    /// under it. A set-up the core refuses leaves the run as it was.
+    pub fn rerun(&mut self, edit: impl FnOnce(&mut ShareState)) -> Result<(), ParamError> {
+        let mut state = self.share_state();
+        edit(&mut state);
+        *self = Self::start(state, self.seed)?;
+        Ok(())
+    }
+
     /// A new run with the same scenario, seed and parameters, and no actions.
     pub fn reset(&mut self) -> Result<(), ParamError> {
         self.restart(None, |_| {})
@@ -414,6 +424,58 @@ mod tests {
         assert_eq!(c.sim().params().timeout_s, 3.0);
         // An unknown scenario cannot reach a restart: ids are parsed at the edge.
         assert!("nope".parse::<ScenarioId>().is_err());
+    }
+
+    #[test]
+    fn a_new_autoscaler_or_parameter_replays_the_same_actions_to_the_same_minute() {
+        let mut c = Console::start(state("bad-deploy"), 7).unwrap();
+        for _ in 0..14 {
+            c.step();
+        }
+        c.act(ActionKind::Rollback);
+        c.step();
+        c.act(ActionKind::MinInstances(14));
+        for _ in 0..5 {
+            c.step();
+        }
+        c.act(ActionKind::WarmCache);
+        let before = c.share_state();
+        assert_eq!(before.actions.len(), 3);
+
+        c.rerun(|s| s.autoscaler = PolicyId::Hpa).unwrap();
+        assert_eq!(c.snapshot().policy, PolicyId::Hpa);
+        assert!(c.replay_left() > 0);
+        while c.replay(16) > 0 {}
+        assert_eq!(c.minutes(), 21);
+        assert_eq!(c.pending(), [ActionKind::WarmCache]);
+        let applied: Vec<String> = c.sim().actions().iter().map(Action::encode).collect();
+        assert_eq!(applied, ["15:rollback", "16:min_instances=14"]);
+        let after = c.share_state();
+        assert_eq!(after.actions, before.actions);
+        assert_eq!(after.minute, before.minute);
+
+        // The same as a fresh run of the new set-up's link.
+        let mut fresh_state = before.clone();
+        fresh_state.autoscaler = PolicyId::Hpa;
+        let mut fresh = Console::start(fresh_state, 7).unwrap();
+        while fresh.replay(16) > 0 {}
+        assert_eq!(fresh.sim().history(), c.sim().history());
+
+        // A policy parameter too; a refused one leaves the run as it was.
+        c.rerun(|s| s.policy.set("hpa.tolerance", 0.3).unwrap())
+            .unwrap();
+        while c.replay(16) > 0 {}
+        assert_eq!(c.share_state().actions, before.actions);
+        assert_eq!(c.sim().settings().min_instances, 14);
+        let kept = c.share_state();
+        assert!(c
+            .rerun(|s| {
+                s.autoscaler = PolicyId::Elastic;
+                s.policy.elastic.min_nodes = 50;
+                s.policy.elastic.max_nodes = 1;
+            })
+            .is_err());
+        assert_eq!(c.share_state(), kept);
     }
 
     #[test]

@@ -103,6 +103,14 @@ pub enum Msg {
     Replaying,
     StartHint,
     ExerciseOver,
+    /// Placeholders `{minute}`, `{actions}` (counted with [`Msg::ActionsOne`]).
+    UndoResetNote,
+    /// Placeholders `{minute}`, `{actions}`.
+    UndoRestartNote,
+    UndoReset,
+    UndoRestart,
+    ActionsOne,
+    ActionsOther,
 
     // Time.
     TimeHeading,
@@ -509,7 +517,7 @@ fn en(msg: Msg) -> &'static str {
         BriefingHeading => "Briefing",
         ExerciseLength => "The exercise lasts {minutes} simulated minutes.",
         ExerciseEndless => "No time limit.",
-        PolicyChangeNote => "Changing the scenario, the autoscaler or the seed starts a new run.",
+        PolicyChangeNote => "A new scenario or seed starts a new run; a new autoscaler replays your actions under it.",
 
         StatusHeading => "Status",
         ClockLabel => "Time of day",
@@ -525,6 +533,12 @@ fn en(msg: Msg) -> &'static str {
         Replaying => "Replaying the link: minute {minute} of {total}…",
         StartHint => "Paused. Press Play (or Space) to start the clock, or Step (→) for one minute.",
         ExerciseOver => "The exercise is over: read the debrief below.",
+        UndoResetNote => "The run was reset. The one you left, at minute {minute} with {actions}, can be brought back (Back in the browser does it too).",
+        UndoRestartNote => "A new run started. The one you left, at minute {minute} with {actions}, can be brought back (Back in the browser does it too).",
+        UndoReset => "Undo reset",
+        UndoRestart => "Back to the previous run",
+        ActionsOne => "{value} action",
+        ActionsOther => "{value} actions",
 
         TimeHeading => "Time",
         Play => "Play",
@@ -532,7 +546,7 @@ fn en(msg: Msg) -> &'static str {
         Step => "Step",
         StepHint => "Simulate one minute",
         Reset => "Reset",
-        ResetHint => "Start this scenario over with the same seed; your actions are cleared",
+        ResetHint => "Start this scenario over with the same seed; your actions are cleared (it can be undone)",
         SpeedLabel => "Speed",
         SpeedOption => "{value} min/s",
         HelpButton => "Keyboard shortcuts",

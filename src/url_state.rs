@@ -1,7 +1,8 @@
 //! Reading and writing the run's state in the page's URL.
 //!
-//! Writes go through `history.replaceState`: sharing state must neither add a history entry per
-//! change nor move the page (a navigation would scroll to the top). The path and the fragment
+//! Writes never navigate (a navigation would scroll to the top). The link of a run that goes
+//! on is rewritten in place (`history.replaceState`: no entry per minute); a new run gets a new
+//! entry (`history.pushState`), so Back returns to the run before it. The path and the fragment
 //! are kept as they are.
 
 use wasm_bindgen::JsValue;
@@ -41,13 +42,26 @@ pub fn href_with_query(query: &str) -> Result<String, JsValue> {
 /// Replaces the page's query string in place (no navigation, no scrolling, no new history
 /// entry). Does nothing when it is already the same.
 pub fn replace_query(query: &str) -> Result<(), JsValue> {
+    write_query(query, false)
+}
+
+/// Gives the page's query string a new history entry (no navigation, no scrolling). Does
+/// nothing when it is already the same.
+pub fn push_query(query: &str) -> Result<(), JsValue> {
+    write_query(query, true)
+}
+
+fn write_query(query: &str, push: bool) -> Result<(), JsValue> {
     let window = web_sys::window().ok_or_else(|| JsValue::from_str("no window"))?;
-    if window.location().search()? == query {
+    let location = window.location();
+    if location.search()? == query {
         return Ok(());
     }
-    let location = window.location();
     let relative = format!("{}{}{}", location.pathname()?, query, location.hash()?);
-    window
-        .history()?
-        .replace_state_with_url(&JsValue::NULL, "", Some(&relative))
+    let history = window.history()?;
+    if push {
+        history.push_state_with_url(&JsValue::NULL, "", Some(&relative))
+    } else {
+        history.replace_state_with_url(&JsValue::NULL, "", Some(&relative))
+    }
 }

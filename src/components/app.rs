@@ -72,6 +72,7 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
     let frame = use_frame_loop(frame_tick(run, canvases, dark));
     run.attach(frame);
     use_shortcuts(run);
+    use_history(run);
     // The link names the seed in use (and the minute) from the start, so copying the address
     // bar reproduces the run too.
     run.write_link();
@@ -225,6 +226,15 @@ fn frame_tick(
         let link_pending = run.book.try_with_value(|b| b.link_dirty).unwrap_or(false);
         playing || replaying || link_pending
     }
+}
+
+/// Back and Forward: the page shows the run of the entry's link (each new run has its own
+/// entry, written by the run handle).
+fn use_history(run: RunHandle) {
+    let handle = window_event_listener(leptos::ev::popstate, move |_| {
+        run.follow_link(&current_search());
+    });
+    on_cleanup(move || handle.remove());
 }
 
 /// Keyboard shortcuts: Space play/pause, → or S step, + and − speed, R reset, ? help.

@@ -6,14 +6,13 @@
 //! loop for a frame, where charts are redrawn (once) and the link rewritten.
 
 use leptos::prelude::*;
-use oncall_sim::autoscale::PolicyId;
 use oncall_sim::ids::ScenarioId;
 use oncall_sim::share::ShareState;
-use oncall_sim::ActionKind;
+use oncall_sim::{ActionKind, ParamError};
 
 use crate::console::{Console, Snapshot};
 use crate::hooks::FrameLoop;
-use crate::link::link_query;
+use crate::link::{link_query, read_link};
 use crate::url_state;
 
 /// Simulated minutes per real second the speed control offers: from one minute per second to
@@ -38,6 +37,23 @@ pub struct FrameBook {
     pub owed_minutes: f64,
 }
 
+/// What replaced the run a page offers back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UndoKind {
+    Reset,
+    /// Another scenario or seed.
+    Restart,
+}
+
+/// A run left behind by a reset or restart, which the page offers back until another run
+/// replaces the new one or the offer is dismissed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UndoOffer {
+    pub kind: UndoKind,
+    /// The run as it was left: its link's state, exact to the minute.
+    pub run: ShareState,
+}
+
 /// A copyable handle on the run, provided through context.
 #[derive(Clone, Copy)]
 pub struct RunHandle {
@@ -51,6 +67,8 @@ pub struct RunHandle {
     /// Counts the runs: changes when a reset or restart replaces the run, so what depends
     /// only on the run's set-up (parameters, legends) is recomputed then and not every frame.
     pub generation: RwSignal<u64>,
+    /// The run a reset or restart replaced, offered back.
+    pub undo: RwSignal<Option<UndoOffer>>,
     /// Link parameters the core does not own, kept in the link as they came.
     rest: StoredValue<Vec<(String, String)>>,
     pub book: StoredValue<FrameBook, LocalStorage>,
@@ -67,6 +85,7 @@ impl RunHandle {
             speed: RwSignal::new(DEFAULT_SPEED),
             help_open: RwSignal::new(false),
             generation: RwSignal::new(0),
+            undo: RwSignal::new(None),
             rest: StoredValue::new(rest),
             book: StoredValue::new_local(FrameBook {
                 charts_dirty: true,
@@ -187,39 +206,101 @@ impl RunHandle {
         SPEEDS[self.speed.get_untracked().min(SPEEDS.len() - 1)]
     }
 
-    /// The one place the page starts a run over, paused: the console restarts with its
-    /// set-up changed by `edit` (and `seed`, if given); then the page's state, charts and
-    /// link follow. A set-up the core refuses leaves the run as it is.
-    pub fn restart(&self, seed: Option<u32>, edit: impl FnOnce(&mut ShareState)) {
+    /// The one place the page replaces its run, paused: `change` turns the console into the
+    /// new run; then the page's state, charts and link follow. The run left behind keeps its
+    /// history entry (its link is written out first, exact to the minute) and the new run gets
+    /// a new one, so Back returns to it; `undo` offers it back on the page too. A change the
+    /// core refuses leaves the run as it is.
+    fn replace_run(
+        &self,
+        undo: Option<UndoKind>,
+        change: impl FnOnce(&mut Console) -> Result<(), ParamError>,
+    ) {
         self.playing.set(false);
-        if let Some(Ok(())) = self.update(|c| c.restart(seed, edit)) {
-            self.generation.update(|g| *g += 1);
-            self.publish();
-            self.charts_changed();
-            self.write_link();
+        let Some(left) = self.with(|c| c.share_state()) else {
+            return;
+        };
+        self.write_link();
+        if let Some(Ok(())) = self.update(change) {
+            let lost = left.minute.unwrap_or(0) > 1 || !left.actions.is_empty();
+            self.undo.set(
+                undo.filter(|_| lost)
+                    .map(|kind| UndoOffer { kind, run: left }),
+            );
+            self.replaced();
+            if let Some(query) = self.link_query() {
+                // Without the history API the link simply stays as it was.
+                let _ = url_state::push_query(&query);
+                self.book.try_update_value(|b| b.link_dirty = false);
+            }
         }
     }
 
-    /// Starts the scenario over (same seed and parameters, no actions), paused.
-    pub fn reset(&self) {
-        self.restart(None, |_| {});
+    /// The page follows a run that replaced the one it showed.
+    fn replaced(&self) {
+        self.generation.update(|g| *g += 1);
+        self.publish();
+        self.charts_changed();
     }
 
-    /// A new run of another scenario, autoscaler or seed, paused.
-    pub fn restart_with(
-        &self,
-        scenario: Option<ScenarioId>,
-        policy: Option<PolicyId>,
-        seed: Option<u32>,
-    ) {
-        self.restart(seed, |state| {
+    /// Starts the run over from minute 0 without actions, with its set-up changed by `edit`
+    /// (and `seed`, if given).
+    fn restart(&self, undo: UndoKind, seed: Option<u32>, edit: impl FnOnce(&mut ShareState)) {
+        self.replace_run(Some(undo), |c| c.restart(seed, edit));
+    }
+
+    /// The same run under a changed set-up (autoscaler, policy parameters): its actions are
+    /// replayed under it to the same minute.
+    pub fn rerun(&self, edit: impl FnOnce(&mut ShareState)) {
+        self.replace_run(None, |c| c.rerun(edit));
+    }
+
+    /// Starts the scenario over (same seed and parameters, no actions), paused; it can be
+    /// undone.
+    pub fn reset(&self) {
+        self.restart(UndoKind::Reset, None, |_| {});
+    }
+
+    /// A new run of another scenario or seed, paused (the autoscaler: [`RunHandle::rerun`]).
+    pub fn restart_with(&self, scenario: Option<ScenarioId>, seed: Option<u32>) {
+        self.restart(UndoKind::Restart, seed, |state| {
             if let Some(id) = scenario {
                 state.scenario = id;
             }
-            if let Some(id) = policy {
-                state.autoscaler = id;
-            }
         });
+    }
+
+    /// Brings back the run a reset or restart replaced (a new history entry, as any change of
+    /// run).
+    pub fn undo(&self) {
+        if let Some(offer) = self.undo.get_untracked() {
+            let seed = offer.run.seed;
+            self.replace_run(None, move |c| {
+                let seed = seed.unwrap_or_else(|| c.seed());
+                *c = Console::start(offer.run, seed)?;
+                Ok(())
+            });
+        }
+    }
+
+    /// The browser went Back or Forward to another entry: the page shows the run of its link.
+    /// A link that names the run already shown (a jump within the page) changes nothing.
+    pub fn follow_link(&self, search: &str) {
+        let link = read_link(search);
+        let current = self.link_query();
+        if current.as_deref() == Some(link_query(&link.state, &link.rest).as_str()) {
+            return;
+        }
+        self.playing.set(false);
+        let seed = link.state.seed;
+        let started = self.update(|c| {
+            Console::start(link.state, seed.unwrap_or_else(|| c.seed())).map(|next| *c = next)
+        });
+        if let Some(Ok(())) = started {
+            self.rest.set_value(link.rest);
+            self.undo.set(None);
+            self.replaced();
+        }
     }
 
     /// The query string describing the run now.

@@ -15,8 +15,8 @@ pub fn parse_seed_input(text: &str) -> Option<u32> {
     text.parse().ok()
 }
 
-/// The run's set-up: scenario (with its briefing), autoscaler and seed. Changing any of them
-/// starts a new run.
+/// The run's set-up: scenario (with its briefing), autoscaler and seed. A new scenario or seed
+/// starts a new run; a new autoscaler replays the run's actions under it.
 #[component]
 pub fn SetupPanel() -> impl IntoView {
     let run = use_run();
@@ -60,7 +60,7 @@ pub fn SetupPanel() -> impl IntoView {
         match parse_seed_input(&typed) {
             Some(seed) => {
                 seed_error.set(None);
-                run.restart_with(None, None, Some(seed));
+                run.restart_with(None, Some(seed));
             }
             None => seed_error.set(Some(tf(Msg::SeedInvalid, &[("value", typed.trim())]))),
         }
@@ -79,7 +79,7 @@ pub fn SetupPanel() -> impl IntoView {
                     prop:value=move || scenario_id().as_str()
                     on:change=move |ev| {
                         if let Ok(id) = event_target_value(&ev).parse() {
-                            run.restart_with(Some(id), None, None);
+                            run.restart_with(Some(id), None);
                         }
                     }
                 >
@@ -98,8 +98,8 @@ pub fn SetupPanel() -> impl IntoView {
                     data-field="autoscaler"
                     prop:value=move || run.snapshot.with(|s| s.policy.as_str())
                     on:change=move |ev| {
-                        if let Ok(id) = event_target_value(&ev).parse() {
-                            run.restart_with(None, Some(id), None);
+                        if let Ok(id) = event_target_value(&ev).parse::<PolicyId>() {
+                            run.rerun(|state| state.autoscaler = id);
                         }
                     }
                 >
@@ -134,7 +134,7 @@ pub fn SetupPanel() -> impl IntoView {
                         type="button"
                         on:click=move |_| {
                             seed_error.set(None);
-                            run.restart_with(None, None, Some(random_seed()));
+                            run.restart_with(None, Some(random_seed()));
                         }
                     >
                         {t(Msg::SeedRandom)}

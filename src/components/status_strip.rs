@@ -2,9 +2,9 @@ use leptos::prelude::*;
 use oncall_sim::budget::BudgetAccounting;
 
 use crate::components::icons::{Icon, IconView};
-use crate::components::run::{use_run, SPEEDS};
+use crate::components::run::{use_run, UndoKind, SPEEDS};
 use crate::format::{format_value, Format, Value};
-use crate::i18n::{t, tf, Msg};
+use crate::i18n::{plural, t, tf, Msg};
 use crate::metrics::{Level, Limits, METRICS};
 
 /// Play/pause, step, speed and reset.
@@ -221,6 +221,50 @@ pub fn StatusStrip() -> impl IntoView {
             <p class="status-hint" role="status" class:hidden=move || hint().is_none()>
                 {hint}
             </p>
+            <UndoOffer />
         </section>
     }
+}
+
+/// The run a reset or a new scenario or seed replaced, offered back until it is dismissed or
+/// another run replaces this one.
+#[component]
+fn UndoOffer() -> impl IntoView {
+    let run = use_run();
+    let offer = move || {
+        run.undo.with(|offer| {
+            offer.as_ref().map(|o| {
+                let (note, button) = match o.kind {
+                    UndoKind::Reset => (Msg::UndoResetNote, Msg::UndoReset),
+                    UndoKind::Restart => (Msg::UndoRestartNote, Msg::UndoRestart),
+                };
+                let actions = plural(
+                    o.run.actions.len() as u64,
+                    Msg::ActionsOne,
+                    Msg::ActionsOther,
+                );
+                // The link's `t` counts the minutes played; the last one shown is one less.
+                let minute = o.run.minute.unwrap_or(1).saturating_sub(1).to_string();
+                let note = tf(note, &[("minute", &minute), ("actions", &actions)]);
+                view! {
+                    <div class="undo-offer notice" role="status">
+                        <p>{note}</p>
+                        <button type="button" data-action="undo" on:click=move |_| run.undo()>
+                            {t(button)}
+                        </button>
+                        <button
+                            type="button"
+                            class="dismiss"
+                            aria-label=t(Msg::NoticeDismiss)
+                            title=t(Msg::NoticeDismiss)
+                            on:click=move |_| run.undo.set(None)
+                        >
+                            "×"
+                        </button>
+                    </div>
+                }
+            })
+        })
+    };
+    view! { {offer} }
 }

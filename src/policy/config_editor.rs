@@ -72,7 +72,7 @@ enum Status {
 }
 
 /// The configuration editor. `config` is the configuration in use; `on_apply` gets a valid
-/// new one (the page starts the run again with it).
+/// new one (the page replays the run under it).
 #[component]
 pub fn ElasticConfigEditor(
     #[prop(into)] config: Signal<ElasticConfig>,

@@ -5,7 +5,7 @@
 //! Every value is checked by the core ([`PolicySettings::set`], [`ModelParams::set`],
 //! [`oncall_sim::autoscale::elastic::config::parse`]); a rejected value changes nothing and
 //! its error names the field. A valid change gives a new [`PolicySetup`], which the page turns
-//! into a new run (and a new link). The comparison runs both policies in the core.
+//! into the same run replayed under it (and a new link). The comparison runs both policies in the core.
 //!
 //! [`PolicyControls`] and [`PolicyComparison`] connect these components to the page's run.
 
@@ -153,7 +153,7 @@ impl PolicySetup {
     }
 }
 
-/// The policy panel for the page's run: a valid change starts the run again with it.
+/// The policy panel for the page's run: a valid change replays the run under it.
 #[component]
 pub fn PolicyControls() -> impl IntoView {
     let run = use_run();
@@ -166,7 +166,7 @@ pub fn PolicyControls() -> impl IntoView {
         run.snapshot.track();
         run.with(|c| c.sim().active_driver()).flatten()
     });
-    let on_change = Callback::new(move |next: PolicySetup| restart_with_setup(run, next));
+    let on_change = Callback::new(move |next: PolicySetup| rerun_with_setup(run, next));
     view! { <PolicyPanel setup=setup driver=driver on_change=on_change /> }
 }
 
@@ -191,11 +191,11 @@ pub fn PolicyComparison() -> impl IntoView {
     }
 }
 
-/// Starts the run again, paused, with a new policy set-up (same scenario, seed and other
-/// parameters; no actions), like a change of scenario or seed does. A set-up the core
+/// Replays the run, paused, under a new policy set-up: same scenario, seed, other parameters
+/// and actions, to the same minute (as the comparison runs another policy). A set-up the core
 /// refuses leaves the run as it is.
-fn restart_with_setup(run: RunHandle, setup: PolicySetup) {
-    run.restart(None, |state| setup.write_to(state));
+fn rerun_with_setup(run: RunHandle, setup: PolicySetup) {
+    run.rerun(|state| setup.write_to(state));
 }
 
 /// Why a typed value was not taken.

@@ -76,7 +76,7 @@ pub fn range_text(spec: &ParamSpec) -> String {
 ///
 /// `setup` is the run's policy and parameters; `driver` the driver or strategy behind the
 /// policy's latest decision. A valid change calls `on_change` with the new set-up (the page
-/// starts the run again with it); an invalid value is shown next to its input, naming the
+/// replays the run under it); an invalid value is shown next to its input, naming the
 /// field and its range, and changes nothing.
 #[component]
 pub fn PolicyPanel(

@@ -92,8 +92,9 @@ describe('autoscaling policies', () => {
 
     await picker(page).selectOption('cloud-run');
     await waitForParam(page, 'autoscaler', 'cloud-run');
-    // A new run under Cloud Run: back at its first minute, with the same scenario and seed.
-    await waitForMinute(page, 0);
+    // The same run replayed under Cloud Run: the same minute, scenario and seed.
+    await waitForMinute(page, 3);
+    assert.equal(linkParams(page).t, '4');
     const params = linkParams(page);
     assert.equal(params.scenario, 'viral-surge');
     assert.equal(params.seed, '42');
@@ -107,7 +108,7 @@ describe('autoscaling policies', () => {
       /Parameters of Cloud Run/,
     );
     await step(page, 2);
-    assert.equal(await shownMinute(page), 2);
+    assert.equal(await shownMinute(page), 5);
 
     // The viral surge of seed 42 starts before 09:30; replay the link to 09:45.
     const query = new URL(page.url()).search.replace(/([?&])t=\d+/, '$1t=76');
@@ -161,13 +162,14 @@ describe('autoscaling policies', () => {
     await step(page, 1);
     assert.equal(await shownMinute(page), 4);
 
-    // A valid value, typed with the keyboard, restarts the run with it.
+    // A valid value, typed with the keyboard, replays the run under it to the same minute.
     await tolerance.focus();
     await page.keyboard.press('Control+A');
     await page.keyboard.type('0.25');
     await page.keyboard.press('Enter');
     await waitForParam(page, 'hpa.tolerance', '0.25');
-    await waitForMinute(page, 0);
+    await waitForMinute(page, 4);
+    assert.equal(linkParams(page).t, '5');
     assert.equal((await paramError(page, 'hpa.tolerance').textContent()).trim(), '');
     assert.equal(await tolerance.getAttribute('aria-invalid'), 'false');
 
@@ -205,7 +207,8 @@ describe('autoscaling policies', () => {
     await apply.click();
     await waitForParam(page, 'elastic.max_nodes', '16');
     assert.equal(linkParams(page)['elastic.min_nodes'], '3');
-    await waitForMinute(page, 0);
+    // The run is replayed under the new limits to the minute it had reached.
+    await waitForMinute(page, 2);
     assert.match(await status.textContent(), /^Applied/);
     assert.equal(await param(page, 'elastic.max_nodes').inputValue(), '16');
 
@@ -225,7 +228,7 @@ describe('autoscaling policies', () => {
       assert.equal(await status.getAttribute('data-status'), 'error');
       assert.match(await status.textContent(), expected);
       assert.equal(page.url(), before);
-      assert.equal(await shownMinute(page), 1);
+      assert.equal(await shownMinute(page), 3);
       assert.equal(await param(page, 'elastic.max_nodes').inputValue(), '16');
     }
 

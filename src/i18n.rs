@@ -744,7 +744,8 @@ fn en(msg: Msg) -> &'static str {
         HelpHeading => "Keyboard shortcuts",
         HelpClose => "Close",
         HelpNote => {
-            "Shortcuts do nothing while a text field, slider or list has the keyboard focus."
+            "Shortcuts do nothing while a text field or list has the keyboard focus; on a slider the \
+             arrows move it and Space still plays or pauses."
         }
         KeyPlayPause => "Play or pause",
         KeyStep => "Step one minute (paused)",

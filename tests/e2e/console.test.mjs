@@ -265,6 +265,35 @@ describe('web console', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('on a slider the arrows move it and Space still plays and pauses', async () => {
+    const { page, errors } = await openPage(browser);
+    await load(page, site.url, '?seed=8');
+    await waitForCharts(page, 1);
+    const slider = page.locator('#ctl-min_instances');
+    const before = Number(await slider.inputValue());
+    const minute = await shownMinute(page);
+    await slider.focus();
+
+    // The arrow moves the slider (and queues the change); it does not step the clock.
+    await page.keyboard.press('ArrowRight');
+    assert.equal(Number(await slider.inputValue()), before + 1);
+    assert.equal(await shownMinute(page), minute);
+
+    // Space, with the slider still focused, plays; again, pauses.
+    await page.keyboard.press(' ');
+    assert.equal((await timeButton(page, 'play').textContent()).trim(), 'Pause');
+    await page.waitForFunction(
+      (m) => Number(document.querySelector('[data-field="minute"]').textContent) > m,
+      minute,
+      { timeout: PLAY_TIMEOUT_MS },
+    );
+    await page.keyboard.press(' ');
+    assert.equal((await timeButton(page, 'play').textContent()).trim(), 'Play');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'ctl-min_instances');
+    assert.equal(Number(await slider.inputValue()), before + 1);
+    assert.deepEqual(errors, []);
+  });
+
   test('reset starts the scenario over without the actions', async () => {
     const { page, errors } = await openPage(browser);
     await load(page, site.url, '?scenario=cache-flush&seed=9&t=5');

@@ -542,7 +542,7 @@ fn en(msg: Msg) -> &'static str {
         ShareUrlLabel => "Link to this run",
 
         ControlsHeading => "Controls",
-        ControlsPending => "Changes take effect at the start of minute {minute} ({clock}).",
+        ControlsPending => "Changes take effect with the next minute played, from minute {minute} ({clock}).",
         ControlsOver => "The exercise is over; reset or pick another scenario to play again.",
         CtlMinInstances => "Minimum instances",
         CtlMinInstancesHelp => {

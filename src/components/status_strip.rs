@@ -156,11 +156,11 @@ pub fn StatusStrip() -> impl IntoView {
                 <dl class="status-facts">
                     <div class="fact clock">
                         <dt>{t(Msg::ClockLabel)}</dt>
-                        <dd data-field="clock">{record(|r| r.clock.clone())}</dd>
+                        <dd data-field="clock">{move || run.snapshot.with(|s| s.next_clock.clone())}</dd>
                     </div>
                     <div class="fact minute">
                         <dt>{t(Msg::MinuteLabel)}</dt>
-                        <dd data-field="minute">{record(|r| r.minute.to_string())}</dd>
+                        <dd data-field="minute">{move || run.snapshot.with(|s| s.minutes.to_string())}</dd>
                     </div>
                     <div
                         class="fact page"

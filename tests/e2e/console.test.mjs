@@ -56,7 +56,7 @@ describe('web console', () => {
     await waitForCharts(page, 1);
 
     assert.equal(await page.locator('#seed-input').inputValue(), '42');
-    assert.equal(await shownMinute(page), 0);
+    assert.equal(await shownMinute(page), 1);
     assert.equal((await timeButton(page, 'play').textContent()).trim(), 'Play');
     const params = linkParams(page);
     assert.equal(params.seed, '42');
@@ -248,7 +248,7 @@ describe('web console', () => {
     assert.equal(await shownMinute(page), paused + 1);
     await step(page, 1);
     assert.equal(await shownMinute(page), paused + 2);
-    assert.equal(linkParams(page).t, String(paused + 3));
+    assert.equal(linkParams(page).t, String(paused + 2));
 
     // Step while playing pauses first.
     await play.click();
@@ -300,7 +300,7 @@ describe('web console', () => {
     await control(page, 'warm_cache').locator('button').click();
     await step(page, 2);
     await timeButton(page, 'reset').click();
-    await waitForMinute(page, 0);
+    await waitForMinute(page, 1);
     const params = linkParams(page);
     assert.equal(params.scenario, 'cache-flush');
     assert.equal(params.seed, '9');
@@ -316,9 +316,9 @@ describe('web console', () => {
     await page.locator('h1').click();
 
     await page.keyboard.press('s');
-    await waitForMinute(page, 1);
-    await page.keyboard.press('ArrowRight');
     await waitForMinute(page, 2);
+    await page.keyboard.press('ArrowRight');
+    await waitForMinute(page, 3);
 
     await page.keyboard.press('+');
     await page.keyboard.press('+');
@@ -337,14 +337,14 @@ describe('web console', () => {
     assert.equal((await timeButton(page, 'play').textContent()).trim(), 'Play');
 
     await page.keyboard.press('r');
-    await waitForMinute(page, 0);
+    await waitForMinute(page, 1);
 
     // Typing in the seed field: the keys are text, not shortcuts.
     const seed = page.locator('#seed-input');
     await seed.fill('');
     await seed.type('12 rs?+');
     assert.equal(await seed.inputValue(), '12 rs?+');
-    assert.equal(await shownMinute(page), 0);
+    assert.equal(await shownMinute(page), 1);
     assert.equal((await timeButton(page, 'play').textContent()).trim(), 'Play');
     assert.equal(await page.locator('dialog.help-dialog[open]').count(), 0);
     assert.equal(await timeButton(page, 'speed').inputValue(), '1');
@@ -382,7 +382,7 @@ describe('web console', () => {
   test('a finished exercise shows the debrief with the actions on its timeline', async () => {
     const { page, errors } = await openPage(browser);
     await load(page, site.url, '?scenario=bad-deploy&seed=7&actions=29:rollback,31:min_instances=12&t=119');
-    await waitForMinute(page, 118);
+    await waitForMinute(page, 119);
     assert.equal(await page.locator('#debrief').count(), 0);
     await step(page, 1);
     await page.locator('#debrief').waitFor();
@@ -475,7 +475,7 @@ describe('web console', () => {
     const { page, errors } = await openPage(browser);
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await load(page, site.url, '?scenario=bad-deploy&seed=7&t=35');
-    await waitForMinute(page, 34);
+    await waitForMinute(page, 35);
     assert.equal(await page.locator('.fact.page').getAttribute('data-level'), 'critical');
     const animation = await page.$eval('.fact.page .dot', (d) => getComputedStyle(d).animationName);
     assert.equal(animation, 'none');

@@ -93,7 +93,7 @@ describe('autoscaling policies', () => {
     await picker(page).selectOption('cloud-run');
     await waitForParam(page, 'autoscaler', 'cloud-run');
     // A new run under Cloud Run: back at its first minute, with the same scenario and seed.
-    await waitForMinute(page, 0);
+    await waitForMinute(page, 1);
     const params = linkParams(page);
     assert.equal(params.scenario, 'viral-surge');
     assert.equal(params.seed, '42');
@@ -107,12 +107,12 @@ describe('autoscaling policies', () => {
       /Parameters of Cloud Run/,
     );
     await step(page, 2);
-    assert.equal(await shownMinute(page), 2);
+    assert.equal(await shownMinute(page), 3);
 
     // The viral surge of seed 42 starts before 09:30; replay the link to 09:45.
     const query = new URL(page.url()).search.replace(/([?&])t=\d+/, '$1t=76');
     await load(page, site.url, query);
-    await waitForMinute(page, 75);
+    await waitForMinute(page, 76);
     const lines = await scalingLines(page);
     assert.ok(lines.length > 0, 'no scaling decision in the log');
     for (const { text } of lines) {
@@ -154,12 +154,12 @@ describe('autoscaling policies', () => {
       assert.match(error, /^hpa\.tolerance: .*0 to 1.*Nothing was changed\.$/, error);
       assert.equal(await tolerance.getAttribute('aria-invalid'), 'true');
       assert.equal(page.url(), before, `the link changed after ${typed}`);
-      assert.equal(await shownMinute(page), 3, `the run restarted after ${typed}`);
+      assert.equal(await shownMinute(page), 4, `the run restarted after ${typed}`);
     }
     // A rule between fields is checked too (the HPA's, or here the elastic scaler's
     // min_nodes ≤ max_nodes is tested natively); the run goes on as it was.
     await step(page, 1);
-    assert.equal(await shownMinute(page), 4);
+    assert.equal(await shownMinute(page), 5);
 
     // A valid value, typed with the keyboard, restarts the run with it.
     await tolerance.focus();
@@ -167,7 +167,7 @@ describe('autoscaling policies', () => {
     await page.keyboard.type('0.25');
     await page.keyboard.press('Enter');
     await waitForParam(page, 'hpa.tolerance', '0.25');
-    await waitForMinute(page, 0);
+    await waitForMinute(page, 1);
     assert.equal((await paramError(page, 'hpa.tolerance').textContent()).trim(), '');
     assert.equal(await tolerance.getAttribute('aria-invalid'), 'false');
 
@@ -205,7 +205,7 @@ describe('autoscaling policies', () => {
     await apply.click();
     await waitForParam(page, 'elastic.max_nodes', '16');
     assert.equal(linkParams(page)['elastic.min_nodes'], '3');
-    await waitForMinute(page, 0);
+    await waitForMinute(page, 1);
     assert.match(await status.textContent(), /^Applied/);
     assert.equal(await param(page, 'elastic.max_nodes').inputValue(), '16');
 
@@ -225,7 +225,7 @@ describe('autoscaling policies', () => {
       assert.equal(await status.getAttribute('data-status'), 'error');
       assert.match(await status.textContent(), expected);
       assert.equal(page.url(), before);
-      assert.equal(await shownMinute(page), 1);
+      assert.equal(await shownMinute(page), 2);
       assert.equal(await param(page, 'elastic.max_nodes').inputValue(), '16');
     }
 
@@ -261,7 +261,7 @@ describe('autoscaling policies', () => {
   test('the comparison view runs two policies whose summaries differ', async () => {
     const { page, errors } = await openPage(browser);
     await load(page, site.url, '?scenario=viral-surge&seed=42&t=30');
-    await waitForMinute(page, 29);
+    await waitForMinute(page, 30);
     await page.locator('#compare-a').selectOption('target-tracking');
     await page.locator('#compare-b').selectOption('elastic');
     await page.locator('[data-action="compare"]').click();
@@ -310,7 +310,7 @@ describe('autoscaling policies', () => {
       /over 30 minutes/.test(document.querySelector('[data-field="compare-table"] caption')?.textContent ?? ''),
     );
     // The run itself was not touched.
-    assert.equal(await shownMinute(page), 29);
+    assert.equal(await shownMinute(page), 30);
     assert.equal(linkParams(page).autoscaler, undefined);
     assert.deepEqual(errors, []);
   });
@@ -326,7 +326,7 @@ describe('autoscaling policies', () => {
       await page.setViewportSize({ width, height: 900 });
       await page.emulateMedia({ colorScheme: scheme });
       await load(page, site.url, '?scenario=viral-surge&seed=42&autoscaler=elastic&t=90');
-      await waitForMinute(page, 89);
+      await waitForMinute(page, 90);
       await page.locator('[data-action="compare"]').click();
       await page.locator('[data-field="compare-table"]').waitFor({ timeout: LOAD_TIMEOUT_MS });
       await page.waitForFunction(() =>

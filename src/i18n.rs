@@ -396,6 +396,8 @@ pub enum Msg {
     Count,
     InstancesOne,
     InstancesOther,
+    MinutesOne,
+    MinutesOther,
     Yes,
     No,
     /// Shown in place of a value that cannot be computed.
@@ -445,7 +447,7 @@ pub enum Msg {
     ComparePolicyA,
     ComparePolicyB,
     CompareSpanLabel,
-    /// Placeholder `{minutes}`.
+    /// Placeholder `{span}` (a [`minutes`] count).
     CompareSpanSoFar,
     /// Placeholder `{minutes}`.
     CompareSpanWhole,
@@ -455,7 +457,7 @@ pub enum Msg {
     CompareComputing,
     /// Placeholders `{field}`, `{message}`.
     CompareFailed,
-    /// Placeholders `{minutes}`, `{scenario}`, `{seed}`.
+    /// Placeholders `{span}` (a [`minutes`] count), `{scenario}`, `{seed}`.
     CompareCaption,
     CompareFigureColumn,
     CompareBudgetSpent,
@@ -477,7 +479,7 @@ pub enum Msg {
     CompareSolid,
     /// Placeholder `{policy}`.
     CompareDashed,
-    /// Placeholders `{title}`, `{a}`, `{b}`, `{minutes}`, `{values}`.
+    /// Placeholders `{title}`, `{a}`, `{b}`, `{span}` (a [`minutes`] count), `{values}`.
     CompareAlt,
     /// Placeholders `{series}`, `{a_max}`, `{b_max}`, `{a_last}`, `{b_last}`.
     CompareAltSeries,
@@ -544,7 +546,7 @@ fn en(msg: Msg) -> &'static str {
         ControlsHeading => "Controls",
         ControlsPending => "Changes take effect with the next minute played, from minute {minute} ({clock}).",
         ControlsOver => "The exercise is over; reset or pick another scenario to play again.",
-        CtlMinInstances => "Minimum instances",
+        CtlMinInstances => "Minimum (floor)",
         CtlMinInstancesHelp => {
             "Floor for the fleet. Raising it starts instances at once; they serve after the \
              boot delay. 0 lets Cloud Run and the KPA scale to zero."
@@ -791,6 +793,8 @@ fn en(msg: Msg) -> &'static str {
         Count => "{value}",
         InstancesOne => "{value} instance",
         InstancesOther => "{value} instances",
+        MinutesOne => "{value} minute",
+        MinutesOther => "{value} minutes",
         Yes => "yes",
         No => "no",
         NotAvailable => "—",
@@ -827,13 +831,13 @@ fn en(msg: Msg) -> &'static str {
         ComparePolicyA => "Policy A (solid lines)",
         ComparePolicyB => "Policy B (dashed lines)",
         CompareSpanLabel => "Length",
-        CompareSpanSoFar => "the {minutes} minutes played so far",
+        CompareSpanSoFar => "the {span} played so far",
         CompareSpanWhole => "the whole exercise ({minutes} minutes)",
         CompareSpanDay => "a whole day ({minutes} minutes)",
         CompareRun => "Compare",
         CompareComputing => "Computing both runs…",
         CompareFailed => "The comparison could not run. {field}: {message}",
-        CompareCaption => "Both runs over {minutes} minutes of {scenario}, seed {seed}",
+        CompareCaption => "Both runs over {span} of {scenario}, seed {seed}",
         CompareFigureColumn => "Figure",
         CompareBudgetSpent => "Error budget spent (share of the month's)",
         CompareCost => "Fleet cost",
@@ -851,7 +855,7 @@ fn en(msg: Msg) -> &'static str {
         CompareSeries => "{series}, {policy}",
         CompareSolid => "solid: {policy}",
         CompareDashed => "dashed: {policy}",
-        CompareAlt => "{title}: {a} (solid) and {b} (dashed) over {minutes} minutes. {values}.",
+        CompareAlt => "{title}: {a} (solid) and {b} (dashed) over {span}. {values}.",
         CompareAltSeries => "{series}: highest {a_max} and {b_max}, last {a_last} and {b_last}",
     }
 }
@@ -961,6 +965,11 @@ pub fn instances(n: u32) -> String {
     plural(u64::from(n), Msg::InstancesOne, Msg::InstancesOther)
 }
 
+/// "1 minute", "30 minutes".
+pub fn minutes(n: u32) -> String {
+    plural(u64::from(n), Msg::MinutesOne, Msg::MinutesOther)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1023,9 +1032,24 @@ mod tests {
             Msg::Count,
             Msg::InstancesOne,
             Msg::InstancesOther,
+            Msg::MinutesOne,
+            Msg::MinutesOther,
         ] {
             assert!(t(msg).contains("{value}"), "{msg:?}");
         }
+    }
+
+    #[test]
+    fn counted_minutes_and_instances_agree_with_their_count() {
+        assert_eq!(minutes(1), "1 minute");
+        assert_eq!(minutes(0), "0 minutes");
+        assert_eq!(minutes(30), "30 minutes");
+        assert_eq!(instances(1), "1 instance");
+        assert_eq!(instances(2), "2 instances");
+        assert_eq!(
+            tf(Msg::CompareSpanSoFar, &[("span", &minutes(1))]),
+            "the 1 minute played so far"
+        );
     }
 
     #[test]

@@ -15,7 +15,7 @@ use oncall_sim::{compare, scenario, ParamError};
 use crate::charts::figures::{ChartText, Unit};
 use crate::charts::overlay::{overlay_figures, Extremes, Overlay, Run, OVERLAY_IDS};
 use crate::charts::Theme;
-use crate::i18n::{core_text, policy_name_text, scenario_title_text, t, tf, Msg};
+use crate::i18n::{core_text, minutes, policy_name_text, scenario_title_text, t, tf, Msg};
 use crate::metrics::{format_value, Format, Value};
 
 /// Minutes compared when the scenario is endless (free play): a whole day.
@@ -218,7 +218,7 @@ pub fn overlay_alt(c: &Comparison, overlay: &Overlay) -> String {
             ("title", chart_title(overlay.figure.id)),
             ("a", &policy_name_text(c.a.policy)),
             ("b", &policy_name_text(c.b.policy)),
-            ("minutes", &c.minutes.to_string()),
+            ("span", &minutes(c.minutes)),
             ("values", &values),
         ],
     )
@@ -337,8 +337,8 @@ pub fn ComparisonView(
         tf(
             Msg::CompareSpanSoFar,
             &[(
-                "minutes",
-                &Span::SoFar.minutes(played.get(), length.get()).to_string(),
+                "span",
+                &minutes(Span::SoFar.minutes(played.get(), length.get())),
             )],
         )
     };
@@ -445,7 +445,7 @@ fn comparison_body(
     let caption = tf(
         Msg::CompareCaption,
         &[
-            ("minutes", &c.minutes.to_string()),
+            ("span", &minutes(c.minutes)),
             ("scenario", &scenario_title_text(c.scenario)),
             ("seed", &c.seed.to_string()),
         ],

@@ -219,8 +219,15 @@ pub enum Msg {
     ChartAlt,
     /// Placeholders `{name}`, `{value}`.
     ChartAltValue,
-    /// Placeholders `{deploys}`, `{pages}`, `{actions}`.
+    /// Placeholders `{deploys}`, `{pages}`, `{actions}` (counted: [`MarkedDeploysOne`] and
+    /// the like).
     ChartAltMarks,
+    MarkedDeploysOne,
+    MarkedDeploysOther,
+    MarkedPagesOne,
+    MarkedPagesOther,
+    MarkedActionsOne,
+    MarkedActionsOther,
 
     // Event log.
     LogHeading,
@@ -638,7 +645,13 @@ fn en(msg: Msg) -> &'static str {
         MarkAction => "your action",
         ChartAlt => "{title}, {from} to {to}. At {to}: {values}. {marks}",
         ChartAltValue => "{name} {value}",
-        ChartAltMarks => "Marked: {deploys} deploys, {pages} pages, {actions} of your actions.",
+        ChartAltMarks => "Marked: {deploys}, {pages}, {actions}.",
+        MarkedDeploysOne => "{value} deploy",
+        MarkedDeploysOther => "{value} deploys",
+        MarkedPagesOne => "{value} page",
+        MarkedPagesOther => "{value} pages",
+        MarkedActionsOne => "{value} of your actions",
+        MarkedActionsOther => "{value} of your actions",
 
         LogHeading => "Event log",
         LogCaption => "Newest first",

@@ -294,6 +294,30 @@ describe('web console', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('the charts\' text alternatives count the marks drawn', async () => {
+    const { page, errors } = await openPage(browser);
+    const alts = () => page.$$eval('canvas[data-chart]', (cs) => cs.map((c) => c.getAttribute('aria-label')));
+    // A replayed link: the deploy, the page and the rollback are drawn and counted.
+    await load(page, site.url, '?scenario=bad-deploy&seed=7&t=40&actions=29:rollback');
+    await waitForMinute(page, 40);
+    await waitForCharts(page, 40);
+    let texts = await alts();
+    assert.equal(texts.length, 6);
+    for (const alt of texts) assert.match(alt, /Marked: 1 deploy, [1-9]\d* pages?, 1 of your actions\./);
+    // Live: an action taken now is counted once its minute is played.
+    await load(page, site.url, '?seed=4');
+    await waitForCharts(page, 1);
+    for (const alt of await alts()) assert.match(alt, /Marked: 0 deploys, 0 pages, 0 of your actions\./);
+    await control(page, 'warm_cache').locator('button').click();
+    await step(page, 1);
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('canvas[data-chart]')].every((c) =>
+        /, 1 of your actions\./.test(c.getAttribute('aria-label')),
+      ),
+    );
+    assert.deepEqual(errors, []);
+  });
+
   test('reset starts the scenario over without the actions', async () => {
     const { page, errors } = await openPage(browser);
     await load(page, site.url, '?scenario=cache-flush&seed=9&t=5');

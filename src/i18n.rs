@@ -405,6 +405,12 @@ pub enum Msg {
     InstancesOther,
     MinutesOne,
     MinutesOther,
+    UnitRequests,
+    UnitInstanceMinutes,
+    DecisionsOne,
+    DecisionsOther,
+    /// After the better of two values in a comparison, for screen readers.
+    CompareBetter,
     Yes,
     No,
     /// Shown in place of a value that cannot be computed.
@@ -808,6 +814,11 @@ fn en(msg: Msg) -> &'static str {
         InstancesOther => "{value} instances",
         MinutesOne => "{value} minute",
         MinutesOther => "{value} minutes",
+        UnitRequests => "{value} requests",
+        UnitInstanceMinutes => "{value} instance-min",
+        DecisionsOne => "{value} decision",
+        DecisionsOther => "{value} decisions",
+        CompareBetter => " (better)",
         Yes => "yes",
         No => "no",
         NotAvailable => "—",
@@ -1047,6 +1058,10 @@ mod tests {
             Msg::InstancesOther,
             Msg::MinutesOne,
             Msg::MinutesOther,
+            Msg::UnitRequests,
+            Msg::UnitInstanceMinutes,
+            Msg::DecisionsOne,
+            Msg::DecisionsOther,
         ] {
             assert!(t(msg).contains("{value}"), "{msg:?}");
         }

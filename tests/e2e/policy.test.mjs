@@ -58,8 +58,10 @@ async function comparisonTable(page) {
       rows.map((r) => [
         r.dataset.row,
         {
-          a: r.querySelector('td[data-run="a"]').textContent.trim(),
-          b: r.querySelector('td[data-run="b"]').textContent.trim(),
+          a: r.querySelector('td[data-run="a"] .value').textContent.trim(),
+          b: r.querySelector('td[data-run="b"] .value').textContent.trim(),
+          best: [...r.querySelectorAll('td.best')].map((td) => td.dataset.run),
+          better: [...r.querySelectorAll('td .visually-hidden')].map((s) => s.textContent.trim()),
         },
       ]),
     ),
@@ -290,6 +292,24 @@ describe('autoscaling policies', () => {
     const differing = Object.keys(table).filter((k) => table[k].a !== table[k].b);
     assert.ok(differing.includes('instance_minutes'), JSON.stringify(table));
     assert.ok(differing.includes('cost') && differing.includes('budget_spent'), JSON.stringify(table));
+    // Figures come with their units, large totals grouped; the better value of a row is
+    // marked (a class, and a word for screen readers), only where less is better.
+    assert.match(table.failed_requests.a, /^[\d,]+ requests$/);
+    assert.match(table.instance_minutes.a, /^\d{1,3}(,\d{3})* instance-min$/);
+    assert.match(table.peak_instances.a, /^\d+ instances?$/);
+    assert.match(table.scaling_decisions.a, /^\d+ decisions?$/);
+    for (const [key, row] of Object.entries(table)) {
+      assert.doesNotMatch(`${row.a} ${row.b}`, /\d{5}/, `${key}: ungrouped total`);
+      if (['scaling_decisions', 'peak_instances'].includes(key) || row.a === row.b) {
+        assert.deepEqual(row.best, [], key);
+      } else {
+        assert.equal(row.best.length, 1, key);
+        assert.deepEqual(row.better, ['(better)'], key);
+      }
+    }
+    const lower = (text) => Number(text.replace(/[^\d.]/g, ''));
+    const cheaper = lower(table.cost.a) < lower(table.cost.b) ? 'a' : 'b';
+    assert.deepEqual(table.cost.best, [cheaper]);
 
     // Four overlaid charts, drawn, each with a text alternative naming both policies.
     const canvases = page.locator('[data-panel="compare"] canvas');

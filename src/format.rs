@@ -11,14 +11,17 @@
 
 use crate::i18n::{fill, text, Locale, Msg};
 
-/// How a locale writes a number. No grouping of thousands: the console's numbers are short and
-/// the same figure must read the same in a table cell and on a narrow axis.
+/// How a locale writes a number. Thousands are grouped only by the formats of large totals
+/// ([`Format::Requests`], [`Format::InstanceMinutes`]): the console's other numbers are short
+/// and the same figure must read the same in a table cell and on a narrow axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NumberStyle {
     /// Between the whole part and the decimals.
     pub decimal: char,
     /// Before a negative number.
     pub minus: char,
+    /// Between groups of three digits of a large total.
+    pub group: char,
 }
 
 impl NumberStyle {
@@ -28,6 +31,7 @@ impl NumberStyle {
             Locale::En => NumberStyle {
                 decimal: '.',
                 minus: '-',
+                group: ',',
             },
         }
     }
@@ -44,6 +48,14 @@ pub enum Format {
     ReqPerS,
     /// A whole number of things.
     Count,
+    /// A total of requests, thousands grouped: "811,405 requests".
+    Requests,
+    /// A total of instance-minutes, thousands grouped: "12,340 instance-min".
+    InstanceMinutes,
+    /// A number of instances: "1 instance", "12 instances".
+    Instances,
+    /// A number of scaling decisions: "1 decision", "13 decisions".
+    Decisions,
     /// A fraction 0–1 written as a percentage.
     Percent {
         decimals: usize,
@@ -98,6 +110,33 @@ pub fn with_unit(locale: Locale, unit: Msg, value: f64, decimals: usize) -> Stri
     }
 }
 
+/// A whole number with its digits grouped by three in `locale`'s style ("811,405"), or
+/// `None` when it is not finite.
+pub fn grouped(locale: Locale, value: f64) -> Option<String> {
+    let text = fixed(locale, value.round(), 0)?;
+    let style = NumberStyle::of(locale);
+    let (sign, digits) = match text.strip_prefix(style.minus) {
+        Some(rest) => (Some(style.minus), rest),
+        None => (None, text.as_str()),
+    };
+    let mut out: String = sign.into_iter().collect();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(style.group);
+        }
+        out.push(digit);
+    }
+    Some(out)
+}
+
+/// A large total in the unit template `unit`, grouped by thousands.
+fn total(locale: Locale, unit: Msg, value: f64) -> String {
+    match grouped(locale, value) {
+        Some(number) => fill(text(locale, unit), &[("value", &number)]),
+        None => text(locale, Msg::NotAvailable).to_owned(),
+    }
+}
+
 /// A value written for a person in `locale`.
 pub fn value(locale: Locale, format: Format, value: Value) -> String {
     let number = match value {
@@ -105,6 +144,18 @@ pub fn value(locale: Locale, format: Format, value: Value) -> String {
         Value::Number(number) => number,
     };
     let (unit, scaled, decimals) = match format {
+        Format::Requests => return total(locale, Msg::UnitRequests, number),
+        Format::InstanceMinutes => return total(locale, Msg::UnitInstanceMinutes, number),
+        Format::Instances | Format::Decisions => {
+            let one = number == 1.0;
+            let unit = match (format, one) {
+                (Format::Instances, true) => Msg::InstancesOne,
+                (Format::Instances, false) => Msg::InstancesOther,
+                (_, true) => Msg::DecisionsOne,
+                (_, false) => Msg::DecisionsOther,
+            };
+            (unit, number, 0)
+        }
         Format::Burn { decimals } => (Msg::UnitBurn, number, decimals),
         Format::ReqPerS => (Msg::UnitReqPerS, number, 0),
         Format::Count => (Msg::Count, number, 0),
@@ -236,6 +287,20 @@ mod tests {
         assert_eq!(v(Format::Minutes, 12.0), "12 min");
         assert_eq!(v(Format::DollarsPerHour, 4.0), "4.00 $/h");
         assert_eq!(v(Format::YesNo, 1.0), "yes");
+        assert_eq!(v(Format::Requests, 811405.0), "811,405 requests");
+        assert_eq!(v(Format::Requests, 12.0), "12 requests");
+        assert_eq!(
+            v(Format::InstanceMinutes, 1234567.4),
+            "1,234,567 instance-min"
+        );
+        assert_eq!(v(Format::InstanceMinutes, 999.0), "999 instance-min");
+        assert_eq!(v(Format::Instances, 1.0), "1 instance");
+        assert_eq!(v(Format::Instances, 14.0), "14 instances");
+        assert_eq!(v(Format::Decisions, 1.0), "1 decision");
+        assert_eq!(v(Format::Decisions, 13.0), "13 decisions");
+        assert_eq!(grouped(EN, -1000.0).as_deref(), Some("-1,000"));
+        assert_eq!(grouped(EN, 100.0).as_deref(), Some("100"));
+        assert_eq!(v(Format::Requests, f64::NAN), "—");
         assert_eq!(value(EN, Format::YesNo, Value::Flag(false)), "no");
     }
 

@@ -227,8 +227,15 @@ pub enum Msg {
     ChartAlt,
     /// Placeholders `{name}`, `{value}`.
     ChartAltValue,
-    /// Placeholders `{deploys}`, `{pages}`, `{actions}`.
+    /// Placeholders `{deploys}`, `{pages}`, `{actions}` (counted: [`MarkedDeploysOne`] and
+    /// the like).
     ChartAltMarks,
+    MarkedDeploysOne,
+    MarkedDeploysOther,
+    MarkedPagesOne,
+    MarkedPagesOther,
+    MarkedActionsOne,
+    MarkedActionsOther,
 
     // Event log.
     LogHeading,
@@ -404,6 +411,14 @@ pub enum Msg {
     Count,
     InstancesOne,
     InstancesOther,
+    MinutesOne,
+    MinutesOther,
+    UnitRequests,
+    UnitInstanceMinutes,
+    DecisionsOne,
+    DecisionsOther,
+    /// After the better of two values in a comparison, for screen readers.
+    CompareBetter,
     Yes,
     No,
     /// Shown in place of a value that cannot be computed.
@@ -453,7 +468,7 @@ pub enum Msg {
     ComparePolicyA,
     ComparePolicyB,
     CompareSpanLabel,
-    /// Placeholder `{minutes}`.
+    /// Placeholder `{span}` (a [`minutes`] count).
     CompareSpanSoFar,
     /// Placeholder `{minutes}`.
     CompareSpanWhole,
@@ -463,7 +478,7 @@ pub enum Msg {
     CompareComputing,
     /// Placeholders `{field}`, `{message}`.
     CompareFailed,
-    /// Placeholders `{minutes}`, `{scenario}`, `{seed}`.
+    /// Placeholders `{span}` (a [`minutes`] count), `{scenario}`, `{seed}`.
     CompareCaption,
     CompareFigureColumn,
     CompareBudgetSpent,
@@ -485,7 +500,7 @@ pub enum Msg {
     CompareSolid,
     /// Placeholder `{policy}`.
     CompareDashed,
-    /// Placeholders `{title}`, `{a}`, `{b}`, `{minutes}`, `{values}`.
+    /// Placeholders `{title}`, `{a}`, `{b}`, `{span}` (a [`minutes`] count), `{values}`.
     CompareAlt,
     /// Placeholders `{series}`, `{a_max}`, `{b_max}`, `{a_last}`, `{b_last}`.
     CompareAltSeries,
@@ -556,9 +571,9 @@ fn en(msg: Msg) -> &'static str {
         ShareUrlLabel => "Link to this run",
 
         ControlsHeading => "Controls",
-        ControlsPending => "Changes take effect at the start of minute {minute} ({clock}).",
+        ControlsPending => "Changes take effect with the next minute played, from minute {minute} ({clock}).",
         ControlsOver => "The exercise is over; reset or pick another scenario to play again.",
-        CtlMinInstances => "Minimum instances",
+        CtlMinInstances => "Minimum (floor)",
         CtlMinInstancesHelp => {
             "Floor for the fleet. Raising it starts instances at once; they serve after the \
              boot delay. 0 lets Cloud Run and the KPA scale to zero."
@@ -650,7 +665,13 @@ fn en(msg: Msg) -> &'static str {
         MarkAction => "your action",
         ChartAlt => "{title}, {from} to {to}. At {to}: {values}. {marks}",
         ChartAltValue => "{name} {value}",
-        ChartAltMarks => "Marked: {deploys} deploys, {pages} pages, {actions} of your actions.",
+        ChartAltMarks => "Marked: {deploys}, {pages}, {actions}.",
+        MarkedDeploysOne => "{value} deploy",
+        MarkedDeploysOther => "{value} deploys",
+        MarkedPagesOne => "{value} page",
+        MarkedPagesOther => "{value} pages",
+        MarkedActionsOne => "{value} of your actions",
+        MarkedActionsOther => "{value} of your actions",
 
         LogHeading => "Event log",
         LogCaption => "Newest first",
@@ -758,7 +779,8 @@ fn en(msg: Msg) -> &'static str {
         HelpHeading => "Keyboard shortcuts",
         HelpClose => "Close",
         HelpNote => {
-            "Shortcuts do nothing while a text field, slider or list has the keyboard focus."
+            "Shortcuts do nothing while a text field or list has the keyboard focus; on a slider the \
+             arrows move it and Space still plays or pauses."
         }
         KeyPlayPause => "Play or pause",
         KeyStep => "Step one minute (paused)",
@@ -804,6 +826,13 @@ fn en(msg: Msg) -> &'static str {
         Count => "{value}",
         InstancesOne => "{value} instance",
         InstancesOther => "{value} instances",
+        MinutesOne => "{value} minute",
+        MinutesOther => "{value} minutes",
+        UnitRequests => "{value} requests",
+        UnitInstanceMinutes => "{value} instance-min",
+        DecisionsOne => "{value} decision",
+        DecisionsOther => "{value} decisions",
+        CompareBetter => " (better)",
         Yes => "yes",
         No => "no",
         NotAvailable => "—",
@@ -840,13 +869,13 @@ fn en(msg: Msg) -> &'static str {
         ComparePolicyA => "Policy A (solid lines)",
         ComparePolicyB => "Policy B (dashed lines)",
         CompareSpanLabel => "Length",
-        CompareSpanSoFar => "the {minutes} minutes played so far",
+        CompareSpanSoFar => "the {span} played so far",
         CompareSpanWhole => "the whole exercise ({minutes} minutes)",
         CompareSpanDay => "a whole day ({minutes} minutes)",
         CompareRun => "Compare",
         CompareComputing => "Computing both runs…",
         CompareFailed => "The comparison could not run. {field}: {message}",
-        CompareCaption => "Both runs over {minutes} minutes of {scenario}, seed {seed}",
+        CompareCaption => "Both runs over {span} of {scenario}, seed {seed}",
         CompareFigureColumn => "Figure",
         CompareBudgetSpent => "Error budget spent (share of the month's)",
         CompareCost => "Fleet cost",
@@ -864,7 +893,7 @@ fn en(msg: Msg) -> &'static str {
         CompareSeries => "{series}, {policy}",
         CompareSolid => "solid: {policy}",
         CompareDashed => "dashed: {policy}",
-        CompareAlt => "{title}: {a} (solid) and {b} (dashed) over {minutes} minutes. {values}.",
+        CompareAlt => "{title}: {a} (solid) and {b} (dashed) over {span}. {values}.",
         CompareAltSeries => "{series}: highest {a_max} and {b_max}, last {a_last} and {b_last}",
     }
 }
@@ -974,6 +1003,11 @@ pub fn instances(n: u32) -> String {
     plural(u64::from(n), Msg::InstancesOne, Msg::InstancesOther)
 }
 
+/// "1 minute", "30 minutes".
+pub fn minutes(n: u32) -> String {
+    plural(u64::from(n), Msg::MinutesOne, Msg::MinutesOther)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1036,9 +1070,28 @@ mod tests {
             Msg::Count,
             Msg::InstancesOne,
             Msg::InstancesOther,
+            Msg::MinutesOne,
+            Msg::MinutesOther,
+            Msg::UnitRequests,
+            Msg::UnitInstanceMinutes,
+            Msg::DecisionsOne,
+            Msg::DecisionsOther,
         ] {
             assert!(t(msg).contains("{value}"), "{msg:?}");
         }
+    }
+
+    #[test]
+    fn counted_minutes_and_instances_agree_with_their_count() {
+        assert_eq!(minutes(1), "1 minute");
+        assert_eq!(minutes(0), "0 minutes");
+        assert_eq!(minutes(30), "30 minutes");
+        assert_eq!(instances(1), "1 instance");
+        assert_eq!(instances(2), "2 instances");
+        assert_eq!(
+            tf(Msg::CompareSpanSoFar, &[("span", &minutes(1))]),
+            "the 1 minute played so far"
+        );
     }
 
     #[test]

@@ -112,7 +112,9 @@ async fn the_app_shows_the_run_of_the_link_and_every_metric_row() {
         assert!(!text.trim().is_empty(), "{} is empty", metric.field);
     }
     assert_eq!(text_of(&host, "tr[data-metric=\"serving\"] .value"), "10");
-    assert_eq!(text_of(&host, "[data-field=\"minute\"]"), "0");
+    // One minute played: minute 1 (the link's t), and the time of day after it.
+    assert_eq!(text_of(&host, "[data-field=\"minute\"]"), "1");
+    assert_eq!(text_of(&host, "[data-field=\"clock\"]"), "12:01");
     assert!(host
         .query_selector(".notice")
         .expect("valid selector")

@@ -94,7 +94,7 @@ fn first_decisions_of_each_policy_in_two_scenarios() {
             "cloud-run",
             ScenarioId::BadDeploy,
             &[
-                "scale in: concurrency max(77.0, 77.0) / 16 / 60 % = 48 % of 10 → ⌈8.02⌉ = 9;  CPU 4.52 CPUs / 60 % = 45 % → ⌈7.54⌉ = 8;  ACT 16: 77.0 / 16 / 60 % = 48 % → ⌈8.02⌉ = 9; the 1 instances no longer recommended ran at 0 % < 10 % for 60 s → 9",
+                "scale in: concurrency max(77.0, 77.0) / 16 / 60 % = 48 % of 10 → ⌈8.02⌉ = 9;  CPU 4.52 CPUs / 60 % = 45 % → ⌈7.54⌉ = 8;  ACT 16: 77.0 / 16 / 60 % = 48 % → ⌈8.02⌉ = 9; the 1 instance no longer recommended ran at 0 % < 10 % for 60 s → 9",
                 "scale out, concurrency drives: concurrency max(95.0, 82.9) / 16 / 60 % = 66 % of 9 → ⌈9.90⌉ = 10;  CPU 5.65 CPUs / 60 % = 63 % → holds (in band);  ACT 16: 95.0 / 16 / 60 % = 66 % → ⌈9.90⌉ = 10 → 10",
                 "scale out, concurrency drives: concurrency max(105.6, 102.6) / 16 / 60 % = 66 % of 10 → ⌈11.00⌉ = 12;  CPU 6.30 CPUs / 60 % = 63 % → holds (in band);  ACT 16: 105.6 / 16 / 60 % = 66 % → ⌈11.00⌉ = 12 → 12",
             ],

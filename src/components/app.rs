@@ -237,9 +237,24 @@ fn use_history(run: RunHandle) {
     on_cleanup(move || handle.remove());
 }
 
+/// Whether a key pressed on an element is the element's own rather than a shortcut: every key
+/// belongs to a text field, list or editable element; a slider keeps its arrows, Home, End and
+/// Page keys (and every other key), but not Space, which moves no slider and stays play/pause.
+fn key_belongs_to_field(tag: &str, input_type: &str, editable: bool, key: &str) -> bool {
+    if editable {
+        return true;
+    }
+    match tag {
+        "input" if input_type == "range" => !matches!(key, " " | "Spacebar"),
+        "input" | "textarea" | "select" => true,
+        _ => false,
+    }
+}
+
 /// Keyboard shortcuts: Space play/pause, → or S step, + and − speed, R reset, ? help.
-/// They do nothing while a text field, slider, list or editable element has the focus (keys
-/// belong to it then), with a modifier held, or while the help dialog is open (except ?).
+/// They do nothing while a text field, list or editable element has the focus (keys belong
+/// to it then; on a slider only Space is a shortcut), with a modifier held, or while the help
+/// dialog is open (except ?).
 fn use_shortcuts(run: RunHandle) {
     let handle = window_event_listener(leptos::ev::keydown, move |ev: web_sys::KeyboardEvent| {
         if ev.default_prevented()
@@ -261,10 +276,15 @@ fn use_shortcuts(run: RunHandle) {
             .as_ref()
             .and_then(|e| e.dyn_ref::<web_sys::HtmlElement>())
             .is_some_and(|e| e.is_content_editable());
-        if editable || matches!(tag.as_str(), "input" | "textarea" | "select") {
+        let input_type = target
+            .as_ref()
+            .and_then(|e| e.get_attribute("type"))
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let key = ev.key();
+        if key_belongs_to_field(&tag, &input_type, editable, &key) {
             return;
         }
-        let key = ev.key();
         if run.help_open.get_untracked() {
             // The dialog handles Escape itself.
             if key == "?" {
@@ -307,4 +327,44 @@ fn use_shortcuts(run: RunHandle) {
         }
     });
     on_cleanup(move || handle.remove());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::key_belongs_to_field;
+
+    #[test]
+    fn space_on_a_slider_plays_and_its_arrows_move_it() {
+        assert!(!key_belongs_to_field("input", "range", false, " "));
+        assert!(!key_belongs_to_field("input", "range", false, "Spacebar"));
+        for key in [
+            "ArrowRight",
+            "ArrowLeft",
+            "ArrowUp",
+            "Home",
+            "End",
+            "PageUp",
+            "s",
+            "r",
+        ] {
+            assert!(key_belongs_to_field("input", "range", false, key), "{key}");
+        }
+    }
+
+    #[test]
+    fn text_fields_lists_and_editable_elements_keep_every_key() {
+        for (tag, kind) in [
+            ("input", "text"),
+            ("input", "number"),
+            ("input", ""),
+            ("input", "checkbox"),
+        ] {
+            assert!(key_belongs_to_field(tag, kind, false, " "), "{tag} {kind}");
+        }
+        assert!(key_belongs_to_field("textarea", "", false, " "));
+        assert!(key_belongs_to_field("select", "", false, "ArrowRight"));
+        assert!(key_belongs_to_field("div", "", true, " "));
+        assert!(!key_belongs_to_field("body", "", false, " "));
+        assert!(!key_belongs_to_field("canvas", "", false, "ArrowRight"));
+    }
 }

@@ -1,6 +1,6 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use oncall_sim::EventKind;
+use oncall_sim::{Event, EventKind};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
@@ -9,7 +9,7 @@ use crate::charts::{Axis, Figure, MarkKind, Theme};
 use crate::components::run::{use_run, RunHandle};
 use crate::console::Console;
 use crate::format::{format_value, Format, Value};
-use crate::i18n::{t, tf, Msg};
+use crate::i18n::{plural, t, tf, Msg};
 
 /// Number of charts, in display order (the order `figures` returns them in).
 pub const CHART_COUNT: usize = 6;
@@ -181,17 +181,36 @@ fn alt_values(id: &str, r: &oncall_sim::MinuteRecord) -> Vec<(ChartText, String)
 }
 
 /// Counts of the marks on the time axis: deploys, pages, the user's actions.
-fn mark_counts(console: &Console) -> (usize, usize, usize) {
-    console
-        .sim()
-        .events()
-        .iter()
-        .fold((0, 0, 0), |(d, p, a), e| match e.kind {
-            EventKind::Deploy { .. } => (d + 1, p, a),
-            EventKind::PageFired { .. } => (d, p + 1, a),
-            EventKind::Action { .. } => (d, p, a + 1),
-            _ => (d, p, a),
-        })
+fn mark_counts(events: &[Event]) -> (usize, usize, usize) {
+    events.iter().fold((0, 0, 0), |(d, p, a), e| match e.kind {
+        EventKind::Deploy { .. } => (d + 1, p, a),
+        EventKind::PageFired { .. } => (d, p + 1, a),
+        EventKind::Action { .. } => (d, p, a + 1),
+        _ => (d, p, a),
+    })
+}
+
+/// The marks sentence of the charts' text alternatives: "Marked: 1 deploy, 2 pages, 1 of
+/// your actions."
+fn marks_text((deploys, pages, actions): (usize, usize, usize)) -> String {
+    let count = |n: usize, one: Msg, other: Msg| plural(n as u64, one, other);
+    tf(
+        Msg::ChartAltMarks,
+        &[
+            (
+                "deploys",
+                &count(deploys, Msg::MarkedDeploysOne, Msg::MarkedDeploysOther),
+            ),
+            (
+                "pages",
+                &count(pages, Msg::MarkedPagesOne, Msg::MarkedPagesOther),
+            ),
+            (
+                "actions",
+                &count(actions, Msg::MarkedActionsOne, Msg::MarkedActionsOther),
+            ),
+        ],
+    )
 }
 
 /// The six live charts, with HTML legends and a text alternative each. The canvases are drawn
@@ -210,10 +229,13 @@ pub fn ChartsPanel(
         run.with(|c| c.sim().clock_at(0)).unwrap_or_default()
     });
     let events = Memo::new(move |_| run.snapshot.with(|s| s.events));
+    // `events` is read (not only tracked) so that the memo computes and follows the
+    // snapshot: a memo that was never read has no sources and never changes.
     let marks = Memo::new(move |_| {
         run.generation.track();
-        events.track();
-        run.with(mark_counts).unwrap_or_default()
+        let _count = events.get();
+        run.with(|c| mark_counts(c.sim().events()))
+            .unwrap_or_default()
     });
 
     // Redraw when a canvas changes size (window resize, layout change, scrollbar).
@@ -270,15 +292,7 @@ pub fn ChartsPanel(
                         .collect::<Vec<_>>()
                         .join(", ")
                 });
-                let (deploys, pages, actions) = marks.get();
-                let marks = tf(
-                    Msg::ChartAltMarks,
-                    &[
-                        ("deploys", &deploys.to_string()),
-                        ("pages", &pages.to_string()),
-                        ("actions", &actions.to_string()),
-                    ],
-                );
+                let marks = marks_text(marks.get());
                 tf(
                     Msg::ChartAlt,
                     &[
@@ -353,4 +367,49 @@ fn observe_sizes(run: RunHandle, canvases: [NodeRef<Canvas>; CHART_COUNT]) {
             }
         });
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::read_link;
+
+    /// The counts come from the run's events: bad deploy with a rollback has its deploy, its
+    /// page and the action, as many as the charts draw.
+    #[test]
+    fn the_marks_sentence_counts_what_the_charts_draw() {
+        let link = read_link("?scenario=bad-deploy&seed=7&t=40&actions=29:rollback");
+        assert!(link.notices.is_empty(), "{:?}", link.notices);
+        let mut console = Console::start(link.state, 7).unwrap();
+        while console.replay(16) > 0 {}
+        let events = console.sim().events();
+        let (deploys, pages, actions) = mark_counts(events);
+        assert_eq!(deploys, 1);
+        assert!(pages >= 1, "the page fired before the rollback");
+        assert_eq!(actions, 1);
+        let drawn = crate::charts::figures::marks(events);
+        let drawn_of = |kind: MarkKind| drawn.iter().filter(|m| m.kind == kind).count();
+        assert_eq!(drawn_of(MarkKind::Deploy), deploys);
+        assert_eq!(drawn_of(MarkKind::Page), pages);
+        assert_eq!(drawn_of(MarkKind::Action), actions);
+        let text = marks_text((deploys, pages, actions));
+        assert!(text.starts_with("Marked: 1 deploy, "), "{text}");
+        assert!(text.ends_with(", 1 of your actions."), "{text}");
+    }
+
+    #[test]
+    fn the_marks_sentence_is_counted_right() {
+        assert_eq!(
+            marks_text((0, 0, 0)),
+            "Marked: 0 deploys, 0 pages, 0 of your actions."
+        );
+        assert_eq!(
+            marks_text((1, 1, 1)),
+            "Marked: 1 deploy, 1 page, 1 of your actions."
+        );
+        assert_eq!(
+            marks_text((2, 3, 4)),
+            "Marked: 2 deploys, 3 pages, 4 of your actions."
+        );
+    }
 }

@@ -148,7 +148,7 @@ pub fn DebriefPanel() -> impl IntoView {
                 (
                     "instance_minutes",
                     Msg::DebriefInstanceMinutes,
-                    v(Format::Count, s.instance_minutes as f64),
+                    v(Format::InstanceMinutes, s.instance_minutes as f64),
                 ),
             ]
             .into_iter()

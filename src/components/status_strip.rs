@@ -156,11 +156,11 @@ pub fn StatusStrip() -> impl IntoView {
                 <dl class="status-facts">
                     <div class="fact clock">
                         <dt>{t(Msg::ClockLabel)}</dt>
-                        <dd data-field="clock">{record(|r| r.clock.clone())}</dd>
+                        <dd data-field="clock">{move || run.snapshot.with(|s| s.next_clock.clone())}</dd>
                     </div>
                     <div class="fact minute">
                         <dt>{t(Msg::MinuteLabel)}</dt>
-                        <dd data-field="minute">{record(|r| r.minute.to_string())}</dd>
+                        <dd data-field="minute">{move || run.snapshot.with(|s| s.minutes.to_string())}</dd>
                     </div>
                     <div
                         class="fact page"
@@ -243,8 +243,8 @@ fn UndoOffer() -> impl IntoView {
                     Msg::ActionsOne,
                     Msg::ActionsOther,
                 );
-                // The link's `t` counts the minutes played; the last one shown is one less.
-                let minute = o.run.minute.unwrap_or(1).saturating_sub(1).to_string();
+                // The link's `t` counts the minutes played, as the status strip shows them.
+                let minute = o.run.minute.unwrap_or(0).to_string();
                 let note = tf(note, &[("minute", &minute), ("actions", &actions)]);
                 view! {
                     <div class="undo-offer notice" role="status">

@@ -15,7 +15,7 @@ use oncall_sim::{compare, scenario, ParamError};
 use crate::charts::figures::{ChartText, Unit};
 use crate::charts::overlay::{overlay_figures, Extremes, Overlay, Run, OVERLAY_IDS};
 use crate::charts::Theme;
-use crate::i18n::{core_text, policy_name_text, scenario_title_text, t, tf, Msg};
+use crate::i18n::{core_text, minutes, policy_name_text, scenario_title_text, t, tf, Msg};
 use crate::metrics::{format_value, Format, Value};
 
 /// Minutes compared when the scenario is endless (free play): a whole day.
@@ -99,8 +99,45 @@ pub fn compare_policies(
     })
 }
 
-/// A row of the summary table: key (`data-row`), label, value of a run.
-type Row = (&'static str, Msg, fn(&PolicyOutcome) -> String);
+/// Which value of a row is the better one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Better {
+    /// Less is better (budget, cost, latency, paging, failures).
+    Lower,
+    /// Neither is better in itself (how often a policy decides, its peak).
+    Neither,
+}
+
+/// A row of the summary table.
+pub struct Row {
+    /// `data-row`.
+    pub key: &'static str,
+    pub label: Msg,
+    pub format: Format,
+    pub value: fn(&PolicyOutcome) -> f64,
+    pub better: Better,
+}
+
+impl Row {
+    /// A run's value, written with its unit.
+    pub fn text(&self, outcome: &PolicyOutcome) -> String {
+        number(self.format, (self.value)(outcome))
+    }
+
+    /// The run whose value is better, if the row has a better side and the values differ as
+    /// written (a difference the table does not show is not a win).
+    pub fn winner(&self, a: &PolicyOutcome, b: &PolicyOutcome) -> Option<Run> {
+        let (x, y) = ((self.value)(a), (self.value)(b));
+        if self.better == Better::Neither || self.text(a) == self.text(b) {
+            return None;
+        }
+        match x.partial_cmp(&y)? {
+            std::cmp::Ordering::Less => Some(Run::A),
+            std::cmp::Ordering::Greater => Some(Run::B),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+}
 
 fn number(format: Format, x: f64) -> String {
     format_value(format, Value::Number(x))
@@ -108,36 +145,69 @@ fn number(format: Format, x: f64) -> String {
 
 /// The summary table's rows.
 pub const ROWS: [Row; 9] = [
-    ("budget_spent", Msg::CompareBudgetSpent, |o| {
-        number(Format::Percent { decimals: 2 }, o.summary.budget_spent)
-    }),
-    ("cost", Msg::CompareCost, |o| {
-        number(Format::Dollars, o.summary.cost)
-    }),
-    ("worst_p99_ms", Msg::CompareWorstP99, |o| {
-        number(Format::Milliseconds, o.summary.worst_p99_ms)
-    }),
-    ("minutes_paging", Msg::ComparePaging, |o| {
-        number(Format::Minutes, f64::from(o.summary.minutes_paging))
-    }),
-    ("minutes_over_budget_rate", Msg::CompareOverBudget, |o| {
-        number(
-            Format::Minutes,
-            f64::from(o.summary.minutes_over_budget_rate),
-        )
-    }),
-    ("instance_minutes", Msg::CompareInstanceMinutes, |o| {
-        number(Format::Count, o.summary.instance_minutes as f64)
-    }),
-    ("scaling_decisions", Msg::CompareDecisions, |o| {
-        number(Format::Count, f64::from(o.scaling_decisions))
-    }),
-    ("peak_instances", Msg::ComparePeak, |o| {
-        number(Format::Count, f64::from(o.peak_instances))
-    }),
-    ("failed_requests", Msg::CompareFailedRequests, |o| {
-        number(Format::Count, o.summary.failed_requests)
-    }),
+    Row {
+        key: "budget_spent",
+        label: Msg::CompareBudgetSpent,
+        format: Format::Percent { decimals: 2 },
+        value: |o| o.summary.budget_spent,
+        better: Better::Lower,
+    },
+    Row {
+        key: "cost",
+        label: Msg::CompareCost,
+        format: Format::Dollars,
+        value: |o| o.summary.cost,
+        better: Better::Lower,
+    },
+    Row {
+        key: "worst_p99_ms",
+        label: Msg::CompareWorstP99,
+        format: Format::Milliseconds,
+        value: |o| o.summary.worst_p99_ms,
+        better: Better::Lower,
+    },
+    Row {
+        key: "minutes_paging",
+        label: Msg::ComparePaging,
+        format: Format::Minutes,
+        value: |o| f64::from(o.summary.minutes_paging),
+        better: Better::Lower,
+    },
+    Row {
+        key: "minutes_over_budget_rate",
+        label: Msg::CompareOverBudget,
+        format: Format::Minutes,
+        value: |o| f64::from(o.summary.minutes_over_budget_rate),
+        better: Better::Lower,
+    },
+    Row {
+        key: "instance_minutes",
+        label: Msg::CompareInstanceMinutes,
+        format: Format::InstanceMinutes,
+        value: |o| o.summary.instance_minutes as f64,
+        better: Better::Lower,
+    },
+    Row {
+        key: "scaling_decisions",
+        label: Msg::CompareDecisions,
+        format: Format::Decisions,
+        value: |o| f64::from(o.scaling_decisions),
+        better: Better::Neither,
+    },
+    Row {
+        key: "peak_instances",
+        label: Msg::ComparePeak,
+        format: Format::Instances,
+        value: |o| f64::from(o.peak_instances),
+        better: Better::Neither,
+    },
+    Row {
+        key: "failed_requests",
+        label: Msg::CompareFailedRequests,
+        format: Format::Requests,
+        value: |o| o.summary.failed_requests,
+        better: Better::Lower,
+    },
 ];
 
 /// The catalog's name of a chart quantity.
@@ -218,7 +288,7 @@ pub fn overlay_alt(c: &Comparison, overlay: &Overlay) -> String {
             ("title", chart_title(overlay.figure.id)),
             ("a", &policy_name_text(c.a.policy)),
             ("b", &policy_name_text(c.b.policy)),
-            ("minutes", &c.minutes.to_string()),
+            ("span", &minutes(c.minutes)),
             ("values", &values),
         ],
     )
@@ -337,8 +407,8 @@ pub fn ComparisonView(
         tf(
             Msg::CompareSpanSoFar,
             &[(
-                "minutes",
-                &Span::SoFar.minutes(played.get(), length.get()).to_string(),
+                "span",
+                &minutes(Span::SoFar.minutes(played.get(), length.get())),
             )],
         )
     };
@@ -445,19 +515,29 @@ fn comparison_body(
     let caption = tf(
         Msg::CompareCaption,
         &[
-            ("minutes", &c.minutes.to_string()),
+            ("span", &minutes(c.minutes)),
             ("scenario", &scenario_title_text(c.scenario)),
             ("seed", &c.seed.to_string()),
         ],
     );
     let rows = ROWS
         .iter()
-        .map(|(key, label, value)| {
+        .map(|row| {
+            let winner = row.winner(&c.a, &c.b);
+            let cell = |run: Run| {
+                let best = winner == Some(run);
+                view! {
+                    <td data-run=run.key() class:best=best>
+                        <span class="value">{row.text(c.outcome(run))}</span>
+                        {best.then(|| view! { <span class="visually-hidden">{t(Msg::CompareBetter)}</span> })}
+                    </td>
+                }
+            };
             view! {
-                <tr data-row=*key>
-                    <th scope="row">{t(*label)}</th>
-                    <td data-run="a">{value(&c.a)}</td>
-                    <td data-run="b">{value(&c.b)}</td>
+                <tr data-row=row.key>
+                    <th scope="row">{t(row.label)}</th>
+                    {cell(Run::A)}
+                    {cell(Run::B)}
                 </tr>
             }
         })
@@ -642,12 +722,32 @@ mod tests {
             240,
         )
         .unwrap();
-        for (_, label, value) in ROWS {
+        for row in &ROWS {
             for run in Run::BOTH {
-                let text = value(c.outcome(run));
-                assert!(!text.is_empty() && !text.contains('{'), "{label:?}: {text}");
+                let text = row.text(c.outcome(run));
+                assert!(
+                    !text.is_empty() && !text.contains('{'),
+                    "{:?}: {text}",
+                    row.label
+                );
+                // Every figure carries its unit, and large totals are grouped: no run of
+                // five digits.
+                let digits = text.chars().filter(char::is_ascii_digit).count();
+                assert!(digits < text.chars().count(), "{}: {text}", row.key);
+                let longest_run = text
+                    .split(|ch: char| !ch.is_ascii_digit())
+                    .map(str::len)
+                    .max()
+                    .unwrap_or(0);
+                assert!(longest_run <= 4, "{}: {text}", row.key);
             }
         }
+        let row = |key: &str| ROWS.iter().find(|r| r.key == key).unwrap();
+        assert!(row("failed_requests").text(&c.a).ends_with(" requests"));
+        assert!(row("instance_minutes")
+            .text(&c.a)
+            .ends_with(" instance-min"));
+        assert!(row("peak_instances").text(&c.a).ends_with(" instances"));
         let overlays = comparison_overlays(&c);
         assert_eq!(overlays.len(), 4);
         for o in &overlays {
@@ -659,6 +759,38 @@ mod tests {
             assert!(alt.contains("240 minutes") && !alt.contains('{'), "{alt}");
         }
         assert!(overlays[3].figure.series[1].label.contains("Cloud Run"));
+    }
+
+    #[test]
+    fn the_lower_value_wins_where_lower_is_better() {
+        let c = compare_policies(
+            &state("viral-surge", 42),
+            PolicyId::TargetTracking,
+            PolicyId::CloudRun,
+            240,
+        )
+        .unwrap();
+        for row in &ROWS {
+            let (a, b) = ((row.value)(&c.a), (row.value)(&c.b));
+            let winner = row.winner(&c.a, &c.b);
+            match row.better {
+                Better::Neither => assert_eq!(winner, None, "{}", row.key),
+                Better::Lower if row.text(&c.a) == row.text(&c.b) => {
+                    assert_eq!(winner, None, "{}", row.key)
+                }
+                Better::Lower => {
+                    let expected = if a < b { Run::A } else { Run::B };
+                    assert_eq!(winner, Some(expected), "{}: {a} vs {b}", row.key);
+                }
+            }
+            // Against itself, nothing wins.
+            assert_eq!(row.winner(&c.a, &c.a), None, "{}", row.key);
+        }
+        let cost = ROWS.iter().find(|r| r.key == "cost").unwrap();
+        assert!(
+            cost.winner(&c.a, &c.b).is_some(),
+            "the two policies cost differently"
+        );
     }
 
     #[test]

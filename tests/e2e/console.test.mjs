@@ -56,7 +56,7 @@ describe('web console', () => {
     await waitForCharts(page, 1);
 
     assert.equal(await page.locator('#seed-input').inputValue(), '42');
-    assert.equal(await shownMinute(page), 0);
+    assert.equal(await shownMinute(page), 1);
     assert.equal((await timeButton(page, 'play').textContent()).trim(), 'Play');
     const params = linkParams(page);
     assert.equal(params.seed, '42');
@@ -248,7 +248,7 @@ describe('web console', () => {
     assert.equal(await shownMinute(page), paused + 1);
     await step(page, 1);
     assert.equal(await shownMinute(page), paused + 2);
-    assert.equal(linkParams(page).t, String(paused + 3));
+    assert.equal(linkParams(page).t, String(paused + 2));
 
     // Step while playing pauses first.
     await play.click();
@@ -265,13 +265,66 @@ describe('web console', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('on a slider the arrows move it and Space still plays and pauses', async () => {
+    const { page, errors } = await openPage(browser);
+    await load(page, site.url, '?seed=8');
+    await waitForCharts(page, 1);
+    const slider = page.locator('#ctl-min_instances');
+    const before = Number(await slider.inputValue());
+    const minute = await shownMinute(page);
+    await slider.focus();
+
+    // The arrow moves the slider (and queues the change); it does not step the clock.
+    await page.keyboard.press('ArrowRight');
+    assert.equal(Number(await slider.inputValue()), before + 1);
+    assert.equal(await shownMinute(page), minute);
+
+    // Space, with the slider still focused, plays; again, pauses.
+    await page.keyboard.press(' ');
+    assert.equal((await timeButton(page, 'play').textContent()).trim(), 'Pause');
+    await page.waitForFunction(
+      (m) => Number(document.querySelector('[data-field="minute"]').textContent) > m,
+      minute,
+      { timeout: PLAY_TIMEOUT_MS },
+    );
+    await page.keyboard.press(' ');
+    assert.equal((await timeButton(page, 'play').textContent()).trim(), 'Play');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'ctl-min_instances');
+    assert.equal(Number(await slider.inputValue()), before + 1);
+    assert.deepEqual(errors, []);
+  });
+
+  test('the charts\' text alternatives count the marks drawn', async () => {
+    const { page, errors } = await openPage(browser);
+    const alts = () => page.$$eval('canvas[data-chart]', (cs) => cs.map((c) => c.getAttribute('aria-label')));
+    // A replayed link: the deploy, the page and the rollback are drawn and counted.
+    await load(page, site.url, '?scenario=bad-deploy&seed=7&t=40&actions=29:rollback');
+    await waitForMinute(page, 40);
+    await waitForCharts(page, 40);
+    let texts = await alts();
+    assert.equal(texts.length, 6);
+    for (const alt of texts) assert.match(alt, /Marked: 1 deploy, [1-9]\d* pages?, 1 of your actions\./);
+    // Live: an action taken now is counted once its minute is played.
+    await load(page, site.url, '?seed=4');
+    await waitForCharts(page, 1);
+    for (const alt of await alts()) assert.match(alt, /Marked: 0 deploys, 0 pages, 0 of your actions\./);
+    await control(page, 'warm_cache').locator('button').click();
+    await step(page, 1);
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('canvas[data-chart]')].every((c) =>
+        /, 1 of your actions\./.test(c.getAttribute('aria-label')),
+      ),
+    );
+    assert.deepEqual(errors, []);
+  });
+
   test('reset starts the scenario over without the actions', async () => {
     const { page, errors } = await openPage(browser);
     await load(page, site.url, '?scenario=cache-flush&seed=9&t=5');
     await control(page, 'warm_cache').locator('button').click();
     await step(page, 2);
     await timeButton(page, 'reset').click();
-    await waitForMinute(page, 0);
+    await waitForMinute(page, 1);
     const params = linkParams(page);
     assert.equal(params.scenario, 'cache-flush');
     assert.equal(params.seed, '9');
@@ -287,9 +340,9 @@ describe('web console', () => {
     await page.locator('h1').click();
 
     await page.keyboard.press('s');
-    await waitForMinute(page, 1);
-    await page.keyboard.press('ArrowRight');
     await waitForMinute(page, 2);
+    await page.keyboard.press('ArrowRight');
+    await waitForMinute(page, 3);
 
     await page.keyboard.press('+');
     await page.keyboard.press('+');
@@ -308,14 +361,14 @@ describe('web console', () => {
     assert.equal((await timeButton(page, 'play').textContent()).trim(), 'Play');
 
     await page.keyboard.press('r');
-    await waitForMinute(page, 0);
+    await waitForMinute(page, 1);
 
     // Typing in the seed field: the keys are text, not shortcuts.
     const seed = page.locator('#seed-input');
     await seed.fill('');
     await seed.type('12 rs?+');
     assert.equal(await seed.inputValue(), '12 rs?+');
-    assert.equal(await shownMinute(page), 0);
+    assert.equal(await shownMinute(page), 1);
     assert.equal((await timeButton(page, 'play').textContent()).trim(), 'Play');
     assert.equal(await page.locator('dialog.help-dialog[open]').count(), 0);
     assert.equal(await timeButton(page, 'speed').inputValue(), '1');
@@ -353,7 +406,7 @@ describe('web console', () => {
   test('a finished exercise shows the debrief with the actions on its timeline', async () => {
     const { page, errors } = await openPage(browser);
     await load(page, site.url, '?scenario=bad-deploy&seed=7&actions=29:rollback,31:min_instances=12&t=119');
-    await waitForMinute(page, 118);
+    await waitForMinute(page, 119);
     assert.equal(await page.locator('#debrief').count(), 0);
     await step(page, 1);
     await page.locator('#debrief').waitFor();
@@ -446,7 +499,7 @@ describe('web console', () => {
     const { page, errors } = await openPage(browser);
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await load(page, site.url, '?scenario=bad-deploy&seed=7&t=35');
-    await waitForMinute(page, 34);
+    await waitForMinute(page, 35);
     assert.equal(await page.locator('.fact.page').getAttribute('data-level'), 'critical');
     const animation = await page.$eval('.fact.page .dot', (d) => getComputedStyle(d).animationName);
     assert.equal(animation, 'none');

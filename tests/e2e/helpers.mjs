@@ -34,7 +34,7 @@ export async function load(page, siteUrl, query = '') {
   });
 }
 
-/** The last simulated minute shown in the status strip. */
+/** The minutes played, as the status strip shows them. */
 export async function shownMinute(page) {
   return Number((await page.locator('[data-field="minute"]').textContent()).trim());
 }
@@ -68,7 +68,7 @@ export async function step(page, n = 1) {
     minute += 1;
     await waitForMinute(page, minute);
   }
-  await waitForCharts(page, minute + 1);
+  await waitForCharts(page, minute);
 }
 
 /** Every metric row: field → shown value. */

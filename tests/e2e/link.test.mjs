@@ -81,7 +81,7 @@ describe('links', () => {
     const shared = await page.evaluate(() => navigator.clipboard.readText());
     assert.equal(shared, page.url());
     const params = new URL(shared).searchParams;
-    assert.equal(params.get('t'), String(original.minute + 1));
+    assert.equal(params.get('t'), String(original.minute));
     assert.equal(params.get('autoscaler'), 'hpa');
     assert.equal(params.get('timeout_s'), '3');
     assert.equal(
@@ -95,7 +95,7 @@ describe('links', () => {
       const { page: replay, errors: replayErrors } = await openPage(fresh);
       await load(replay, '', shared);
       await waitForMinute(replay, original.minute);
-      await waitForCharts(replay, original.minute + 1);
+      await waitForCharts(replay, original.minute);
       assert.deepEqual(await runState(replay), original);
       assert.equal((await replay.locator('[data-time="play"]').textContent()).trim(), 'Play');
       // Both go on identically.
@@ -163,7 +163,7 @@ describe('links', () => {
     assert.match(notices[0], /“timeout_s”/);
     assert.match(notices[0], /0\.05 to 60 s/);
     assert.match(notices[0], /default, 2 s/);
-    await waitForMinute(page, 11);
+    await waitForMinute(page, 12);
     const params = linkParams(page);
     assert.equal(params.timeout_s, undefined);
     assert.equal(params.workers_per_instance, '8', 'the valid setting is kept');
@@ -182,7 +182,7 @@ describe('links', () => {
     assert.match(notices[1], /0 to 40/);
     assert.match(notices[2], /x:warm_cache/);
     assert.ok(notices.every((n) => /other actions are kept/.test(n)));
-    await waitForMinute(page, 9);
+    await waitForMinute(page, 10);
     assert.equal(linkParams(page).actions, '3:rollback,6:warm_cache');
     const log = await readLog(page);
     // Kept, and refused when it comes: free play has no earlier build to return to.
@@ -191,6 +191,28 @@ describe('links', () => {
       log.join('\n'),
     );
     assert.ok(log.some((l) => /12:06 action You: warm the cache\./.test(l)), log.join('\n'));
+    assert.deepEqual(errors, []);
+  });
+
+  test('t, the minute and the time of day agree', async () => {
+    const { page, errors } = await openPage(browser);
+    const clock = async () => (await page.locator('[data-field="clock"]').textContent()).trim();
+    // Free play starts at 12:00: thirty minutes played read minute 30 at 12:30.
+    await load(page, site.url, '?seed=3&t=30');
+    await waitForMinute(page, 30);
+    await waitForCharts(page, 30);
+    assert.equal(await clock(), '12:30');
+    assert.equal(linkParams(page).t, '30');
+    // One step: minute 31, 12:31, t=31.
+    await step(page, 1);
+    assert.equal(await shownMinute(page), 31);
+    assert.equal(await clock(), '12:31');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('t') === '31');
+    // The opening: one minute played.
+    await load(page, site.url, '?seed=3');
+    await waitForMinute(page, 1);
+    assert.equal(await clock(), '12:01');
+    assert.equal(linkParams(page).t, '1');
     assert.deepEqual(errors, []);
   });
 
@@ -206,7 +228,7 @@ describe('links', () => {
       assert.ok(notices.some((n) => n.includes(`“${name}”`)), `${name}: ${notices.join('\n')}`);
     }
     assert.ok(notices.some((n) => /past the end of this exercise.*180/.test(n)), notices.join('\n'));
-    await waitForMinute(page, 179);
+    await waitForMinute(page, 180);
     await page.locator('#debrief').waitFor();
     const params = linkParams(page);
     assert.equal(params.scenario, 'cache-flush');

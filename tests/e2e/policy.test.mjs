@@ -58,8 +58,10 @@ async function comparisonTable(page) {
       rows.map((r) => [
         r.dataset.row,
         {
-          a: r.querySelector('td[data-run="a"]').textContent.trim(),
-          b: r.querySelector('td[data-run="b"]').textContent.trim(),
+          a: r.querySelector('td[data-run="a"] .value').textContent.trim(),
+          b: r.querySelector('td[data-run="b"] .value').textContent.trim(),
+          best: [...r.querySelectorAll('td.best')].map((td) => td.dataset.run),
+          better: [...r.querySelectorAll('td .visually-hidden')].map((s) => s.textContent.trim()),
         },
       ]),
     ),
@@ -93,7 +95,7 @@ describe('autoscaling policies', () => {
     await picker(page).selectOption('cloud-run');
     await waitForParam(page, 'autoscaler', 'cloud-run');
     // The same run replayed under Cloud Run: the same minute, scenario and seed.
-    await waitForMinute(page, 3);
+    await waitForMinute(page, 4);
     assert.equal(linkParams(page).t, '4');
     const params = linkParams(page);
     assert.equal(params.scenario, 'viral-surge');
@@ -108,12 +110,12 @@ describe('autoscaling policies', () => {
       /Parameters of Cloud Run/,
     );
     await step(page, 2);
-    assert.equal(await shownMinute(page), 5);
+    assert.equal(await shownMinute(page), 6);
 
     // The viral surge of seed 42 starts before 09:30; replay the link to 09:45.
     const query = new URL(page.url()).search.replace(/([?&])t=\d+/, '$1t=76');
     await load(page, site.url, query);
-    await waitForMinute(page, 75);
+    await waitForMinute(page, 76);
     const lines = await scalingLines(page);
     assert.ok(lines.length > 0, 'no scaling decision in the log');
     for (const { text } of lines) {
@@ -155,12 +157,12 @@ describe('autoscaling policies', () => {
       assert.match(error, /^hpa\.tolerance: .*0 to 1.*Nothing was changed\.$/, error);
       assert.equal(await tolerance.getAttribute('aria-invalid'), 'true');
       assert.equal(page.url(), before, `the link changed after ${typed}`);
-      assert.equal(await shownMinute(page), 3, `the run restarted after ${typed}`);
+      assert.equal(await shownMinute(page), 4, `the run restarted after ${typed}`);
     }
     // A rule between fields is checked too (the HPA's, or here the elastic scaler's
     // min_nodes ≤ max_nodes is tested natively); the run goes on as it was.
     await step(page, 1);
-    assert.equal(await shownMinute(page), 4);
+    assert.equal(await shownMinute(page), 5);
 
     // A valid value, typed with the keyboard, replays the run under it to the same minute.
     await tolerance.focus();
@@ -168,7 +170,7 @@ describe('autoscaling policies', () => {
     await page.keyboard.type('0.25');
     await page.keyboard.press('Enter');
     await waitForParam(page, 'hpa.tolerance', '0.25');
-    await waitForMinute(page, 4);
+    await waitForMinute(page, 5);
     assert.equal(linkParams(page).t, '5');
     assert.equal((await paramError(page, 'hpa.tolerance').textContent()).trim(), '');
     assert.equal(await tolerance.getAttribute('aria-invalid'), 'false');
@@ -208,7 +210,7 @@ describe('autoscaling policies', () => {
     await waitForParam(page, 'elastic.max_nodes', '16');
     assert.equal(linkParams(page)['elastic.min_nodes'], '3');
     // The run is replayed under the new limits to the minute it had reached.
-    await waitForMinute(page, 2);
+    await waitForMinute(page, 3);
     assert.match(await status.textContent(), /^Applied/);
     assert.equal(await param(page, 'elastic.max_nodes').inputValue(), '16');
 
@@ -228,7 +230,7 @@ describe('autoscaling policies', () => {
       assert.equal(await status.getAttribute('data-status'), 'error');
       assert.match(await status.textContent(), expected);
       assert.equal(page.url(), before);
-      assert.equal(await shownMinute(page), 3);
+      assert.equal(await shownMinute(page), 4);
       assert.equal(await param(page, 'elastic.max_nodes').inputValue(), '16');
     }
 
@@ -264,7 +266,7 @@ describe('autoscaling policies', () => {
   test('the comparison view runs two policies whose summaries differ', async () => {
     const { page, errors } = await openPage(browser);
     await load(page, site.url, '?scenario=viral-surge&seed=42&t=30');
-    await waitForMinute(page, 29);
+    await waitForMinute(page, 30);
     await page.locator('#compare-a').selectOption('target-tracking');
     await page.locator('#compare-b').selectOption('elastic');
     await page.locator('[data-action="compare"]').click();
@@ -293,6 +295,24 @@ describe('autoscaling policies', () => {
     const differing = Object.keys(table).filter((k) => table[k].a !== table[k].b);
     assert.ok(differing.includes('instance_minutes'), JSON.stringify(table));
     assert.ok(differing.includes('cost') && differing.includes('budget_spent'), JSON.stringify(table));
+    // Figures come with their units, large totals grouped; the better value of a row is
+    // marked (a class, and a word for screen readers), only where less is better.
+    assert.match(table.failed_requests.a, /^[\d,]+ requests$/);
+    assert.match(table.instance_minutes.a, /^\d{1,3}(,\d{3})* instance-min$/);
+    assert.match(table.peak_instances.a, /^\d+ instances?$/);
+    assert.match(table.scaling_decisions.a, /^\d+ decisions?$/);
+    for (const [key, row] of Object.entries(table)) {
+      assert.doesNotMatch(`${row.a} ${row.b}`, /\d{5}/, `${key}: ungrouped total`);
+      if (['scaling_decisions', 'peak_instances'].includes(key) || row.a === row.b) {
+        assert.deepEqual(row.best, [], key);
+      } else {
+        assert.equal(row.best.length, 1, key);
+        assert.deepEqual(row.better, ['(better)'], key);
+      }
+    }
+    const lower = (text) => Number(text.replace(/[^\d.]/g, ''));
+    const cheaper = lower(table.cost.a) < lower(table.cost.b) ? 'a' : 'b';
+    assert.deepEqual(table.cost.best, [cheaper]);
 
     // Four overlaid charts, drawn, each with a text alternative naming both policies.
     const canvases = page.locator('[data-panel="compare"] canvas');
@@ -313,7 +333,7 @@ describe('autoscaling policies', () => {
       /over 30 minutes/.test(document.querySelector('[data-field="compare-table"] caption')?.textContent ?? ''),
     );
     // The run itself was not touched.
-    assert.equal(await shownMinute(page), 29);
+    assert.equal(await shownMinute(page), 30);
     assert.equal(linkParams(page).autoscaler, undefined);
     assert.deepEqual(errors, []);
   });
@@ -329,7 +349,7 @@ describe('autoscaling policies', () => {
       await page.setViewportSize({ width, height: 900 });
       await page.emulateMedia({ colorScheme: scheme });
       await load(page, site.url, '?scenario=viral-surge&seed=42&autoscaler=elastic&t=90');
-      await waitForMinute(page, 89);
+      await waitForMinute(page, 90);
       await page.locator('[data-action="compare"]').click();
       await page.locator('[data-field="compare-table"]').waitFor({ timeout: LOAD_TIMEOUT_MS });
       await page.waitForFunction(() =>

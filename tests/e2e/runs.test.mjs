@@ -64,7 +64,7 @@ async function playWithActions(page, site) {
 /** Waits until the page shows the run `state` describes. */
 async function waitForRun(page, state) {
   await waitForMinute(page, state.minute);
-  await waitForCharts(page, state.minute + 1);
+  await waitForCharts(page, state.minute);
   await page.waitForFunction(
     (t) => new URL(location.href).searchParams.get('t') === t,
     state.t,
@@ -133,7 +133,7 @@ describe('no lost runs', () => {
     const original = await playWithActions(page, site);
 
     await timeButton(page, 'reset').click();
-    await waitForMinute(page, 0);
+    await waitForMinute(page, 1);
     await waitForLinkParam(page, 'actions', null);
     assert.equal(linkParams(page).t, '1');
 
@@ -147,7 +147,7 @@ describe('no lost runs', () => {
 
     // Forward: the reset run (Step above rewrote this entry's link in place, no new entry).
     await page.goForward();
-    await waitForMinute(page, 0);
+    await waitForMinute(page, 1);
     await waitForLinkParam(page, 'actions', null);
     assert.equal(linkParams(page).scenario, 'bad-deploy');
     assert.deepEqual(errors, []);
@@ -162,10 +162,10 @@ describe('no lost runs', () => {
     // R resets, as the button does.
     await page.locator('h1').click();
     await page.keyboard.press('r');
-    await waitForMinute(page, 0);
+    await waitForMinute(page, 1);
     await waitForLinkParam(page, 'actions', null);
     const note = (await page.locator('.undo-offer p').textContent()).trim();
-    assert.match(note, /minute 19 with 3 actions/, note);
+    assert.match(note, /minute 20 with 3 actions/, note);
     assert.equal((await undo.textContent()).trim(), 'Undo reset');
 
     await undo.click();

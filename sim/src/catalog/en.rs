@@ -121,8 +121,8 @@ pub fn template(id: MessageId) -> &'static str {
         CloudRunOnDemandCapped => "{on_demand}, capped at the maximum {ceiling}: requests wait up to max({pending_min:.0} s, {factor:.1} × {cold_start:.0} s) = {pending:.0} s for a slot, then 429 ({rejected:.1} % of them; the {timeout:.0} s request timeout ends them first)",
         CloudRunScaleOut => "scale out, {driver} drives: {drivers} → {desired}",
         CloudRunScaleIn => "scale in: {drivers}; {why} → {desired}",
-        CloudRunRanLow => "the {extras} instances no longer recommended ran at {utilization:.0} % < {threshold:.0} % for {after:.0} s",
-        CloudRunIdleTimeout => "the {extras} instances no longer recommended reached the {minutes:.0}-minute idle timeout",
+        CloudRunRanLow => "the {extras} {extras|instance|instances} no longer recommended ran at {utilization:.0} % < {threshold:.0} % for {after:.0} s",
+        CloudRunIdleTimeout => "the {extras} {extras|instance|instances} no longer recommended reached the {minutes:.0}-minute idle timeout",
         CloudRunAboveMaximum => "{live} instances exceed the maximum {ceiling}",
         // The elastic scaler; the strategies that fired are listed with "; ".
         ElasticBelowMinNodes => "{nodes} nodes < min_nodes {floor}: scale up at once",

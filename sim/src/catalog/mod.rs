@@ -5,7 +5,9 @@
 //! Template syntax: `{name}` is replaced by the argument called `name`; `{name:.N}` shows a
 //! quantity with N decimals (without it, the shortest text that reads back the same number).
 //! Lists of codes are joined with ", ", sequences of messages with "; "; a unit's code is
-//! replaced by the language's text for it.
+//! replaced by the language's text for it. `{name|one|other}` writes `one` when the count
+//! `name` is 1 and `other` otherwise (English's rule, the one language the core speaks), so
+//! that a template reads "the {extras} {extras|instance|instances}".
 //!
 //! The parameters' texts (what each one does, and the units) are in `params_en.rs`, keyed by
 //! the parameter's name and the unit's code.
@@ -95,8 +97,30 @@ pub fn braces(template: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// Which form `{name|one|other}` takes for `arg`: the first for exactly one, the second for
+/// any other number (and for an argument that is not a number).
+fn plural_form<'t>(arg: &Arg, one: &'t str, other: &'t str) -> &'t str {
+    let is_one = match arg {
+        Arg::Int(n) => *n == 1,
+        Arg::Num(x) => *x == 1.0,
+        _ => false,
+    };
+    if is_one {
+        one
+    } else {
+        other
+    }
+}
+
 fn render_into(out: &mut String, message: &Message, catalog: Catalog) {
     substitute(out, (catalog.templates)(message.id), |out, inside| {
+        if let Some((name, forms)) = inside.split_once('|') {
+            let (one, other) = forms.split_once('|').unwrap_or((forms, forms));
+            return message
+                .arg(name)
+                .map(|arg| out.push_str(plural_form(arg, one, other)))
+                .is_some();
+        }
         let (name, spec) = inside.split_once(':').unwrap_or((inside, ""));
         let format = match spec.strip_prefix('.') {
             Some(d) => Format::Decimals(d.parse().unwrap_or(0)),
@@ -170,7 +194,7 @@ fn render_arg(out: &mut String, arg: &Arg, format: Format, catalog: Catalog) {
 /// The names of the placeholders in `template`, in order.
 pub fn placeholders(template: &str) -> Vec<&str> {
     braces(template)
-        .map(|inner| inner.split_once(':').map_or(inner, |(n, _)| n))
+        .map(|inner| inner.split([':', '|']).next().unwrap_or(inner))
         .collect()
 }
 
@@ -206,5 +230,41 @@ mod tests {
             .unit("unit", "furlongs");
         assert_eq!(render(&odd, EN), "a whole number from 1 to 2 furlongs");
         assert_eq!(placeholders("a {x:.2} b {y}"), ["x", "y"]);
+        assert_eq!(placeholders("{n} {n|thing|things}"), ["n", "n"]);
+    }
+
+    #[test]
+    fn a_counted_noun_agrees_with_its_count() {
+        let ran_low = |extras: i64| {
+            let m = Message::new(MessageId::CloudRunRanLow)
+                .int("extras", extras)
+                .num("utilization", 3.0)
+                .num("threshold", 10.0)
+                .num("after", 60.0);
+            render(&m, EN)
+        };
+        assert_eq!(
+            ran_low(1),
+            "the 1 instance no longer recommended ran at 3 % < 10 % for 60 s"
+        );
+        assert_eq!(
+            ran_low(2),
+            "the 2 instances no longer recommended ran at 3 % < 10 % for 60 s"
+        );
+        assert!(ran_low(0).starts_with("the 0 instances "));
+        let idle = |extras: i64| {
+            let m = Message::new(MessageId::CloudRunIdleTimeout)
+                .int("extras", extras)
+                .num("minutes", 15.0);
+            render(&m, EN)
+        };
+        assert_eq!(
+            idle(1),
+            "the 1 instance no longer recommended reached the 15-minute idle timeout"
+        );
+        assert_eq!(
+            idle(9),
+            "the 9 instances no longer recommended reached the 15-minute idle timeout"
+        );
     }
 }

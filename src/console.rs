@@ -234,6 +234,14 @@ impl Console {
         Ok(())
     }
 
+    /// Becomes the run `state` describes (a link's, exact to its minute), with this run's
+    /// seed when the state names none. A state the core refuses leaves the run as it was.
+    pub fn become_run(&mut self, state: ShareState) -> Result<(), ParamError> {
+        let seed = state.seed.unwrap_or(self.seed);
+        *self = Self::start(state, seed)?;
+        Ok(())
+    }
+
     /// A new run with the same scenario, seed and parameters, and no actions.
     pub fn reset(&mut self) -> Result<(), ParamError> {
         self.restart(None, |_| {})

@@ -274,12 +274,7 @@ impl RunHandle {
     /// run).
     pub fn undo(&self) {
         if let Some(offer) = self.undo.get_untracked() {
-            let seed = offer.run.seed;
-            self.replace_run(None, move |c| {
-                let seed = seed.unwrap_or_else(|| c.seed());
-                *c = Console::start(offer.run, seed)?;
-                Ok(())
-            });
+            self.replace_run(None, move |c| c.become_run(offer.run));
         }
     }
 
@@ -292,11 +287,7 @@ impl RunHandle {
             return;
         }
         self.playing.set(false);
-        let seed = link.state.seed;
-        let started = self.update(|c| {
-            Console::start(link.state, seed.unwrap_or_else(|| c.seed())).map(|next| *c = next)
-        });
-        if let Some(Ok(())) = started {
+        if let Some(Ok(())) = self.update(|c| c.become_run(link.state)) {
             self.rest.set_value(link.rest);
             self.undo.set(None);
             self.replaced();

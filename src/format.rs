@@ -9,7 +9,7 @@
 //! Values that are not finite are never written as "NaN" or "inf": they read as
 //! [`Msg::NotAvailable`]. A value that rounds to zero is never written "-0".
 
-use crate::i18n::{fill, text, Locale, Msg};
+use crate::i18n::{fill, plural_category, text, Locale, Msg, PluralCategory};
 
 /// How a locale writes a number. Thousands are grouped only by the formats of large totals
 /// ([`Format::Requests`], [`Format::InstanceMinutes`]): the console's other numbers are short
@@ -147,7 +147,11 @@ pub fn value(locale: Locale, format: Format, value: Value) -> String {
         Format::Requests => return total(locale, Msg::UnitRequests, number),
         Format::InstanceMinutes => return total(locale, Msg::UnitInstanceMinutes, number),
         Format::Instances | Format::Decisions => {
-            let one = number == 1.0;
+            // The language's plural rule, for the whole number shown.
+            let shown = number.round();
+            let one = shown >= 0.0
+                && shown < u64::MAX as f64
+                && plural_category(locale, shown as u64) == PluralCategory::One;
             let unit = match (format, one) {
                 (Format::Instances, true) => Msg::InstancesOne,
                 (Format::Instances, false) => Msg::InstancesOther,

@@ -23,7 +23,7 @@ wasm-bindgen --target web --no-typescript --out-dir "${out}" --out-name oncall-s
     target/wasm32-unknown-unknown/release/oncall-sim-web.wasm
 # The same flags as index.html's data-wasm-opt-params, plus -g to keep the names.
 wasm-opt -Oz -g --enable-reference-types --enable-bulk-memory --enable-nontrapping-float-to-int \
-    --enable-sign-ext --enable-mutable-globals --enable-multivalue \
+    --enable-sign-ext --enable-mutable-globals --enable-multivalue --low-memory-unused --zero-filled-memory \
     "${out}/oncall-sim-web_bg.wasm" -o "${out}/named.wasm"
 
 node tests/e2e/size-report.mjs "${out}/named.wasm" "${out}/oncall-sim-web.js"

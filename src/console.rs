@@ -197,9 +197,8 @@ impl Console {
                 .cloned()
                 .map(|kind| Action { minute: next, kind }),
         );
-        // Stable: within a minute the order is the order the core applies them in.
-        actions.sort_by_key(|a| a.minute);
-        state.actions = actions;
+        // Within a minute the order is the order the core applies them in.
+        state.actions = oncall_sim::action::sort_by_minute(actions);
         state.minute = Some(self.minutes().max(self.replay_to.min(self.length_or_max())));
         state
     }

@@ -250,7 +250,7 @@ impl ShareState {
         state.params = setup.params;
         state.policy = setup.policies;
         // Replay needs actions in time order; keep the given order within a minute.
-        state.actions.sort_by_key(|a| a.minute);
+        state.actions = crate::action::sort_by_minute(std::mem::take(&mut state.actions));
         (state, notices.finish(), rest)
     }
 

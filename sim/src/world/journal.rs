@@ -46,8 +46,9 @@ impl Journal {
     /// Queues actions stamped with their minutes.
     pub fn schedule(&mut self, actions: impl IntoIterator<Item = Action>) {
         self.pending.extend(actions);
-        // Stable: actions of the same minute keep their order.
-        self.pending.make_contiguous().sort_by_key(|a| a.minute);
+        // Actions of the same minute keep their order.
+        let pending: Vec<Action> = self.pending.drain(..).collect();
+        self.pending = crate::action::sort_by_minute(pending).into();
     }
 
     /// The next action due at or before `minute`, if any.

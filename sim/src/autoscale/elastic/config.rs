@@ -592,8 +592,17 @@ impl ElasticConfig {
         self.expansion_strategies.retain(|s| s != name);
         if on {
             self.expansion_strategies.push(name.to_string());
-            let order = |s: &String| STRATEGIES.iter().position(|k| k == s);
-            self.expansion_strategies.sort_by_key(order);
+            // Names the source does not know first (as written), then the known ones in the
+            // source's order.
+            let listed = std::mem::take(&mut self.expansion_strategies);
+            let known = |s: &String| STRATEGIES.contains(&s.as_str());
+            self.expansion_strategies = listed.iter().filter(|s| !known(s)).cloned().collect();
+            self.expansion_strategies.extend(
+                STRATEGIES
+                    .iter()
+                    .filter(|k| listed.iter().any(|s| s == *k))
+                    .map(|k| k.to_string()),
+            );
         }
     }
 

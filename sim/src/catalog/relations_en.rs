@@ -431,6 +431,24 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             symbols: &["share of instances holding at least i requests", "load of each single-worker instance", "mean time in the system"],
             note: "For two choices and one worker per instance, in the limit of many instances; with a finite number of instances the request-level engine's figure is slightly higher.",
         },
+        RelationId::ZipfKeys => RelationTexts {
+            name: "Request keys: Zipf popularity (request-level engine)",
+            formula: "P(key of rank i) = i^(−s) / Σ_(j=1..K) j^(−s);  drawn by one uniform and a binary search of the cumulative probabilities",
+            symbols: &["number of keys (default 10,000)", "exponent (default 0.8; 0: every key equally popular)"],
+            note: "Ring hash and Maglev route a request by its key, so a popular key loads one instance however many there are. The default exponent lies within the range measured on web traces.",
+        },
+        RelationId::LognormalService => RelationTexts {
+            name: "Lognormal service time (request-level engine)",
+            formula: "S_req = e^(μ + σ·Z), Z normal;  μ = ln S − σ²/2, so E[S_req] = S;  coefficient of variation √(e^(σ²) − 1)",
+            symbols: &["mean service time of the model", "shape (default 1: coefficient of variation 1.31)"],
+            note: "Keeps the load a = λ·S of the exponential model and widens the tail; Erlang C no longer holds exactly (an M/G/N queue has no closed form): the figure comes from the engine.",
+        },
+        RelationId::HedgeTokenBucket => RelationTexts {
+            name: "Hedged requests and their token bucket",
+            formula: "no success d after the last copy and b ≥ 1 ⇒ b := b − 1, a copy to another instance (same policy), again every d until the total timeout;  each successful request: b := min(B, b + r);  first success wins, waiting copies are cancelled, copies in service finish (duplicates);  hedges ≤ b₀ + r × successes, so the hedged share ≤ r + b₀ / requests",
+            symbols: &["hedge delay (default 1 s, 100 ms–10 s; below the request timeout and the total timeout)", "maximum tokens (default 50, 1–250)", "refill ratio (default 0.1, 0.001–0.2)", "tokens at the start (assumed full, B: the source does not say)"],
+            note: "Hedging cuts the tail of transient slowness at the cost of extra copies; under sustained overload the bucket drains and hedging stops by itself. Its effect on p99 has no closed form: the figure comes from the engine. Refused with ordering keys.",
+        },
         RelationId::Randomness => RelationTexts {
             name: "Randomness",
             formula: "mulberry32(seed); uniform u; exponential −m·ln(1 − u); normal √(−2 ln u₁)·cos(2π u₂) (Box–Muller); Poisson by Knuth's product of uniforms",

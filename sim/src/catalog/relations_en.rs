@@ -423,7 +423,7 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             name: "Request-level engine (one request at a time)",
             formula: "arrivals Poisson at λ; instance chosen by the policy; start = max(arrival, earliest free worker of the instance); served if start − arrival ≤ τ, then leaves at start + service (exponential, mean S); otherwise gives up at arrival + τ",
             symbols: &["patience: the request timeout", "arrival rate, requests per second", "mean service time"],
-            note: "Each instance is FIFO, so a request's start is known when it arrives (no global event list). Policies: round robin in turn; random uniform; least request picks two distinct instances at random and sends to the one holding fewer requests (in service and waiting), a tie to the first. With random routing each instance is an M/M/1 queue (one worker) or M/M/W; with one instance, M/M/N (Erlang C) or M/M/N+D with the timeout.",
+            note: "Each instance is FIFO, so a request's start is known when it arrives (no global event list). Policies: round robin in turn; random uniform; least request picks two distinct instances at random and sends to the one holding fewer requests (in service and waiting), a tie to the first; ring hash and Maglev by the request's key. With hedging the engine keeps an event list instead. With random routing each instance is an M/M/1 queue (one worker) or M/M/W; with one instance, M/M/N (Erlang C) or M/M/N+D with the timeout.",
         },
         RelationId::Supermarket => RelationTexts {
             name: "Least request on many instances (supermarket model)",

@@ -215,6 +215,15 @@ ids! {
         CliPositiveRateRange = "cli.positive_rate_range",
         CliServersNotSplit = "cli.servers_not_split",
         CliDesRefused = "cli.des_refused",
+        CliHedgeDelayRange = "cli.hedge_delay_range",
+        CliRefillRatioRange = "cli.refill_ratio_range",
+        CliInitialTokensRange = "cli.initial_tokens_range",
+        CliTotalTimeoutRange = "cli.total_timeout_range",
+        CliZipfRange = "cli.zipf_range",
+        CliSigmaRange = "cli.sigma_range",
+        CliSlowShape = "cli.slow_shape",
+        CliHedgeDelayNotBelow = "cli.hedge_delay_not_below",
+        CliHedgeWithOrderingKeys = "cli.hedge_with_ordering_keys",
         // Scaling decisions: what each policy saw and computed (a decision's detail).
         // Target tracking.
         TargetTrackingComputed = "decision.target_tracking.computed",

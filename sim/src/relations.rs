@@ -90,6 +90,9 @@ relation_ids! {
     HashKeysMoved => "hash_keys_moved",
     RequestEngine => "request_engine",
     Supermarket => "supermarket",
+    ZipfKeys => "zipf_keys",
+    LognormalService => "lognormal_service",
+    HedgeTokenBucket => "hedge_token_bucket",
     Calibration => "calibration",
     ScenarioTwists => "scenario_twists",
     Randomness => "randomness",
@@ -184,6 +187,9 @@ impl Relation {
             RelationId::HashKeysMoved => &crate::balance::KEYS_MOVED,
             RelationId::RequestEngine => &crate::requests::REQUEST_ENGINE,
             RelationId::Supermarket => &crate::queueing::SUPERMARKET,
+            RelationId::ZipfKeys => &crate::requests::keys::ZIPF_KEYS,
+            RelationId::LognormalService => &crate::requests::keys::LOGNORMAL_SERVICE,
+            RelationId::HedgeTokenBucket => &crate::requests::hedging::TOKEN_BUCKET,
             RelationId::Calibration => &crate::params::CALIBRATION,
             RelationId::ScenarioTwists => &crate::scenario::SCENARIO_TWISTS,
             RelationId::Randomness => &crate::relations::RANDOMNESS,
@@ -306,6 +312,26 @@ pub const KIEFER_WOLFOWITZ_1955: Citation = Citation {
 pub const MITZENMACHER_2001: Citation = Citation {
     text: "M. Mitzenmacher, \"The Power of Two Choices in Randomized Load Balancing\", IEEE Transactions on Parallel and Distributed Systems 12(10), 1094–1104 (2001) (the supermarket model)",
     url: "https://doi.org/10.1109/71.963420",
+};
+pub const ZIPF_1949: Citation = Citation {
+    text: "G. K. Zipf, Human Behavior and the Principle of Least Effort, Addison-Wesley (1949) (rank-frequency law)",
+    url: "",
+};
+pub const BRESLAU_1999: Citation = Citation {
+    text: "L. Breslau, P. Cao, L. Fan, G. Phillips, S. Shenker, \"Web Caching and Zipf-like Distributions: Evidence and Implications\", IEEE INFOCOM (1999) (request popularity ∝ 1/i^α, α 0.64–0.83 in the traces)",
+    url: "https://doi.org/10.1109/INFCOM.1999.749260",
+};
+pub const JOHNSON_KOTZ_1994: Citation = Citation {
+    text: "N. L. Johnson, S. Kotz, N. Balakrishnan, Continuous Univariate Distributions, Vol. 1, 2nd ed., Wiley (1994), ch. 14 (lognormal: E[X] = e^(μ + σ²/2))",
+    url: "",
+};
+pub const PUBSUB_HEDGING: Citation = Citation {
+    text: "Google Cloud, Pub/Sub documentation, \"Publish hedging\" (hedge delay 1 s, 100 ms–10 s; max tokens 50, 1–250; refill ratio 0.1, 0.001–0.2; the delay below the initial request timeout and the total timeout; not with ordering keys)",
+    url: "",
+};
+pub const DEAN_BARROSO_2013: Citation = Citation {
+    text: "J. Dean, L. A. Barroso, \"The Tail at Scale\", Communications of the ACM 56(2), 74–80 (2013) (hedged requests)",
+    url: "https://doi.org/10.1145/2408776.2408794",
 };
 pub const THIS_MODEL: Citation = Citation {
     text: "This simulator's calibration: example values for a mid-size web service (an assumption, not a measurement)",

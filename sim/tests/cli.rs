@@ -391,8 +391,8 @@ fn des_refuses_bad_input_in_one_line() {
         (with(&["--instances", "3"]), "--instances 3"),
         (with(&["--instances", "0"]), "--instances"),
         (
-            with(&["--lb", "maglev"]),
-            "round-robin, random, least-request",
+            with(&["--lb", "nope"]),
+            "round-robin, random, least-request, ring-hash, maglev",
         ),
         (with(&["--timeout", "-1"]), "--timeout"),
         (with(&["--seed", "x"]), "--seed"),
@@ -426,6 +426,108 @@ fn des_refuses_bad_input_in_one_line() {
             ],
             "--customers",
         ),
+    ];
+    for (args, needle) in &cases {
+        let (code, out, err) = cli(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?} printed {out}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+/// Hedging through the command line: the contract's fields count the hedges, and the same
+/// seed prints the same object (but for the wall-clock speed).
+#[test]
+fn des_hedges_and_prints_the_same_object_for_the_same_seed() {
+    let args = [
+        "des",
+        "--servers",
+        "40",
+        "--instances",
+        "10",
+        "--arrival-rate",
+        "300",
+        "--service-time",
+        "0.1",
+        "--customers",
+        "50000",
+        "--timeout",
+        "2",
+        "--lb",
+        "ring-hash",
+        "--keys",
+        "1000",
+        "--zipf",
+        "0.9",
+        "--slow",
+        "2,3,20,120",
+        "--hedge-delay-ms",
+        "300",
+        "--max-tokens",
+        "100",
+        "--refill-ratio",
+        "0.05",
+        "--seed",
+        "3",
+    ];
+    let (code, out, err) = cli(&args);
+    assert_eq!(code, 0, "{err}");
+    let mut v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let sent = v["hedges_sent"].as_u64().unwrap();
+    assert!(sent > 0, "{out}");
+    assert!(v["hedges_won"].as_u64().unwrap() <= sent);
+    // At most the refill ratio of the requests plus the bucket's 100 initial tokens.
+    assert!(sent as f64 <= 0.05 * 50_000.0 + 100.0, "{out}");
+    assert!(v["tokens_left"].as_f64().unwrap() <= 100.0);
+    let (_, again, _) = cli(&args);
+    let mut w: serde_json::Value = serde_json::from_str(&again).unwrap();
+    v.as_object_mut().unwrap().remove("events_per_s");
+    w.as_object_mut().unwrap().remove("events_per_s");
+    assert_eq!(v, w);
+}
+
+#[test]
+fn des_refuses_hedging_against_the_sources_rules_in_one_line() {
+    let base = [
+        "des",
+        "--servers",
+        "8",
+        "--instances",
+        "4",
+        "--arrival-rate",
+        "4",
+        "--service-time",
+        "1",
+        "--customers",
+        "100",
+    ];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        base.iter().copied().chain(extra.iter().copied()).collect()
+    };
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            with(&["--timeout", "1", "--hedge-delay-ms", "1000"]),
+            "--hedge-delay-ms 1000 must be below both the request timeout (--timeout: 1 s) and the total timeout (--total-timeout: none)",
+        ),
+        (
+            with(&["--hedge-delay-ms", "500", "--total-timeout", "0.4"]),
+            "the request timeout (--timeout: none) and the total timeout (--total-timeout: 0.4 s)",
+        ),
+        (
+            with(&["--hedge-delay-ms", "200", "--ordering-keys", "on"]),
+            "--ordering-keys on cannot be combined with hedging",
+        ),
+        (with(&["--hedge-delay-ms", "99"]), "from 100 to 10000"),
+        (with(&["--hedge-delay-ms", "10001"]), "from 100 to 10000"),
+        (with(&["--max-tokens", "251"]), "--max-tokens \"251\""),
+        (with(&["--refill-ratio", "0.0009"]), "from 0.001 to 0.2"),
+        (with(&["--initial-tokens", "51"]), "from 0 to --max-tokens (50)"),
+        (with(&["--zipf", "11"]), "--zipf"),
+        (with(&["--keys", "1000001"]), "--keys"),
+        (with(&["--sigma", "-1"]), "--sigma"),
+        (with(&["--slow", "1,2,3"]), "INSTANCE,FACTOR,FROM_S,TO_S"),
+        (with(&["--ordering-keys", "yes"]), "on or off"),
     ];
     for (args, needle) in &cases {
         let (code, out, err) = cli(args);

@@ -665,8 +665,12 @@ fn lb(args: &[String]) -> Result<String, Usage> {
 const MAX_DES_WORKERS: u32 = 100_000;
 
 /// The request-level engine on one workload: one JSON object. Every field but
-/// `events_per_s` (wall clock) is fixed by the arguments and the seed.
+/// `events_per_s` (wall clock) is fixed by the arguments and the seed. The fields the issue
+/// lists are always there; `rejected_share` only with per-node limits, `hedges_cancelled` and
+/// `tokens_left` only with hedging.
 fn des(args: &[String]) -> Result<String, Usage> {
+    use requests::hedging::{self, Hedging};
+    use requests::keys::{self, KeySpace, ServiceShape};
     let pairs = flags(
         args,
         &[
@@ -677,6 +681,18 @@ fn des(args: &[String]) -> Result<String, Usage> {
             "--instances",
             "--lb",
             "--timeout",
+            "--keys",
+            "--zipf",
+            "--sigma",
+            "--max-requests",
+            "--max-pending",
+            "--slow",
+            "--hedge-delay-ms",
+            "--max-tokens",
+            "--refill-ratio",
+            "--initial-tokens",
+            "--total-timeout",
+            "--ordering-keys",
             "--seed",
         ],
     )?;
@@ -735,9 +751,118 @@ fn des(args: &[String]) -> Result<String, Usage> {
                 .int("instances", instances),
         ));
     }
+    let workers = servers / instances;
+
+    let mut options = requests::Options::default();
+    let mut space = KeySpace::default();
+    if let Some(v) = single(&pairs, "--keys")? {
+        space.keys = parse_u32("--keys", v, 1, keys::MAX_KEYS)?;
+    }
+    if let Some(v) = single(&pairs, "--zipf")? {
+        space.exponent = parse_f64("--zipf", v, 0.0, keys::MAX_EXPONENT, M::CliZipfRange)?;
+    }
+    options.keys = space;
+    if let Some(v) = single(&pairs, "--sigma")? {
+        let sigma = parse_f64("--sigma", v, 0.0, keys::MAX_SIGMA, M::CliSigmaRange)?;
+        options.service = ServiceShape::Lognormal { sigma };
+    }
+    if let Some(v) = single(&pairs, "--max-requests")? {
+        options.limits.max_requests = Some(parse_u32("--max-requests", v, 1, 1_000_000)?);
+    }
+    if let Some(v) = single(&pairs, "--max-pending")? {
+        options.limits.max_pending = Some(parse_u32("--max-pending", v, 0, 1_000_000)?);
+    }
+    if let Some(v) = single(&pairs, "--slow")? {
+        let shape = || {
+            not_allowed(
+                "--slow",
+                v,
+                Message::new(M::CliSlowShape).int("instances", instances),
+            )
+        };
+        let parts: Vec<&str> = v.split(',').map(str::trim).collect();
+        let [instance, factor, from, to] = parts[..] else {
+            return Err(shape());
+        };
+        let number = |text: &str| parse_number(text).filter(|x| x.is_finite());
+        let slow = (|| {
+            Some(requests::SlowInstance {
+                instance: parse_whole(instance).and_then(|n| u32::try_from(n).ok())?,
+                factor: number(factor)?,
+                from_s: number(from)?,
+                to_s: number(to)?,
+            })
+        })()
+        .filter(|s| {
+            s.instance < instances && s.factor > 0.0 && s.from_s >= 0.0 && s.to_s >= s.from_s
+        })
+        .ok_or_else(shape)?;
+        options.slow = Some(slow);
+    }
+    options.ordering_keys = match single(&pairs, "--ordering-keys")? {
+        None | Some("off") => false,
+        Some("on") => true,
+        Some(other) => {
+            return Err(not_allowed(
+                "--ordering-keys",
+                other,
+                Message::new(M::ActionAllowedOnOff),
+            ))
+        }
+    };
+    let hedge_flags = [
+        "--hedge-delay-ms",
+        "--max-tokens",
+        "--refill-ratio",
+        "--initial-tokens",
+        "--total-timeout",
+    ];
+    if hedge_flags
+        .iter()
+        .any(|f| pairs.iter().any(|(n, _)| n == f))
+    {
+        let mut h = Hedging::default();
+        if let Some(v) = single(&pairs, "--hedge-delay-ms")? {
+            let (lo, hi) = hedging::HEDGE_DELAY_RANGE_S;
+            let ms = parse_f64(
+                "--hedge-delay-ms",
+                v,
+                lo * 1e3,
+                hi * 1e3,
+                M::CliHedgeDelayRange,
+            )?;
+            h.delay_s = ms / 1e3;
+        }
+        if let Some(v) = single(&pairs, "--max-tokens")? {
+            let (lo, hi) = hedging::MAX_TOKENS_RANGE;
+            h.max_tokens = parse_u32("--max-tokens", v, lo, hi)?;
+        }
+        if let Some(v) = single(&pairs, "--refill-ratio")? {
+            let (lo, hi) = hedging::REFILL_RATIO_RANGE;
+            h.refill_ratio = parse_f64("--refill-ratio", v, lo, hi, M::CliRefillRatioRange)?;
+        }
+        if let Some(v) = single(&pairs, "--initial-tokens")? {
+            let max = f64::from(h.max_tokens);
+            let what = Message::new(M::CliInitialTokensRange).int("max", h.max_tokens);
+            let b0 = parse_number(v)
+                .filter(|x| x.is_finite() && (0.0..=max).contains(x))
+                .ok_or_else(|| not_allowed("--initial-tokens", v, what))?;
+            h.initial_tokens = Some(b0);
+        }
+        if let Some(v) = single(&pairs, "--total-timeout")? {
+            h.total_timeout_s = Some(parse_f64(
+                "--total-timeout",
+                v,
+                1e-9,
+                1e9,
+                M::CliTotalTimeoutRange,
+            )?);
+        }
+        options.hedging = Some(h);
+    }
     let config = requests::RunConfig {
         instances,
-        workers_per_instance: servers / instances,
+        workers_per_instance: workers,
         arrival_rate: lambda,
         service_s: service,
         customers: u64::from(customers),
@@ -747,8 +872,34 @@ fn des(args: &[String]) -> Result<String, Usage> {
         seed,
     };
     let started = std::time::Instant::now();
-    let out = requests::run(&config)
-        .map_err(|e| Usage(Message::new(M::CliDesRefused).code("field", e.field)))?;
+    let out = requests::run_with(&config, &options).map_err(|e| {
+        Usage(match e {
+            requests::RunError::Config(e) => Message::new(M::CliDesRefused).code("field", e.field),
+            requests::RunError::Hedge(requests::HedgeError::DelayNotBelowTimeouts {
+                delay_s,
+                request_timeout_s,
+                total_timeout_s,
+            }) => {
+                let seconds = |t: f64| {
+                    if t.is_finite() {
+                        format!("{t} s")
+                    } else {
+                        "none".to_string()
+                    }
+                };
+                Message::new(M::CliHedgeDelayNotBelow)
+                    .given("delay_ms", format!("{}", delay_s * 1e3))
+                    .given("request", seconds(request_timeout_s))
+                    .given("total", seconds(total_timeout_s))
+            }
+            requests::RunError::Hedge(requests::HedgeError::WithOrderingKeys) => {
+                Message::new(M::CliHedgeWithOrderingKeys)
+            }
+            requests::RunError::Hedge(requests::HedgeError::Field(field)) => {
+                Message::new(M::CliDesRefused).code("field", field)
+            }
+        })
+    })?;
     let seconds = started.elapsed().as_secs_f64();
     let events_per_s = if seconds > 0.0 {
         out.events as f64 / seconds
@@ -764,15 +915,21 @@ fn des(args: &[String]) -> Result<String, Usage> {
     obj.insert("p99_s".into(), out.p99_s.into());
     obj.insert("p999_s".into(), out.p999_s.into());
     obj.insert("timeout_share".into(), out.timeout_share.into());
+    if options.limits != requests::NodeLimits::default() {
+        obj.insert("rejected_share".into(), out.rejected_share.into());
+    }
     obj.insert("utilization".into(), out.utilization.into());
     obj.insert(
         "per_instance_served".into(),
         out.per_instance_served.clone().into(),
     );
-    // Hedging is not simulated yet: nothing is hedged.
-    obj.insert("hedges_sent".into(), 0.into());
-    obj.insert("hedges_won".into(), 0.into());
-    obj.insert("duplicates".into(), 0.into());
+    obj.insert("hedges_sent".into(), out.hedges_sent.into());
+    obj.insert("hedges_won".into(), out.hedges_won.into());
+    obj.insert("duplicates".into(), out.duplicates.into());
+    if let Some(tokens) = out.tokens_left {
+        obj.insert("hedges_cancelled".into(), out.hedges_cancelled.into());
+        obj.insert("tokens_left".into(), tokens.into());
+    }
     obj.insert("customers".into(), out.customers.into());
     obj.insert("events_per_s".into(), events_per_s.into());
     Ok(format!("{}\n", serde_json::Value::Object(obj)))

@@ -103,7 +103,9 @@ pub fn template(id: MessageId) -> &'static str {
         | CliAutoscalerWithCompare | CliConfigUnknown | CliConfigNeedsSubcommand
         | CliConfigNeedsFile | CliNote | CliSetTwice | CliPoliciesTwice | CliCannotWriteOutput
         | CliFileTooLarge | CliPositiveRateRange | CliServersNotSplit
-        | CliDesRefused => cli_template(id),
+        | CliDesRefused | CliHedgeDelayRange | CliRefillRatioRange | CliInitialTokensRange
+        | CliTotalTimeoutRange | CliZipfRange | CliSigmaRange | CliSlowShape
+        | CliHedgeDelayNotBelow | CliHedgeWithOrderingKeys => cli_template(id),
         CliLbPolicies | CliLbTableSizeNotPrime | CliLbTooManyHosts => cli_template(id),
         ScaleUpPodsNeeded => "must be at least 1 when {other} is {value} (otherwise the HPA never scales up)",
         ScaleUpPercentNeeded => "must be above 0 when {other} is {value} (otherwise the HPA never scales up)",
@@ -176,7 +178,11 @@ fn cli_template(id: MessageId) -> &'static str {
   oncall-sim par --scenario ID --seed N [--minutes M] [--set NAME=VALUE]... [--elastic-config FILE]
   oncall-sim lb --policy ring-hash|maglev --hosts N [--remove K] [--keys K] [--table-size M]
   oncall-sim des --servers N --arrival-rate L --service-time S --customers K [--instances I]
-                 [--lb round-robin|random|least-request] [--timeout T] [--seed N]
+                 [--lb round-robin|random|least-request|ring-hash|maglev] [--timeout T]
+                 [--keys K --zipf S] [--sigma SIGMA] [--max-requests M] [--max-pending P]
+                 [--slow INSTANCE,FACTOR,FROM_S,TO_S]
+                 [--hedge-delay-ms D --max-tokens T --refill-ratio R] [--initial-tokens B]
+                 [--total-timeout T] [--ordering-keys on|off] [--seed N]
 
   --set autoscaler=target-tracking|cloud-run|elastic|hpa|kpa picks the policy;
   --set budget_accounting=time|requests picks how errors spend the error budget (time, the
@@ -186,7 +192,14 @@ fn cli_template(id: MessageId) -> &'static str {
 
   lb prints each host's share of the Maglev table (--table-size, a prime, default 65537) or
   of the ring (--table-size is the minimum ring size, default 1024), and with --remove K the
-  share of --keys sampled keys (default 100000) that move when the last K hosts leave.",
+  share of --keys sampled keys (default 100000) that move when the last K hosts leave.
+
+  des simulates requests one by one. --keys and --zipf set the keys' Zipf popularity (default
+  10000 keys, exponent 0.8), which ring-hash and maglev route by; --sigma makes service times
+  lognormal with that shape and the same mean; --max-requests and --max-pending are per-node
+  limits (the excess is rejected with 503); --slow multiplies one instance's service times by
+  FACTOR from FROM_S to TO_S. Any hedging argument turns hedging on, the others at the source's
+  defaults (delay 1000 ms, 50 tokens, refill ratio 0.1; the bucket starts full).",
         CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue, par, des, lb (see oncall-sim help)",
         CliNoCommand => "a command is needed: scenarios, run, compare, config, queue, par, des or lb (see oncall-sim help)",
         CliUnexpected => "unexpected argument {given:?}",
@@ -226,6 +239,15 @@ fn cli_template(id: MessageId) -> &'static str {
         CliPositiveRateRange => "a rate in requests per second from 1e-9 to 1e9",
         CliDesRefused => "des: the request-level engine cannot run with this {field}",
         CliServersNotSplit => "--servers {servers} cannot be split evenly across --instances {instances}; give a multiple of {instances} workers",
+        CliHedgeDelayRange => "a hedge delay in milliseconds from 100 to 10000",
+        CliRefillRatioRange => "a refill ratio (tokens per successful request) from 0.001 to 0.2",
+        CliInitialTokensRange => "a number of tokens from 0 to --max-tokens ({max})",
+        CliTotalTimeoutRange => "a time in seconds above 0, at most 1e9",
+        CliZipfRange => "a Zipf exponent from 0 to 10",
+        CliSigmaRange => "a lognormal shape from 0 to 4",
+        CliSlowShape => "INSTANCE,FACTOR,FROM_S,TO_S: an instance below {instances}, a factor above 0 and 0 ≤ FROM_S ≤ TO_S",
+        CliHedgeDelayNotBelow => "--hedge-delay-ms {delay_ms} must be below both the request timeout (--timeout: {request}) and the total timeout (--total-timeout: {total}); hedging cannot start otherwise",
+        CliHedgeWithOrderingKeys => "--ordering-keys on cannot be combined with hedging (--hedge-delay-ms, --max-tokens, --refill-ratio): hedged copies of a request could be processed out of order",
         _ => "",
     }
 }

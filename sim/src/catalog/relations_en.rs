@@ -423,13 +423,31 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             name: "Request-level engine (one request at a time)",
             formula: "arrivals Poisson at λ; instance chosen by the policy; start = max(arrival, earliest free worker of the instance); served if start − arrival ≤ τ, then leaves at start + service (exponential, mean S); otherwise gives up at arrival + τ",
             symbols: &["patience: the request timeout", "arrival rate, requests per second", "mean service time"],
-            note: "Each instance is FIFO, so a request's start is known when it arrives (no global event list). Policies: round robin in turn; random uniform; least request picks two distinct instances at random and sends to the one holding fewer requests (in service and waiting), a tie to the first. With random routing each instance is an M/M/1 queue (one worker) or M/M/W; with one instance, M/M/N (Erlang C) or M/M/N+D with the timeout.",
+            note: "Each instance is FIFO, so a request's start is known when it arrives (no global event list). Policies: round robin in turn; random uniform; least request picks two distinct instances at random and sends to the one holding fewer requests (in service and waiting), a tie to the first; ring hash and Maglev by the request's key. With hedging the engine keeps an event list instead. With random routing each instance is an M/M/1 queue (one worker) or M/M/W; with one instance, M/M/N (Erlang C) or M/M/N+D with the timeout.",
         },
         RelationId::Supermarket => RelationTexts {
             name: "Least request on many instances (supermarket model)",
             formula: "s_i = ρ^(2^i − 1);  E[T] = S · Σ over i ≥ 1 of ρ^(2^i − 2)",
             symbols: &["share of instances holding at least i requests", "load of each single-worker instance", "mean time in the system"],
             note: "For two choices and one worker per instance, in the limit of many instances; with a finite number of instances the request-level engine's figure is slightly higher.",
+        },
+        RelationId::ZipfKeys => RelationTexts {
+            name: "Request keys: Zipf popularity (request-level engine)",
+            formula: "P(key of rank i) = i^(−s) / Σ_(j=1..K) j^(−s);  drawn by one uniform and a binary search of the cumulative probabilities",
+            symbols: &["number of keys (default 10,000)", "exponent (default 0.8; 0: every key equally popular)"],
+            note: "Ring hash and Maglev route a request by its key, so a popular key loads one instance however many there are. The default exponent lies within the range measured on web traces.",
+        },
+        RelationId::LognormalService => RelationTexts {
+            name: "Lognormal service time (request-level engine)",
+            formula: "S_req = e^(μ + σ·Z), Z normal;  μ = ln S − σ²/2, so E[S_req] = S;  coefficient of variation √(e^(σ²) − 1)",
+            symbols: &["mean service time of the model", "shape (default 1: coefficient of variation 1.31)"],
+            note: "Keeps the load a = λ·S of the exponential model and widens the tail; Erlang C no longer holds exactly (an M/G/N queue has no closed form): the figure comes from the engine.",
+        },
+        RelationId::HedgeTokenBucket => RelationTexts {
+            name: "Hedged requests and their token bucket",
+            formula: "no success d after the last copy and b ≥ 1 ⇒ b := b − 1, a copy to another instance (same policy), again every d until the total timeout;  each successful request: b := min(B, b + r);  first success wins, waiting copies are cancelled, copies in service finish (duplicates);  hedges ≤ b₀ + r × successes, so the hedged share ≤ r + b₀ / requests",
+            symbols: &["hedge delay (default 1 s, 100 ms–10 s; below the request timeout and the total timeout)", "maximum tokens (default 50, 1–250)", "refill ratio (default 0.1, 0.001–0.2)", "tokens at the start (assumed full, B: the source does not say)"],
+            note: "Hedging cuts the tail of transient slowness at the cost of extra copies; under sustained overload the bucket drains and hedging stops by itself. Its effect on p99 has no closed form: the figure comes from the engine. Refused with ordering keys.",
         },
         RelationId::Randomness => RelationTexts {
             name: "Randomness",

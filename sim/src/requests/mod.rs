@@ -16,10 +16,23 @@
 //!
 //! Nothing is allocated per request: the heaps and the list of times in the system are sized
 //! before the run and reused. Every draw comes from mulberry32 streams of the run's seed, one
-//! stream each for arrivals, service times and routing (disjoint stretches of the generator's
-//! cycle), so a run is fixed by its seed.
+//! stream each for arrivals, service times, routing and keys (disjoint stretches of the
+//! generator's cycle), so a run is fixed by its seed.
+//!
+//! [`run_with`] adds, through [`Options`]: a key per request from a Zipf popularity (which the
+//! hash policies route by), lognormal service times, per-node limits (the excess rejected with
+//! 503), instances that start, drain and stop at given times, one instance slowed by a factor
+//! for a while, and hedged requests. Everything but hedging keeps the arrival-time approach:
+//! the limits need the number of requests an instance holds (its heap of leave times), and
+//! since the changes of instances are known before the run, a request's fate on an instance
+//! that stops is known at its arrival. Hedging needs an event list (a copy is sent later, and
+//! a queued copy leaves its queue when another copy wins): [`events`] runs it.
 
+mod events;
 mod heap;
+pub mod hedging;
+pub mod keys;
+mod route;
 
 use crate::ids::ids;
 use crate::relations::{
@@ -28,6 +41,9 @@ use crate::relations::{
 };
 use crate::Mulberry32;
 use heap::TimeHeap;
+pub use hedging::{HedgeError, Hedging, TokenBucket};
+pub use keys::{KeySpace, ServiceShape, ZipfKeys};
+use route::Router;
 
 /// How the engine turns arrivals into starts, departures and timeouts, and how each policy
 /// routes.
@@ -55,6 +71,12 @@ ids! {
         /// instances drawn at random, the request goes to the one holding fewer requests (in
         /// service and queued); a tie goes to the first drawn.
         LeastRequest = "least-request",
+        /// Envoy `RING_HASH`: the request's key on a ring of 1,024 points or more
+        /// ([`crate::balance::ring`]).
+        RingHash = "ring-hash",
+        /// Envoy `MAGLEV`: the request's key in a lookup table of 65,537 slots
+        /// ([`crate::balance::maglev`]).
+        Maglev = "maglev",
     }
 }
 
@@ -120,13 +142,235 @@ impl RunConfig {
     }
 }
 
+/// When an instance starts, drains or stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChangeKind {
+    /// Starts taking requests (an instance that was not running).
+    Start,
+    /// Takes no new requests and finishes what it holds.
+    Drain,
+    /// Stops at once: the requests it holds, waiting or in service, fail (reset, a 503).
+    Stop,
+}
+
+/// A change of one instance in the middle of a run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InstanceChange {
+    /// When, seconds from the start of the run.
+    pub at_s: f64,
+    /// Which instance (0-based; an index at or past [`RunConfig::instances`] names an
+    /// instance that is not running at the start).
+    pub instance: u32,
+    pub kind: ChangeKind,
+}
+
+/// One instance's service time multiplied by a factor for a while: a request whose service
+/// starts on it within [from, to) takes factor times its drawn service time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SlowInstance {
+    pub instance: u32,
+    pub factor: f64,
+    pub from_s: f64,
+    pub to_s: f64,
+}
+
+impl SlowInstance {
+    /// The factor on `instance` for a service starting at `start` (1 outside the fault).
+    fn factor_at(slow: Option<&SlowInstance>, instance: usize, start: f64) -> f64 {
+        match slow {
+            Some(s) if s.instance as usize == instance && start >= s.from_s && start < s.to_s => {
+                s.factor
+            }
+            _ => 1.0,
+        }
+    }
+}
+
+/// Per-node limits as the elastic scaler's Envoy applies them (the minute model's reading):
+/// a node runs at most min(workers, max requests) requests at once and holds at most
+/// max requests + max pending (its own queue and its part of the balancer's pending queue);
+/// a request that finds it full is rejected with a 503.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NodeLimits {
+    /// `None`: the node's workers.
+    pub max_requests: Option<u32>,
+    /// `None`: no limit on the requests a node holds.
+    pub max_pending: Option<u32>,
+}
+
+/// What [`run_with`] adds to a [`RunConfig`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Options {
+    /// The keys requests carry (only the hash policies read them).
+    pub keys: KeySpace,
+    pub service: ServiceShape,
+    pub limits: NodeLimits,
+    /// Instances that start, drain and stop during the run.
+    pub changes: Vec<InstanceChange>,
+    pub slow: Option<SlowInstance>,
+    /// `None`: no hedging.
+    pub hedging: Option<Hedging>,
+    /// Whether requests carry ordering keys (hedging then cannot run).
+    pub ordering_keys: bool,
+}
+
+/// Why [`run_with`] cannot run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RunError {
+    Config(ConfigError),
+    Hedge(HedgeError),
+}
+
+/// Largest number of instances (the running ones and those that start later).
+pub const MAX_INSTANCES: u32 = 100_000;
+
+/// What both ways of running need, checked and computed once.
+struct Plan {
+    /// Instances in all, those that start later included.
+    instances: usize,
+    /// Worker slots of each instance: min(workers, max requests).
+    slots: usize,
+    /// Requests an instance holds at most (`None`: no limit).
+    cap: Option<usize>,
+    /// The changes in time order (a stable sort: simultaneous ones keep their order).
+    changes: Vec<InstanceChange>,
+    /// Each instance's start and stop times (0 and ∞ for one that runs throughout).
+    alive: Vec<(f64, f64)>,
+    /// The key sampler and each key's hash, when the policy reads keys.
+    keys: Option<(ZipfKeys, Vec<u64>)>,
+}
+
+fn bad(field: &'static str) -> RunError {
+    RunError::Config(ConfigError { field })
+}
+
+impl Plan {
+    fn new(config: &RunConfig, options: &Options) -> Result<Self, RunError> {
+        config.check().map_err(RunError::Config)?;
+        if config.instances > MAX_INSTANCES {
+            return Err(bad("instances"));
+        }
+        if !options.keys.is_valid() {
+            return Err(bad("keys"));
+        }
+        if !options.service.is_valid() {
+            return Err(bad("service"));
+        }
+        if options.limits.max_requests == Some(0) {
+            return Err(bad("max_requests"));
+        }
+        let mut changes = options.changes.clone();
+        changes.sort_by(|a, b| a.at_s.total_cmp(&b.at_s));
+        let instances = changes
+            .iter()
+            .map(|c| c.instance.saturating_add(1))
+            .fold(config.instances, u32::max);
+        if instances > MAX_INSTANCES {
+            return Err(bad("changes"));
+        }
+        let instances = instances as usize;
+        // Each instance: not yet started → running → draining → stopped, in that order.
+        let mut state: Vec<u8> = (0..instances)
+            .map(|i| u8::from(i < config.instances as usize))
+            .collect();
+        let mut alive: Vec<(f64, f64)> = state
+            .iter()
+            .map(|&s| {
+                if s == 1 {
+                    (0.0, f64::INFINITY)
+                } else {
+                    (f64::INFINITY, f64::INFINITY)
+                }
+            })
+            .collect();
+        for c in &changes {
+            if !(c.at_s >= 0.0 && c.at_s.is_finite()) {
+                return Err(bad("changes"));
+            }
+            let i = c.instance as usize;
+            let next = match (state[i], c.kind) {
+                (0, ChangeKind::Start) => 1,
+                (1, ChangeKind::Drain) => 2,
+                (1 | 2, ChangeKind::Stop) => 3,
+                _ => return Err(bad("changes")),
+            };
+            match c.kind {
+                ChangeKind::Start => alive[i].0 = c.at_s,
+                ChangeKind::Stop => alive[i].1 = c.at_s,
+                ChangeKind::Drain => {}
+            }
+            state[i] = next;
+        }
+        if let Some(s) = &options.slow {
+            let ok = (s.instance as usize) < instances
+                && s.factor > 0.0
+                && s.factor.is_finite()
+                && s.from_s >= 0.0
+                && s.to_s >= s.from_s;
+            if !ok {
+                return Err(bad("slow"));
+            }
+        }
+        if let Some(h) = &options.hedging {
+            h.check(config.timeout_s, options.ordering_keys)
+                .map_err(RunError::Hedge)?;
+        }
+        let workers = config.workers_per_instance;
+        let limit = options.limits.max_requests.unwrap_or(workers);
+        let keys = Router::uses_keys(config.routing).then(|| {
+            let sampler = ZipfKeys::new(options.keys);
+            let hashes = (0..u64::from(options.keys.keys))
+                .map(crate::balance::key_hash)
+                .collect();
+            (sampler, hashes)
+        });
+        Ok(Plan {
+            instances,
+            slots: workers.min(limit) as usize,
+            cap: options
+                .limits
+                .max_pending
+                .map(|p| (u64::from(limit) + u64::from(p)) as usize),
+            changes,
+            alive,
+            keys,
+        })
+    }
+
+    /// The instances running at the start.
+    fn initially_active(&self) -> Vec<u32> {
+        (0..self.instances as u32)
+            .filter(|&i| self.alive[i as usize].0 == 0.0)
+            .collect()
+    }
+
+    /// Worker time available over [from, to): each instance's slots over the part of the
+    /// window it runs.
+    fn capacity(&self, from: f64, to: f64) -> f64 {
+        self.alive
+            .iter()
+            .map(|&(up, down)| (to.min(down) - from.max(up)).max(0.0))
+            .sum::<f64>()
+            * self.slots as f64
+    }
+
+    /// The hash of the next request's key (0 when the policy reads no key).
+    fn key_hash(&self, rng: &mut Mulberry32) -> u64 {
+        match &self.keys {
+            Some((sampler, hashes)) => hashes[sampler.draw(rng) as usize],
+            None => 0,
+        }
+    }
+}
+
 /// What a run measured over its counted requests.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunOutcome {
     /// Share of requests that found every worker of their instance busy (those that then gave
     /// up included).
     pub p_wait: f64,
-    /// Mean wait of the served requests, s.
+    /// Mean wait of the served requests, s (with hedging: from the request's arrival to the
+    /// start of the copy that won).
     pub mean_wait_s: f64,
     /// Mean time in the system (wait + service) of the served requests, s.
     pub mean_sojourn_s: f64,
@@ -138,22 +382,41 @@ pub struct RunOutcome {
     pub p999_s: f64,
     /// Share of requests that gave up at the timeout.
     pub timeout_share: f64,
+    /// Share of requests rejected with 503: their node was at its limits, or no instance took
+    /// requests.
+    pub rejected_share: f64,
+    /// Share of requests cut by their instance's stop (waiting or in service when it stopped).
+    pub reset_share: f64,
     /// Busy worker time over worker time, from the first counted arrival to the last arrival.
     pub utilization: f64,
-    /// Requests served by each instance.
+    /// Requests served by each instance (with hedging: every copy served, duplicates
+    /// included).
     pub per_instance_served: Vec<u64>,
+    /// Hedges sent for the counted requests.
+    pub hedges_sent: u64,
+    /// Counted requests whose first success was a hedge.
+    pub hedges_won: u64,
+    /// Copies taken out of their queue because another copy of their request had won (or its
+    /// total timeout had expired).
+    pub hedges_cancelled: u64,
+    /// Copies served after their request's first success (or its failure): the extra copies
+    /// that best-effort cancellation could not stop.
+    pub duplicates: u64,
+    /// Tokens left in the bucket at the end (`None` without hedging).
+    pub tokens_left: Option<f64>,
     /// Requests counted.
     pub customers: u64,
     /// Events simulated, warm-up included: each request's arrival and its departure or
-    /// abandonment.
+    /// abandonment (with hedging: every event of the event list, arrivals included).
     pub events: u64,
 }
 
 /// Each kind of draw has its own stream of the seed ([`Mulberry32::stream`]): disjoint for
-/// 2^30 draws, and a run draws at most two per request for any of them.
+/// 2^30 draws, and a run draws at most two per request for any of them (hedges aside).
 const ARRIVAL_STREAM: u32 = 0;
 const SERVICE_STREAM: u32 = 1;
 const ROUTING_STREAM: u32 = 2;
+const KEY_STREAM: u32 = 3;
 
 /// An index drawn uniformly from 0..n (n ≥ 1), by the multiply-shift of a 32-bit draw.
 fn draw_index(rng: &mut Mulberry32, n: u32) -> usize {
@@ -161,97 +424,204 @@ fn draw_index(rng: &mut Mulberry32, n: u32) -> usize {
     ((u64::from(rng.next_u32()) * u64::from(n)) >> 32) as usize
 }
 
-/// One instance: when each worker frees, and (for least request) when each request it
-/// holds leaves.
+/// The counts both ways of running gather, turned into a [`RunOutcome`] at the end.
+struct Tally {
+    customers: u64,
+    sojourns: Vec<f64>,
+    served_by: Vec<u64>,
+    waited: u64,
+    gave_up: u64,
+    rejected: u64,
+    reset: u64,
+    wait_sum: f64,
+    hedges_sent: u64,
+    hedges_won: u64,
+    hedges_cancelled: u64,
+    duplicates: u64,
+}
+
+impl Tally {
+    fn new(customers: u64, instances: usize) -> Self {
+        let capacity = usize::try_from(customers).unwrap_or(usize::MAX);
+        Tally {
+            customers,
+            sojourns: Vec::with_capacity(capacity),
+            served_by: vec![0; instances],
+            waited: 0,
+            gave_up: 0,
+            rejected: 0,
+            reset: 0,
+            wait_sum: 0.0,
+            hedges_sent: 0,
+            hedges_won: 0,
+            hedges_cancelled: 0,
+            duplicates: 0,
+        }
+    }
+
+    fn finish(mut self, utilization: f64, tokens_left: Option<f64>, events: u64) -> RunOutcome {
+        let customers = self.customers as f64;
+        let served = self.sojourns.len();
+        let per_served = |sum: f64| if served > 0 { sum / served as f64 } else { 0.0 };
+        let mean_sojourn_s = per_served(self.sojourns.iter().sum::<f64>());
+        let [p50_s, p95_s, p99_s, p999_s] =
+            percentiles(&mut self.sojourns, [0.5, 0.95, 0.99, 0.999]);
+        RunOutcome {
+            p_wait: self.waited as f64 / customers,
+            mean_wait_s: per_served(self.wait_sum),
+            mean_sojourn_s,
+            p50_s,
+            p95_s,
+            p99_s,
+            p999_s,
+            timeout_share: self.gave_up as f64 / customers,
+            rejected_share: self.rejected as f64 / customers,
+            reset_share: self.reset as f64 / customers,
+            utilization,
+            per_instance_served: self.served_by,
+            hedges_sent: self.hedges_sent,
+            hedges_won: self.hedges_won,
+            hedges_cancelled: self.hedges_cancelled,
+            duplicates: self.duplicates,
+            tokens_left,
+            customers: self.customers,
+            events,
+        }
+    }
+}
+
+/// One instance: when each worker frees, and (for least request and the limits) when each
+/// request it holds leaves, and when it stops.
 struct Instance {
     free: TimeHeap,
     held: TimeHeap,
+    stop_at: f64,
 }
 
 /// Runs the engine.
 pub fn run(config: &RunConfig) -> Result<RunOutcome, ConfigError> {
-    config.check()?;
-    let n_inst = config.instances as usize;
-    let workers = config.workers_per_instance as usize;
-    let track_held = config.routing == Routing::LeastRequest && n_inst > 1;
+    run_with(config, &Options::default()).map_err(|e| match e {
+        RunError::Config(e) => e,
+        // Without options nothing is hedged.
+        RunError::Hedge(_) => ConfigError { field: "hedging" },
+    })
+}
+
+/// Runs the engine with the options: through the event list when hedging, by arrival times
+/// otherwise.
+pub fn run_with(config: &RunConfig, options: &Options) -> Result<RunOutcome, RunError> {
+    let plan = Plan::new(config, options)?;
+    if options.hedging.is_some() {
+        return Ok(events::run(config, options, &plan));
+    }
+    Ok(run_by_arrivals(config, options, &plan))
+}
+
+/// Runs the engine through the event list even without hedging: the same model as
+/// [`run_with`] by a second implementation, which the tests hold against the first.
+pub fn run_with_events(config: &RunConfig, options: &Options) -> Result<RunOutcome, RunError> {
+    let plan = Plan::new(config, options)?;
+    Ok(events::run(config, options, &plan))
+}
+
+fn run_by_arrivals(config: &RunConfig, options: &Options, plan: &Plan) -> RunOutcome {
+    let n_inst = plan.instances;
+    let track_held = (config.routing == Routing::LeastRequest && n_inst > 1) || plan.cap.is_some();
     let mut instances: Vec<Instance> = (0..n_inst)
-        .map(|_| Instance {
-            free: TimeHeap::filled(workers, 0.0),
+        .map(|i| Instance {
+            free: TimeHeap::filled(plan.slots, 0.0),
             held: TimeHeap::default(),
+            stop_at: plan.alive[i].1,
         })
         .collect();
+    let mut router = Router::new(config.routing, plan.initially_active());
     let mut arrivals = Mulberry32::stream(config.seed, ARRIVAL_STREAM);
     let mut services = Mulberry32::stream(config.seed, SERVICE_STREAM);
     let mut routing = Mulberry32::stream(config.seed, ROUTING_STREAM);
+    let mut key_draws = Mulberry32::stream(config.seed, KEY_STREAM);
     let mean_gap = 1.0 / config.arrival_rate;
     let patience = config.timeout_s.unwrap_or(f64::INFINITY);
     let total = config.warmup + config.customers;
+    let slow = options.slow.as_ref();
 
-    let capacity = usize::try_from(config.customers).unwrap_or(usize::MAX);
-    let mut sojourns: Vec<f64> = Vec::with_capacity(capacity);
-    let mut served_by = vec![0u64; n_inst];
-    let mut waited = 0u64;
-    let mut gave_up = 0u64;
-    let mut wait_sum = 0.0;
+    let mut tally = Tally::new(config.customers, n_inst);
     let mut busy = 0.0;
     let mut first_counted = 0.0;
     let mut now = 0.0;
-    let mut next_turn = 0usize;
+    let mut next_change = 0;
 
     for k in 0..total {
         now += arrivals.exponential(mean_gap);
-        let service = services.exponential(config.service_s);
+        let service = options.service.draw(&mut services, config.service_s);
+        let key_hash = plan.key_hash(&mut key_draws);
+        while let Some(change) = plan.changes.get(next_change).filter(|c| c.at_s <= now) {
+            match change.kind {
+                ChangeKind::Start => router.add(change.instance),
+                ChangeKind::Drain | ChangeKind::Stop => router.remove(change.instance),
+            }
+            next_change += 1;
+        }
         let counted = k >= config.warmup;
         if k == config.warmup {
             first_counted = now;
         }
-        let target = match config.routing {
-            _ if n_inst == 1 => 0,
-            Routing::RoundRobin => {
-                let t = next_turn;
-                next_turn = if t + 1 == n_inst { 0 } else { t + 1 };
-                t
+        let target = router.choose(&mut routing, key_hash, |i| {
+            instances[i].held.drop_until(now);
+            instances[i].held.len()
+        });
+        let Some(target) = target else {
+            if counted {
+                tally.rejected += 1;
             }
-            Routing::Random => draw_index(&mut routing, config.instances),
-            Routing::LeastRequest => {
-                let first = draw_index(&mut routing, config.instances);
-                let mut second = draw_index(&mut routing, config.instances - 1);
-                if second >= first {
-                    second += 1;
-                }
-                instances[first].held.drop_until(now);
-                instances[second].held.drop_until(now);
-                if instances[second].held.len() < instances[first].held.len() {
-                    second
-                } else {
-                    first
-                }
-            }
+            continue;
         };
         let inst = &mut instances[target];
+        if let Some(cap) = plan.cap {
+            inst.held.drop_until(now);
+            if inst.held.len() >= cap {
+                if counted {
+                    tally.rejected += 1;
+                }
+                continue;
+            }
+        }
         let free_at = inst.free.min().unwrap_or(0.0);
         let wait = (free_at - now).max(0.0);
-        let leave = if wait > patience {
+        let leave = if wait > patience && now + patience <= inst.stop_at {
             if counted {
-                waited += 1;
-                gave_up += 1;
+                tally.waited += 1;
+                tally.gave_up += 1;
             }
             now + patience
         } else {
             let start = now + wait;
-            let done = start + service;
-            inst.free.replace_min(done);
-            if counted {
-                if wait > 0.0 {
-                    waited += 1;
-                }
-                wait_sum += wait;
-                sojourns.push(wait + service);
-                served_by[target] += 1;
-                // Work before the first counted arrival is not in the window.
-                busy += done - start.max(first_counted);
+            if counted && wait > 0.0 {
+                tally.waited += 1;
             }
-            done
+            if start >= inst.stop_at {
+                // Still waiting when the instance stops.
+                if counted {
+                    tally.reset += 1;
+                }
+                inst.stop_at
+            } else {
+                let service = service * SlowInstance::factor_at(slow, target, start);
+                let done = start + service;
+                let end = done.min(inst.stop_at);
+                inst.free.replace_min(end);
+                if counted {
+                    // Work before the first counted arrival is not in the window.
+                    busy += end - start.max(first_counted);
+                    if done > inst.stop_at {
+                        tally.reset += 1;
+                    } else {
+                        tally.wait_sum += wait;
+                        tally.sojourns.push(wait + service);
+                        tally.served_by[target] += 1;
+                    }
+                }
+                end
+            }
         };
         if track_held {
             inst.held.push(leave);
@@ -265,40 +635,13 @@ pub fn run(config: &RunConfig) -> Result<RunOutcome, ConfigError> {
         .flat_map(|i| i.free.iter())
         .map(|f| (f - now).max(0.0))
         .sum();
-    let window = now - first_counted;
-    let worker_count = f64::from(config.instances) * f64::from(config.workers_per_instance);
-    let utilization = if window > 0.0 {
-        ((busy - overhang) / (window * worker_count)).clamp(0.0, 1.0)
+    let capacity = plan.capacity(first_counted, now);
+    let utilization = if capacity > 0.0 {
+        ((busy - overhang) / capacity).clamp(0.0, 1.0)
     } else {
         0.0
     };
-
-    let customers = config.customers as f64;
-    let served = sojourns.len();
-    let mean_sojourn_s = if served > 0 {
-        sojourns.iter().sum::<f64>() / served as f64
-    } else {
-        0.0
-    };
-    let [p50_s, p95_s, p99_s, p999_s] = percentiles(&mut sojourns, [0.5, 0.95, 0.99, 0.999]);
-    Ok(RunOutcome {
-        p_wait: waited as f64 / customers,
-        mean_wait_s: if served > 0 {
-            wait_sum / served as f64
-        } else {
-            0.0
-        },
-        mean_sojourn_s,
-        p50_s,
-        p95_s,
-        p99_s,
-        p999_s,
-        timeout_share: gave_up as f64 / customers,
-        utilization,
-        per_instance_served: served_by,
-        customers: config.customers,
-        events: 2 * total,
-    })
+    tally.finish(utilization, None, 2 * total)
 }
 
 /// Nearest-rank percentiles of `values` (the smallest value with at least a share q of the

@@ -1,0 +1,625 @@
+//! The engine through an event list, for hedged requests.
+//!
+//! A hedge is sent after the hedge delay, so it joins its instance's queue later than
+//! requests that arrive meanwhile, and when a copy wins, the copies still waiting leave their
+//! queues: neither fits the arrival-time approach. Here each instance keeps its FIFO queue of
+//! copies and its busy workers; the events (a service ends, a hedge timer fires, a total
+//! timeout expires) sit in a binary heap, merged in time order with the Poisson arrivals and
+//! the instances' changes. A copy waiting longer than the patience has given up: as every copy
+//! has the same patience, those are always at the front of their queue, and they are taken
+//! off there whenever the queue is read.
+//!
+//! Requests and copies live in two slabs whose slots are reused, so memory grows with the
+//! requests in the system at once, not with the run. Draws come from the same streams as the
+//! arrival-time engine, in the same order for everything but the hedges: without hedging both
+//! give the same requests the same fates.
+
+use super::hedging::TokenBucket;
+use super::route::Router;
+use super::{
+    ChangeKind, Options, Plan, RunConfig, RunOutcome, SlowInstance, Tally, ARRIVAL_STREAM,
+    KEY_STREAM, ROUTING_STREAM, SERVICE_STREAM,
+};
+use crate::Mulberry32;
+use core::cmp::Ordering;
+use std::collections::{BinaryHeap, VecDeque};
+
+/// No copy.
+const NONE: u32 = u32::MAX;
+/// Instances a request remembers having used, so its hedges go elsewhere.
+const USED: usize = 8;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// In its instance's queue.
+    Waiting,
+    /// A worker serves it.
+    Serving,
+    /// Taken out of the game while still in a queue: the slot leaves the queue when read.
+    Cancelled,
+    /// Done, given up, rejected or cut; out of every queue.
+    Finished,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct CopyOf {
+    request: u32,
+    request_generation: u32,
+    instance: u32,
+    /// The next copy of the same request.
+    next: u32,
+    sent: f64,
+    start: f64,
+    /// The drawn service time; once in service, times the slow factor.
+    service: f64,
+    state: State,
+    hedge: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Request {
+    arrival: f64,
+    key_hash: u64,
+    first: u32,
+    generation: u32,
+    /// Copies waiting or in service.
+    live: u32,
+    resolved: bool,
+    counted: bool,
+    used: [u32; USED],
+    n_used: usize,
+}
+
+#[derive(Default)]
+struct Node {
+    busy: usize,
+    /// Copies in the queue that are still waiting (the cancelled ones not counted).
+    waiting: usize,
+    queue: VecDeque<u32>,
+    stopped: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Done(u32),
+    Hedge(u32, u32),
+    Deadline(u32, u32),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Event {
+    time: f64,
+    seq: u64,
+    kind: Kind,
+}
+
+// The heap is a max-heap: the earliest event (then the first scheduled) is the greatest.
+impl Ord for Event {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .time
+            .total_cmp(&self.time)
+            .then(other.seq.cmp(&self.seq))
+    }
+}
+impl PartialOrd for Event {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl PartialEq for Event {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Event {}
+
+/// How a request ends.
+#[derive(Clone, Copy, Debug)]
+enum End {
+    Success(u32),
+    Timeout,
+    Reset,
+    Rejected,
+}
+
+/// What happened to a copy offered to an instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Admit {
+    Started,
+    Queued,
+    Rejected,
+}
+
+struct Engine<'a> {
+    options: &'a Options,
+    plan: &'a Plan,
+    copies: Vec<CopyOf>,
+    free_copies: Vec<u32>,
+    requests: Vec<Request>,
+    free_requests: Vec<u32>,
+    nodes: Vec<Node>,
+    heap: BinaryHeap<Event>,
+    seq: u64,
+    tally: Tally,
+    bucket: Option<TokenBucket>,
+    patience: f64,
+    total_timeout: f64,
+    busy_total: usize,
+    capacity_now: usize,
+    events: u64,
+}
+
+impl Engine<'_> {
+    fn push(&mut self, time: f64, kind: Kind) {
+        self.seq += 1;
+        self.heap.push(Event {
+            time,
+            seq: self.seq,
+            kind,
+        });
+    }
+
+    fn new_request(&mut self, arrival: f64, key_hash: u64, counted: bool) -> u32 {
+        let fresh = Request {
+            arrival,
+            key_hash,
+            first: NONE,
+            generation: 0,
+            live: 0,
+            resolved: false,
+            counted,
+            used: [NONE; USED],
+            n_used: 0,
+        };
+        match self.free_requests.pop() {
+            Some(r) => {
+                let generation = self.requests[r as usize].generation;
+                self.requests[r as usize] = Request {
+                    generation,
+                    ..fresh
+                };
+                r
+            }
+            None => {
+                self.requests.push(fresh);
+                (self.requests.len() - 1) as u32
+            }
+        }
+    }
+
+    fn new_copy(&mut self, r: u32, instance: usize, sent: f64, service: f64, hedge: bool) -> u32 {
+        let req = &mut self.requests[r as usize];
+        let copy = CopyOf {
+            request: r,
+            request_generation: req.generation,
+            instance: instance as u32,
+            next: req.first,
+            sent,
+            start: sent,
+            service,
+            state: State::Finished,
+            hedge,
+        };
+        req.live += 1;
+        if req.n_used < USED {
+            req.used[req.n_used] = instance as u32;
+            req.n_used += 1;
+        }
+        let c = match self.free_copies.pop() {
+            Some(c) => {
+                self.copies[c as usize] = copy;
+                c
+            }
+            None => {
+                self.copies.push(copy);
+                (self.copies.len() - 1) as u32
+            }
+        };
+        self.requests[r as usize].first = c;
+        c
+    }
+
+    /// A copy out of every queue and done with: its slot is reused once its request is gone
+    /// (until then the request's list of copies still passes through it).
+    fn release_copy(&mut self, c: u32) {
+        let copy = &mut self.copies[c as usize];
+        copy.state = State::Finished;
+        if self.requests[copy.request as usize].generation != copy.request_generation {
+            self.free_copies.push(c);
+        }
+    }
+
+    /// Frees a resolved request without live copies, and those of its copies that are out of
+    /// every queue.
+    fn maybe_free_request(&mut self, r: u32) {
+        let req = self.requests[r as usize];
+        if !req.resolved || req.live > 0 {
+            return;
+        }
+        let mut c = req.first;
+        while c != NONE {
+            let copy = self.copies[c as usize];
+            if copy.state == State::Finished {
+                self.free_copies.push(c);
+            }
+            c = copy.next;
+        }
+        self.requests[r as usize].generation = req.generation.wrapping_add(1);
+        self.free_requests.push(r);
+    }
+
+    /// Takes the copies that have given up or were cancelled off the front of a queue.
+    fn purge(&mut self, i: usize, now: f64) {
+        while let Some(&c) = self.nodes[i].queue.front() {
+            let copy = self.copies[c as usize];
+            match copy.state {
+                State::Cancelled => {
+                    self.nodes[i].queue.pop_front();
+                    self.release_copy(c);
+                }
+                State::Waiting if now - copy.sent > self.patience => {
+                    self.nodes[i].queue.pop_front();
+                    self.nodes[i].waiting -= 1;
+                    self.events += 1;
+                    let r = copy.request;
+                    self.requests[r as usize].live -= 1;
+                    self.release_copy(c);
+                    let req = self.requests[r as usize];
+                    if !req.resolved && req.live == 0 {
+                        self.resolve(r, End::Timeout, now);
+                    }
+                    self.maybe_free_request(r);
+                }
+                _ => break,
+            }
+        }
+    }
+
+    /// Requests instance `i` holds at `now`, in service and waiting.
+    fn held(&mut self, i: usize, now: f64) -> usize {
+        self.purge(i, now);
+        self.nodes[i].busy + self.nodes[i].waiting
+    }
+
+    fn admit(&mut self, c: u32, i: usize, now: f64) -> Admit {
+        let held = self.held(i, now);
+        if self.plan.cap.is_some_and(|cap| held >= cap) {
+            return Admit::Rejected;
+        }
+        if self.nodes[i].busy < self.plan.slots {
+            self.start(c, now);
+            Admit::Started
+        } else {
+            self.copies[c as usize].state = State::Waiting;
+            self.nodes[i].queue.push_back(c);
+            self.nodes[i].waiting += 1;
+            Admit::Queued
+        }
+    }
+
+    fn start(&mut self, c: u32, now: f64) {
+        let copy = &mut self.copies[c as usize];
+        let i = copy.instance as usize;
+        copy.state = State::Serving;
+        copy.start = now;
+        copy.service *= SlowInstance::factor_at(self.options.slow.as_ref(), i, now);
+        let done = now + copy.service;
+        self.nodes[i].busy += 1;
+        self.busy_total += 1;
+        self.push(done, Kind::Done(c));
+    }
+
+    /// A copy that was refused or could not be placed.
+    fn drop_copy(&mut self, c: u32) {
+        let r = self.copies[c as usize].request;
+        self.requests[r as usize].live -= 1;
+        self.release_copy(c);
+    }
+
+    fn resolve(&mut self, r: u32, end: End, now: f64) {
+        let req = self.requests[r as usize];
+        self.requests[r as usize].resolved = true;
+        let counted = req.counted;
+        match end {
+            End::Success(c) => {
+                let copy = self.copies[c as usize];
+                if counted {
+                    let wait = copy.start - req.arrival;
+                    self.tally.wait_sum += wait;
+                    self.tally.sojourns.push(wait + copy.service);
+                    if copy.hedge {
+                        self.tally.hedges_won += 1;
+                    }
+                }
+                if let Some(bucket) = &mut self.bucket {
+                    bucket.on_success();
+                }
+            }
+            End::Timeout if counted => self.tally.gave_up += 1,
+            End::Reset if counted => self.tally.reset += 1,
+            End::Rejected if counted => self.tally.rejected += 1,
+            _ => {}
+        }
+        // Best-effort cancellation: the copies still waiting leave their queues; those in
+        // service run on. A copy past its patience had given up already.
+        let mut c = req.first;
+        while c != NONE {
+            let copy = self.copies[c as usize];
+            if copy.state == State::Waiting {
+                self.copies[c as usize].state = State::Cancelled;
+                self.nodes[copy.instance as usize].waiting -= 1;
+                self.requests[r as usize].live -= 1;
+                if counted && now - copy.sent <= self.patience {
+                    self.tally.hedges_cancelled += 1;
+                }
+            }
+            c = copy.next;
+        }
+    }
+
+    fn on_done(&mut self, c: u32, now: f64) {
+        let copy = self.copies[c as usize];
+        let i = copy.instance as usize;
+        let r = copy.request;
+        self.requests[r as usize].live -= 1;
+        if self.nodes[i].stopped {
+            // Cut when its instance stopped (its worker was already given back then).
+            self.release_copy(c);
+            let req = self.requests[r as usize];
+            if !req.resolved && req.live == 0 {
+                self.resolve(r, End::Reset, now);
+            }
+            self.maybe_free_request(r);
+            return;
+        }
+        self.nodes[i].busy -= 1;
+        self.busy_total -= 1;
+        let req = self.requests[r as usize];
+        if req.counted {
+            self.tally.served_by[i] += 1;
+        }
+        if req.resolved {
+            if req.counted {
+                self.tally.duplicates += 1;
+            }
+        } else {
+            self.resolve(r, End::Success(c), now);
+        }
+        self.release_copy(c);
+        self.maybe_free_request(r);
+        self.purge(i, now);
+        if let Some(next) = self.nodes[i].queue.pop_front() {
+            self.nodes[i].waiting -= 1;
+            self.start(next, now);
+        }
+    }
+
+    /// Whether some copy of the request may still succeed at `now`.
+    fn alive(&self, r: u32, now: f64) -> bool {
+        let mut c = self.requests[r as usize].first;
+        while c != NONE {
+            let copy = self.copies[c as usize];
+            match copy.state {
+                State::Serving => return true,
+                State::Waiting if now - copy.sent <= self.patience => return true,
+                _ => {}
+            }
+            c = copy.next;
+        }
+        false
+    }
+
+    fn stop(&mut self, i: usize, now: f64) {
+        self.purge(i, now);
+        while let Some(c) = self.nodes[i].queue.pop_front() {
+            if self.copies[c as usize].state == State::Waiting {
+                self.nodes[i].waiting -= 1;
+                let r = self.copies[c as usize].request;
+                self.drop_copy(c);
+                let req = self.requests[r as usize];
+                if !req.resolved && req.live == 0 {
+                    self.resolve(r, End::Reset, now);
+                }
+                self.maybe_free_request(r);
+            } else {
+                self.release_copy(c);
+            }
+        }
+        self.busy_total -= self.nodes[i].busy;
+        self.nodes[i].busy = 0;
+        self.nodes[i].stopped = true;
+        self.capacity_now -= self.plan.slots;
+    }
+}
+
+pub(super) fn run(config: &RunConfig, options: &Options, plan: &Plan) -> RunOutcome {
+    let active = plan.initially_active();
+    let hedging = options.hedging;
+    let patience = config.timeout_s.unwrap_or(f64::INFINITY);
+    let mut engine = Engine {
+        options,
+        plan,
+        copies: Vec::new(),
+        free_copies: Vec::new(),
+        requests: Vec::new(),
+        free_requests: Vec::new(),
+        nodes: (0..plan.instances).map(|_| Node::default()).collect(),
+        heap: BinaryHeap::new(),
+        seq: 0,
+        tally: Tally::new(config.customers, plan.instances),
+        bucket: hedging.as_ref().map(TokenBucket::of),
+        patience,
+        total_timeout: hedging.map_or(f64::INFINITY, |h| h.total_timeout()),
+        busy_total: 0,
+        capacity_now: active.len() * plan.slots,
+        events: 0,
+    };
+    let mut router = Router::new(config.routing, active);
+    let mut arrivals = Mulberry32::stream(config.seed, ARRIVAL_STREAM);
+    let mut services = Mulberry32::stream(config.seed, SERVICE_STREAM);
+    let mut routing = Mulberry32::stream(config.seed, ROUTING_STREAM);
+    let mut key_draws = Mulberry32::stream(config.seed, KEY_STREAM);
+    let mean_gap = 1.0 / config.arrival_rate;
+    let total = config.warmup + config.customers;
+
+    let mut arrived = 0u64;
+    let mut next_arrival = arrivals.exponential(mean_gap);
+    let mut next_change = 0usize;
+    // Busy and available worker time since the first counted arrival, and both as they
+    // stood at the last arrival.
+    let mut first_counted = f64::INFINITY;
+    let mut last_t: f64 = 0.0;
+    let (mut busy_time, mut capacity_time) = (0.0, 0.0);
+    let (mut busy_at_last, mut capacity_at_last) = (0.0, 0.0);
+
+    loop {
+        let t_arrival = if arrived < total {
+            next_arrival
+        } else {
+            f64::INFINITY
+        };
+        let t_event = engine.heap.peek().map_or(f64::INFINITY, |e| e.time);
+        let t_change = plan
+            .changes
+            .get(next_change)
+            .map_or(f64::INFINITY, |c| c.at_s);
+        let now = t_arrival.min(t_event).min(t_change);
+        if now == f64::INFINITY {
+            break;
+        }
+        if now > first_counted {
+            let dt = now - last_t.max(first_counted);
+            busy_time += engine.busy_total as f64 * dt;
+            capacity_time += engine.capacity_now as f64 * dt;
+        }
+        last_t = now;
+
+        if t_change <= t_arrival && t_change <= t_event {
+            let change = plan.changes[next_change];
+            next_change += 1;
+            let i = change.instance as usize;
+            match change.kind {
+                ChangeKind::Start => {
+                    router.add(change.instance);
+                    engine.capacity_now += plan.slots;
+                }
+                ChangeKind::Drain => router.remove(change.instance),
+                ChangeKind::Stop => {
+                    router.remove(change.instance);
+                    engine.stop(i, now);
+                }
+            }
+            continue;
+        }
+        if t_event <= t_arrival {
+            let Some(event) = engine.heap.pop() else {
+                break;
+            };
+            engine.events += 1;
+            match event.kind {
+                Kind::Done(c) => engine.on_done(c, now),
+                Kind::Deadline(r, generation) => {
+                    let req = engine.requests[r as usize];
+                    if req.generation == generation && !req.resolved {
+                        engine.resolve(r, End::Timeout, now);
+                        engine.maybe_free_request(r);
+                    }
+                }
+                Kind::Hedge(r, generation) => {
+                    let req = engine.requests[r as usize];
+                    if req.generation != generation || req.resolved {
+                        continue;
+                    }
+                    if !engine.alive(r, now) {
+                        engine.resolve(r, End::Timeout, now);
+                        engine.maybe_free_request(r);
+                        continue;
+                    }
+                    let Some(h) = hedging else {
+                        continue;
+                    };
+                    let deadline = req.arrival + engine.total_timeout;
+                    if now >= deadline {
+                        continue;
+                    }
+                    if engine.bucket.as_mut().is_some_and(TokenBucket::try_take) {
+                        let used = req.used;
+                        let target = router.choose_other(
+                            &mut routing,
+                            req.key_hash,
+                            &used[..req.n_used],
+                            |i| engine.held(i, now),
+                        );
+                        if let Some(target) = target {
+                            let service = options.service.draw(&mut services, config.service_s);
+                            let c = engine.new_copy(r, target, now, service, true);
+                            if req.counted {
+                                engine.tally.hedges_sent += 1;
+                            }
+                            if engine.admit(c, target, now) == Admit::Rejected {
+                                engine.drop_copy(c);
+                            }
+                        }
+                    }
+                    if now + h.delay_s < deadline {
+                        engine.push(now + h.delay_s, Kind::Hedge(r, generation));
+                    }
+                }
+            }
+            continue;
+        }
+
+        // An arrival.
+        let k = arrived;
+        arrived += 1;
+        engine.events += 1;
+        next_arrival = now + arrivals.exponential(mean_gap);
+        let service = options.service.draw(&mut services, config.service_s);
+        let key_hash = plan.key_hash(&mut key_draws);
+        let counted = k >= config.warmup;
+        if k == config.warmup {
+            first_counted = now;
+        }
+        let r = engine.new_request(now, key_hash, counted);
+        let target = router.choose(&mut routing, key_hash, |i| engine.held(i, now));
+        match target {
+            None => engine.resolve(r, End::Rejected, now),
+            Some(target) => {
+                let c = engine.new_copy(r, target, now, service, false);
+                match engine.admit(c, target, now) {
+                    Admit::Rejected => {
+                        engine.drop_copy(c);
+                        engine.resolve(r, End::Rejected, now);
+                    }
+                    admitted => {
+                        if counted && admitted == Admit::Queued {
+                            engine.tally.waited += 1;
+                        }
+                        let generation = engine.requests[r as usize].generation;
+                        if let Some(h) = hedging {
+                            if h.delay_s < engine.total_timeout {
+                                engine.push(now + h.delay_s, Kind::Hedge(r, generation));
+                            }
+                        }
+                        if engine.total_timeout.is_finite() {
+                            engine.push(now + engine.total_timeout, Kind::Deadline(r, generation));
+                        }
+                    }
+                }
+            }
+        }
+        engine.maybe_free_request(r);
+        busy_at_last = busy_time;
+        capacity_at_last = capacity_time;
+    }
+
+    let utilization = if capacity_at_last > 0.0 {
+        (busy_at_last / capacity_at_last).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let tokens_left = engine.bucket.map(|b| b.tokens());
+    let events = engine.events;
+    engine.tally.finish(utilization, tokens_left, events)
+}

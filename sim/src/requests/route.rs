@@ -1,0 +1,229 @@
+//! Routing: which instance takes a request (or a hedge), among the instances that take new
+//! requests, by Envoy's policies.
+//!
+//! The hash policies build their table over the instances that take requests, each hashed
+//! by its name ([`crate::balance::host_name`] of its index), so an instance that leaves moves
+//! only the keys the table moves, and rebuild it whenever that set changes. A hedge goes to
+//! another instance chosen by the same policy: round robin takes the next in turn, random and
+//! least request draw among the instances not yet used by the request, ring hash walks on
+//! along the ring to the next point of an unused instance, Maglev looks the key up again
+//! rehashed with the attempt number (as Envoy's hash policies do when a retry must avoid the
+//! hosts already tried).
+
+use super::{draw_index, Routing};
+use crate::balance::{self, maglev::Maglev, ring::Ring, HashBalancer};
+use crate::Mulberry32;
+
+/// How many draws among the unused instances random and least request make before they
+/// take the first unused one in order.
+const OTHER_TRIES: u32 = 16;
+
+/// A table of a hash policy over the instances that take requests.
+#[derive(Clone, Debug)]
+enum Table {
+    None,
+    Ring(Ring),
+    Maglev(Maglev),
+}
+
+pub(crate) struct Router {
+    routing: Routing,
+    /// Instances taking new requests, ascending.
+    active: Vec<u32>,
+    next_turn: usize,
+    table: Table,
+}
+
+impl Router {
+    pub(crate) fn new(routing: Routing, active: Vec<u32>) -> Self {
+        let mut router = Router {
+            routing,
+            active,
+            next_turn: 0,
+            table: Table::None,
+        };
+        router.rebuild();
+        router
+    }
+
+    pub(crate) fn uses_keys(routing: Routing) -> bool {
+        matches!(routing, Routing::RingHash | Routing::Maglev)
+    }
+
+    /// `instance` takes new requests from now on.
+    pub(crate) fn add(&mut self, instance: u32) {
+        if let Err(at) = self.active.binary_search(&instance) {
+            self.active.insert(at, instance);
+            self.rebuild();
+        }
+    }
+
+    /// `instance` takes no new requests from now on.
+    pub(crate) fn remove(&mut self, instance: u32) {
+        if let Ok(at) = self.active.binary_search(&instance) {
+            self.active.remove(at);
+            if self.next_turn > at {
+                self.next_turn -= 1;
+            }
+            self.rebuild();
+        }
+    }
+
+    fn rebuild(&mut self) {
+        if self.next_turn >= self.active.len() {
+            self.next_turn = 0;
+        }
+        let names: Vec<String> = self
+            .active
+            .iter()
+            .map(|&i| balance::host_name(i as usize))
+            .collect();
+        self.table = match self.routing {
+            _ if self.active.is_empty() => Table::None,
+            Routing::RingHash => Ring::new(&names, balance::ring::DEFAULT_MIN_RING_SIZE)
+                .map_or(Table::None, Table::Ring),
+            Routing::Maglev => Maglev::new(&names, balance::maglev::DEFAULT_TABLE_SIZE)
+                .map_or(Table::None, Table::Maglev),
+            _ => Table::None,
+        };
+    }
+
+    /// The instance of a new request with key hash `key_hash` (ignored by the policies that
+    /// do not hash); `held(i)` counts the requests instance i holds. `None` when no instance
+    /// takes requests.
+    pub(crate) fn choose(
+        &mut self,
+        rng: &mut Mulberry32,
+        key_hash: u64,
+        mut held: impl FnMut(usize) -> usize,
+    ) -> Option<usize> {
+        let n = self.active.len();
+        let position = match self.routing {
+            _ if n <= 1 => 0,
+            Routing::RoundRobin => {
+                let t = self.next_turn;
+                self.next_turn = if t + 1 == n { 0 } else { t + 1 };
+                t
+            }
+            Routing::Random => draw_index(rng, n as u32),
+            Routing::LeastRequest => {
+                let first = draw_index(rng, n as u32);
+                let mut second = draw_index(rng, n as u32 - 1);
+                if second >= first {
+                    second += 1;
+                }
+                let (a, b) = (self.active[first] as usize, self.active[second] as usize);
+                return Some(if held(b) < held(a) { b } else { a });
+            }
+            Routing::RingHash | Routing::Maglev => return self.hashed(key_hash),
+        };
+        self.active.get(position).map(|&i| i as usize)
+    }
+
+    fn hashed(&self, key_hash: u64) -> Option<usize> {
+        let position = match &self.table {
+            Table::Ring(ring) => ring.host_of(key_hash),
+            Table::Maglev(table) => table.host_of(key_hash),
+            Table::None => 0,
+        };
+        self.active.get(position).map(|&i| i as usize)
+    }
+
+    /// The instance of a hedge of a request with key hash `key_hash` that already went to the
+    /// instances in `used`: another one by the same policy, or, when every instance taking
+    /// requests is used, the one the policy would choose for a new request.
+    pub(crate) fn choose_other(
+        &mut self,
+        rng: &mut Mulberry32,
+        key_hash: u64,
+        used: &[u32],
+        mut held: impl FnMut(usize) -> usize,
+    ) -> Option<usize> {
+        let n = self.active.len();
+        let unused = |i: u32| !used.contains(&i);
+        if !self.active.iter().any(|&i| unused(i)) {
+            return self.choose(rng, key_hash, held);
+        }
+        match self.routing {
+            Routing::RoundRobin => {
+                for _ in 0..n {
+                    let t = self.next_turn;
+                    self.next_turn = if t + 1 == n { 0 } else { t + 1 };
+                    if unused(self.active[t]) {
+                        return Some(self.active[t] as usize);
+                    }
+                }
+                None
+            }
+            Routing::Random => Some(self.draw_unused(rng, used)),
+            Routing::LeastRequest => {
+                let a = self.draw_unused(rng, used);
+                let used_with_a = [a as u32];
+                let others = self.active.iter().any(|&i| unused(i) && i != a as u32);
+                if !others {
+                    return Some(a);
+                }
+                let mut b = a;
+                for _ in 0..OTHER_TRIES {
+                    let i = self.active[draw_index(rng, n as u32)];
+                    if unused(i) && !used_with_a.contains(&i) {
+                        b = i as usize;
+                        break;
+                    }
+                }
+                if b == a {
+                    b = self
+                        .active
+                        .iter()
+                        .find(|&&i| unused(i) && i != a as u32)
+                        .map_or(a, |&i| i as usize);
+                }
+                Some(if held(b) < held(a) { b } else { a })
+            }
+            Routing::RingHash => {
+                let Table::Ring(ring) = &self.table else {
+                    return self.hashed(key_hash);
+                };
+                let points = ring.points();
+                let start = points.partition_point(|&(p, _)| p < key_hash);
+                (0..points.len())
+                    .map(|k| points[(start + k) % points.len()].1)
+                    .map(|position| self.active[position as usize])
+                    .find(|&i| unused(i))
+                    .map(|i| i as usize)
+            }
+            Routing::Maglev => {
+                let Table::Maglev(table) = &self.table else {
+                    return self.hashed(key_hash);
+                };
+                for attempt in 1..=u64::from(OTHER_TRIES) {
+                    let h = balance::hash::xxh64(&key_hash.to_le_bytes(), attempt);
+                    let i = self.active[table.host_of(h)];
+                    if unused(i) {
+                        return Some(i as usize);
+                    }
+                }
+                self.active
+                    .iter()
+                    .find(|&&i| unused(i))
+                    .map(|&i| i as usize)
+            }
+        }
+    }
+
+    /// An instance not in `used` (one exists), drawn uniformly by rejection, or the first
+    /// unused one after [`OTHER_TRIES`] draws.
+    fn draw_unused(&self, rng: &mut Mulberry32, used: &[u32]) -> usize {
+        let n = self.active.len() as u32;
+        for _ in 0..OTHER_TRIES {
+            let i = self.active[draw_index(rng, n)];
+            if !used.contains(&i) {
+                return i as usize;
+            }
+        }
+        self.active
+            .iter()
+            .find(|i| !used.contains(i))
+            .map_or(0, |&i| i as usize)
+    }
+}

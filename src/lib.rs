@@ -17,6 +17,7 @@
 pub mod charts;
 pub mod components;
 pub mod console;
+pub mod embed;
 pub mod event_text;
 pub mod format;
 pub mod hooks;

@@ -78,13 +78,13 @@ pub fn sort_by_minute(actions: Vec<Action>) -> Vec<Action> {
     if actions.windows(2).all(|w| w[0].minute <= w[1].minute) {
         return actions;
     }
-    let mut order: Vec<(u32, usize)> = actions
-        .iter()
-        .enumerate()
-        .map(|(i, a)| (a.minute, i))
-        .collect();
-    // (minute, position) pairs are distinct, so an unstable sort keeps the given order.
-    order.sort_unstable();
+    // Binary insertion of (minute, position) keys: each action goes after every earlier one of
+    // its minute. Lists are short (a person's actions) and moving 8-byte keys is cheap.
+    let mut order: Vec<(u32, usize)> = Vec::with_capacity(actions.len());
+    for (i, a) in actions.iter().enumerate() {
+        let at = order.partition_point(|&(minute, _)| minute <= a.minute);
+        order.insert(at, (a.minute, i));
+    }
     let mut slots: Vec<Option<Action>> = actions.into_iter().map(Some).collect();
     order
         .into_iter()

@@ -1,16 +1,18 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use oncall_sim::scenario;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::components::charts_panel::{draw_charts, CHART_COUNT};
 use crate::components::icons::{Icon, IconView};
 use crate::components::run::RunHandle;
+use crate::components::Shared;
 use crate::components::{
     ChartsPanel, Controls, DebriefPanel, EventLog, HelpDialog, MetricsTable, Notices, SetupPanel,
     ShareButton, SourcesPanel, StatusStrip,
 };
 use crate::console::Console;
+use crate::embed::{full_page_rest, read_embed, EmbedOptions, Theme};
 use crate::hooks::{use_frame_loop, use_media_query};
 use crate::i18n::{t, tf, Msg};
 use crate::link::{minute_beyond_text, read_link};
@@ -36,6 +38,10 @@ const MAX_FRAME_MEASURES: u32 = 5000;
 pub fn App() -> impl IntoView {
     let link = read_link(&current_search());
     let mut notices = link.notices;
+    let (embedding, embed_notices) = read_embed(&link.rest);
+    notices.extend(embed_notices);
+    mark_document(&embedding);
+    provide_context(embedding);
     let seed = link.state.seed.unwrap_or_else(random_seed);
     let length = scenario::get(link.state.scenario).minutes;
     if let (Some(minute), Some(length)) = (link.state.minute, length) {
@@ -66,13 +72,26 @@ pub fn App() -> impl IntoView {
 #[component]
 fn ConsolePage(notices: Vec<String>) -> impl IntoView {
     let run = crate::components::use_run();
+    let embedding = expect_context::<EmbedOptions>();
     crate::components::reference::provide_reference();
-    let dark = use_media_query("(prefers-color-scheme: dark)");
+    // A theme the link fixes is a query that always or never matches.
+    let dark = use_media_query(match embedding.theme {
+        Theme::System => "(prefers-color-scheme: dark)",
+        Theme::Dark => "all",
+        Theme::Light | Theme::Projector => "not all",
+    });
     let canvases: [NodeRef<Canvas>; CHART_COUNT] = std::array::from_fn(|_| NodeRef::new());
     let frame = use_frame_loop(frame_tick(run, canvases, dark));
     run.attach(frame);
     use_shortcuts(run);
     use_history(run);
+    if let Some(speed) = embedding.speed {
+        run.set_speed(speed);
+    }
+    if embedding.autoplay {
+        run.play_when_ready();
+    }
+    run.lock(embedding.locks);
     // The link names the seed in use (and the minute) from the start, so copying the address
     // bar reproduces the run too.
     run.write_link();
@@ -87,10 +106,14 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
                 <p class="tagline">{t(Msg::AppTagline)}</p>
             </div>
             <div class="header-actions">
-                <ShareButton />
+                // Each layout shows its own (the stylesheet hides the other's).
+                <FullSimulatorLink />
+                <ShareButton shared=Shared::Link />
+                <ShareButton shared=Shared::Frame />
                 <button
                     type="button"
                     data-action="help"
+                    title=t(Msg::HelpButton)
                     aria-keyshortcuts="?"
                     on:click=move |_| run.help_open.set(true)
                 >
@@ -131,6 +154,65 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
     }
 }
 
+/// Tells the stylesheet which layout and theme the link asks for (`data-layout="embed"`,
+/// `data-theme` on the document element).
+fn mark_document(embedding: &EmbedOptions) {
+    let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    else {
+        return;
+    };
+    if embedding.compact {
+        let _ = root.set_attribute("data-layout", "embed");
+    }
+    if let Some(theme) = embedding.theme.attribute() {
+        let _ = root.set_attribute("data-theme", theme);
+    }
+    // The controls the link leaves out (`controls=`), by a rule of the page's own.
+    if let Some(shown) = &embedding.controls {
+        let kept: String = shown
+            .iter()
+            .map(|name| format!(":not([data-control=\"{name}\"])"))
+            .collect();
+        let rule = format!(".controls-panel [data-control]{kept}{{display:none}}");
+        if let Ok(style) = root
+            .owner_document()
+            .map_or(Err(JsValue::NULL), |d| d.create_element("style"))
+        {
+            style.set_text_content(Some(&rule));
+            let _ = root.append_child(&style);
+        }
+    }
+}
+
+/// In the compact layout: the same run in the full simulator, in a new tab. The address is
+/// written when the link is followed, so it carries the run at that minute.
+#[component]
+fn FullSimulatorLink() -> impl IntoView {
+    let run = crate::components::use_run();
+    let refresh = move |ev: leptos::ev::MouseEvent| {
+        let anchor = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlAnchorElement>().ok());
+        if let (Some(anchor), Some(href)) = (anchor, run.href_with_rest(full_page_rest)) {
+            anchor.set_href(&href);
+        }
+    };
+    view! {
+        <a
+            class="button-link"
+            data-action="full-simulator"
+            href="."
+            target="_blank"
+            rel="noopener"
+            on:click=refresh
+        >
+            {t(Msg::OpenFullSimulator)}
+        </a>
+    }
+}
+
 /// The frame loop's work, once per animation frame: replay a link (a slice at a time),
 /// or run as many minutes as the speed owes (fixed steps, independent of the frame rate);
 /// then publish once, redraw the charts once if the history changed, and rewrite the link.
@@ -159,6 +241,8 @@ fn frame_tick(
                     break;
                 }
             }
+        } else if run.take_play_when_ready() {
+            run.play();
         } else if run.playing.get_untracked() {
             let speed = f64::from(run.minutes_per_second());
             let owed = run
@@ -223,8 +307,11 @@ fn frame_tick(
                 });
             }
         }
-        let link_pending = run.book.try_with_value(|b| b.link_dirty).unwrap_or(false);
-        playing || replaying || link_pending
+        let (link_pending, autoplay) = run
+            .book
+            .try_with_value(|b| (b.link_dirty, b.play_when_ready))
+            .unwrap_or((false, false));
+        playing || replaying || link_pending || autoplay
     }
 }
 

@@ -60,7 +60,7 @@ pub fn HelpDialog() -> impl IntoView {
             <h2 id="help-heading">{t(Msg::HelpHeading)}</h2>
             <dl class="shortcuts">{rows}</dl>
             <p class="muted small">{t(Msg::HelpNote)}</p>
-            <button type="button" class="primary" autofocus on:click=move |_| run.help_open.set(false)>
+            <button type="button" class="primary" on:click=move |_| run.help_open.set(false)>
                 {t(Msg::HelpClose)}
             </button>
         </dialog>

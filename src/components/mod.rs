@@ -27,6 +27,6 @@ pub use metrics_table::MetricsTable;
 pub use notices::Notices;
 pub use run::{use_run, RunHandle, SPEEDS};
 pub use setup_panel::{parse_seed_input, SetupPanel};
-pub use share::ShareButton;
+pub use share::{ShareButton, Shared};
 pub use sources::SourcesPanel;
 pub use status_strip::{StatusStrip, TimeControls};

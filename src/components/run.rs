@@ -11,6 +11,7 @@ use oncall_sim::share::ShareState;
 use oncall_sim::{ActionKind, ParamError};
 
 use crate::console::{Console, Snapshot};
+use crate::embed::Locks;
 use crate::hooks::FrameLoop;
 use crate::link::{link_query, read_link};
 use crate::url_state;
@@ -35,6 +36,8 @@ pub struct FrameBook {
     pub last_frame_ms: Option<f64>,
     /// Simulated minutes owed to the clock (fractional), while playing.
     pub owed_minutes: f64,
+    /// The clock is to start once the link has replayed (`autoplay`).
+    pub play_when_ready: bool,
 }
 
 /// What replaced the run a page offers back.
@@ -71,6 +74,8 @@ pub struct RunHandle {
     pub undo: RwSignal<Option<UndoOffer>>,
     /// Link parameters the core does not own, kept in the link as they came.
     rest: StoredValue<Vec<(String, String)>>,
+    /// The settings the link fixed (`locked=`): no control changes them.
+    locks: StoredValue<Locks>,
     pub book: StoredValue<FrameBook, LocalStorage>,
     frame: StoredValue<Option<FrameLoop>, LocalStorage>,
 }
@@ -87,6 +92,7 @@ impl RunHandle {
             generation: RwSignal::new(0),
             undo: RwSignal::new(None),
             rest: StoredValue::new(rest),
+            locks: StoredValue::new(Locks::default()),
             book: StoredValue::new_local(FrameBook {
                 charts_dirty: true,
                 link_dirty: true,
@@ -94,6 +100,11 @@ impl RunHandle {
             }),
             frame: StoredValue::new_local(None),
         }
+    }
+
+    /// Fixes the settings a lesson's link locked.
+    pub fn lock(&self, locks: Locks) {
+        self.locks.set_value(locks);
     }
 
     /// Connects the frame loop (done once, by the component that owns it).
@@ -170,6 +181,19 @@ impl RunHandle {
         });
         self.playing.set(true);
         self.wake();
+    }
+
+    /// Starts the clock as soon as the link has replayed.
+    pub fn play_when_ready(&self) {
+        self.book.try_update_value(|b| b.play_when_ready = true);
+        self.wake();
+    }
+
+    /// Whether the clock was waiting for the replay to start (asked once, when it is over).
+    pub fn take_play_when_ready(&self) -> bool {
+        self.book
+            .try_update_value(|b| std::mem::take(&mut b.play_when_ready))
+            .unwrap_or(false)
     }
 
     pub fn pause(&self) {
@@ -252,7 +276,16 @@ impl RunHandle {
     /// The same run under a changed set-up (autoscaler, policy parameters): its actions are
     /// replayed under it to the same minute.
     pub fn rerun(&self, edit: impl FnOnce(&mut ShareState)) {
-        self.replace_run(None, |c| c.rerun(edit));
+        let locked = self.locks.get_value().autoscaler;
+        self.replace_run(None, |c| {
+            c.rerun(|state| {
+                let autoscaler = state.autoscaler;
+                edit(state);
+                if locked {
+                    state.autoscaler = autoscaler;
+                }
+            })
+        });
     }
 
     /// Starts the scenario over (same seed and parameters, no actions), paused; it can be
@@ -263,6 +296,12 @@ impl RunHandle {
 
     /// A new run of another scenario or seed, paused (the autoscaler: [`RunHandle::rerun`]).
     pub fn restart_with(&self, scenario: Option<ScenarioId>, seed: Option<u32>) {
+        let locks = self.locks.get_value();
+        let scenario = scenario.filter(|_| !locks.scenario);
+        let seed = seed.filter(|_| !locks.seed);
+        if scenario.is_none() && seed.is_none() {
+            return;
+        }
         self.restart(UndoKind::Restart, seed, |state| {
             if let Some(id) = scenario {
                 state.scenario = id;
@@ -303,6 +342,17 @@ impl RunHandle {
     /// The full address of the run now, for sharing.
     pub fn share_href(&self) -> Option<String> {
         url_state::href_with_query(&self.link_query()?).ok()
+    }
+
+    /// The address of the run now with the parameters the core does not own changed by
+    /// `rest` (the compact layout for a frame, or the full page out of it).
+    pub fn href_with_rest(
+        &self,
+        rest: impl FnOnce(&[(String, String)]) -> Vec<(String, String)>,
+    ) -> Option<String> {
+        let rest = rest(&self.rest.try_get_value()?);
+        let query = self.with(|c| link_query(&c.share_state(), &rest))?;
+        url_state::href_with_query(&query).ok()
     }
 
     /// Rewrites the page's address to describe the run (replaceState: no history entry, no

@@ -3,6 +3,7 @@ use oncall_sim::autoscale::PolicyId;
 use oncall_sim::ids::ScenarioId;
 
 use crate::components::run::use_run;
+use crate::embed::EmbedOptions;
 use crate::i18n::{policy_name_text, scenario_briefing_text, scenario_title_text, t, tf, Msg};
 use crate::seed::random_seed;
 
@@ -20,6 +21,7 @@ pub fn parse_seed_input(text: &str) -> Option<u32> {
 #[component]
 pub fn SetupPanel() -> impl IntoView {
     let run = use_run();
+    let locks = use_context::<EmbedOptions>().unwrap_or_default().locks;
     let scenario_id = move || run.snapshot.with(|s| s.scenario);
     let briefing = move || scenario_briefing_text(scenario_id());
     let length = move || {
@@ -76,6 +78,7 @@ pub fn SetupPanel() -> impl IntoView {
                 <select
                     id="scenario-select"
                     data-field="scenario"
+                    disabled=locks.scenario
                     prop:value=move || scenario_id().as_str()
                     on:change=move |ev| {
                         if let Ok(id) = event_target_value(&ev).parse() {
@@ -85,17 +88,17 @@ pub fn SetupPanel() -> impl IntoView {
                 >
                     {scenario_options}
                 </select>
-                <p class="muted small">{length}</p>
             </div>
             <div class="briefing" aria-live="polite">
                 <h3 class="briefing-heading">{t(Msg::BriefingHeading)}</h3>
-                <p data-field="briefing">{briefing}</p>
+                <p data-field="briefing">{briefing} <span class="muted">{length}</span></p>
             </div>
-            <div class="field">
+            <div class="field policy-field">
                 <label for="policy-select">{t(Msg::AutoscalerLabel)}</label>
                 <select
                     id="policy-select"
                     data-field="autoscaler"
+                    disabled=locks.autoscaler
                     prop:value=move || run.snapshot.with(|s| s.policy.as_str())
                     on:change=move |ev| {
                         if let Ok(id) = event_target_value(&ev).parse::<PolicyId>() {
@@ -105,10 +108,11 @@ pub fn SetupPanel() -> impl IntoView {
                 >
                     {policy_options}
                 </select>
-                <p class="muted small">{t(Msg::PolicyChangeNote)}</p>
+                <p class="muted small policy-note">{t(Msg::PolicyChangeNote)}</p>
             </div>
             <form
                 class="field seed-form"
+                hidden=locks.seed
                 on:submit=move |ev| {
                     ev.prevent_default();
                     apply_seed();

@@ -6,6 +6,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::components::icons::{Icon, IconView};
 use crate::components::run::use_run;
+use crate::embed::{embedded_rest, iframe_snippet};
 use crate::i18n::{t, Msg};
 
 /// How long the "copied" confirmation stays.
@@ -32,15 +33,46 @@ async fn copy(text: &str) -> Result<(), JsValue> {
     Ok(())
 }
 
-/// Copies the link to this run (at this minute) and says so; where copying is not possible,
-/// shows the link selected for copying by hand.
+/// What a share button copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shared {
+    /// The link to this run at this minute.
+    Link,
+    /// The HTML of a frame showing this run in the compact layout, for a lesson page.
+    Frame,
+}
+
+/// Copies the link to this run (at this minute), or the code of a frame showing it, and says
+/// so; where copying is not possible, shows the text selected for copying by hand.
 #[component]
-pub fn ShareButton() -> impl IntoView {
+pub fn ShareButton(shared: Shared) -> impl IntoView {
     let run = use_run();
     let state = RwSignal::new(ShareState::Idle);
     let generation = RwSignal::new(0u64);
+    let (label, copied, fallback, field, action) = match shared {
+        Shared::Link => (
+            Msg::Share,
+            Msg::ShareCopied,
+            Msg::ShareFallback,
+            Msg::ShareUrlLabel,
+            "share",
+        ),
+        Shared::Frame => (
+            Msg::EmbedButton,
+            Msg::EmbedCopied,
+            Msg::EmbedFallback,
+            Msg::EmbedCodeLabel,
+            "embed",
+        ),
+    };
     let on_click = move |_| {
-        let Some(href) = run.share_href() else {
+        let text = match shared {
+            Shared::Link => run.share_href(),
+            Shared::Frame => run
+                .href_with_rest(embedded_rest)
+                .map(|href| iframe_snippet(&href, t(Msg::EmbedFrameTitle))),
+        };
+        let Some(href) = text else {
             return;
         };
         run.write_link();
@@ -65,24 +97,24 @@ pub fn ShareButton() -> impl IntoView {
     };
     view! {
         <div class="share">
-            <button type="button" data-action="share" on:click=on_click>
+            <button type="button" data-action=action on:click=on_click>
                 <IconView icon=Icon::Share />
-                <span>{t(Msg::Share)}</span>
+                <span>{t(label)}</span>
             </button>
             <div class="share-status" role="status">
                 {move || match state.get() {
                     ShareState::Idle => ().into_any(),
                     ShareState::Copied => {
-                        view! { <p class="share-copied">{t(Msg::ShareCopied)}</p> }.into_any()
+                        view! { <p class="share-copied">{t(copied)}</p> }.into_any()
                     }
                     ShareState::Manual(href) => {
                         view! {
                             <div class="share-manual">
-                                <p>{t(Msg::ShareFallback)}</p>
+                                <p>{t(fallback)}</p>
                                 <input
                                     type="text"
                                     readonly
-                                    aria-label=t(Msg::ShareUrlLabel)
+                                    aria-label=t(field)
                                     prop:value=href
                                     on:focus=move |ev| {
                                         let input: web_sys::HtmlInputElement = event_target(&ev);

@@ -1,0 +1,340 @@
+//! Embedding: the options a trainer writes once into the link of an `<iframe>`, in the style of
+//! PhET's query parameters, read from the link parameters the core does not own.
+//!
+//! | parameter  | values                                   | effect                                   |
+//! |------------|------------------------------------------|------------------------------------------|
+//! | `embed`    | `1`, `0`                                 | the compact layout for a lesson's iframe |
+//! | `locked`   | a list of `scenario`, `seed`, `autoscaler` | those settings cannot be changed       |
+//! | `controls` | a list of control names (see [`CONTROLS`]) | only those controls are shown          |
+//! | `autoplay` | `1`, `0`                                 | the clock starts on its own              |
+//! | `speed`    | one of the speeds, minutes per second    | the clock's speed at the start           |
+//! | `theme`    | `light`, `dark`, `projector`             | colours (projector: high contrast, large type) |
+//! | `origins`  | a list of origins                        | reserved for the host page's messages (not read yet) |
+//!
+//! Pure functions, tested natively. What was wrong comes back as notices written through the
+//! catalog; every valid part of a parameter is kept.
+
+use crate::components::run::SPEEDS;
+use crate::i18n::{t, tf, Msg};
+
+/// The link parameters this module owns.
+pub const EMBED_PARAMS: [&str; 7] = [
+    "embed", "locked", "controls", "autoplay", "speed", "theme", "origins",
+];
+
+/// The settings `locked` can fix.
+pub const LOCKABLE: [&str; 3] = ["scenario", "seed", "autoscaler"];
+
+/// The controls `controls` can choose, by the name of the action each one takes.
+pub const CONTROLS: [&str; 8] = [
+    "min_instances",
+    "autoscaling",
+    "target_utilization",
+    "cache_ttl_s",
+    "warm_cache",
+    "shed_low_priority",
+    "heavy_feature",
+    "rollback",
+];
+
+/// How the page is coloured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Theme {
+    /// Light or dark as the system prefers.
+    #[default]
+    System,
+    Light,
+    Dark,
+    /// Light, high contrast, larger type: for a room's projector.
+    Projector,
+}
+
+impl Theme {
+    /// The names `theme` accepts.
+    pub const NAMES: [&'static str; 3] = ["light", "dark", "projector"];
+
+    /// The `data-theme` attribute of the document (none: follow the system).
+    pub fn attribute(self) -> Option<&'static str> {
+        match self {
+            Theme::System => None,
+            Theme::Light => Some("light"),
+            Theme::Dark => Some("dark"),
+            Theme::Projector => Some("projector"),
+        }
+    }
+
+    fn parse(value: &str) -> Option<Theme> {
+        match value {
+            "light" => Some(Theme::Light),
+            "dark" => Some(Theme::Dark),
+            "projector" => Some(Theme::Projector),
+            _ => None,
+        }
+    }
+}
+
+/// The settings a trainer fixed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Locks {
+    pub scenario: bool,
+    pub seed: bool,
+    pub autoscaler: bool,
+}
+
+/// What the link asks of the page around the run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EmbedOptions {
+    /// The compact layout.
+    pub compact: bool,
+    pub locks: Locks,
+    /// The controls shown, by action name; `None`: all of them.
+    pub controls: Option<Vec<&'static str>>,
+    pub autoplay: bool,
+    /// Index into [`SPEEDS`], when the link sets one.
+    pub speed: Option<usize>,
+    pub theme: Theme,
+}
+
+impl EmbedOptions {
+    /// Whether the control taking action `name` is shown.
+    pub fn shows(&self, name: &str) -> bool {
+        self.controls
+            .as_ref()
+            .is_none_or(|shown| shown.contains(&name))
+    }
+}
+
+/// Reads the embedding options from the link parameters the core does not own (the last of
+/// a repeated parameter wins, as for the core's), with a notice for each value that was not
+/// understood.
+pub fn read_embed(rest: &[(String, String)]) -> (EmbedOptions, Vec<String>) {
+    let mut options = EmbedOptions::default();
+    let mut notices = Vec::new();
+    let last = |name: &str| {
+        rest.iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.trim())
+    };
+    let mut invalid = |param: &str, value: &str, allowed: &str, fallback: &str| {
+        notices.push(tf(
+            Msg::NoticeInvalid,
+            &[
+                ("param", param),
+                ("value", value),
+                ("allowed", allowed),
+                ("fallback", fallback),
+            ],
+        ));
+    };
+    let switch_allowed = || tf(Msg::OneOf, &[("list", "1, 0")]);
+    for (name, slot) in [
+        ("embed", &mut options.compact),
+        ("autoplay", &mut options.autoplay),
+    ] {
+        if let Some(value) = last(name) {
+            match value {
+                "1" | "true" => *slot = true,
+                "0" | "false" => *slot = false,
+                _ => invalid(name, value, &switch_allowed(), t(Msg::EmbedOffFallback)),
+            }
+        }
+    }
+    if let Some(value) = last("speed") {
+        let found = value
+            .parse::<u32>()
+            .ok()
+            .and_then(|v| SPEEDS.iter().position(|&s| s == v));
+        match found {
+            Some(i) => options.speed = Some(i),
+            None => {
+                let list: Vec<String> = SPEEDS.iter().map(u32::to_string).collect();
+                invalid(
+                    "speed",
+                    value,
+                    &tf(Msg::OneOf, &[("list", &list.join(", "))]),
+                    t(Msg::SpeedFallback),
+                );
+            }
+        }
+    }
+    if let Some(value) = last("theme") {
+        match Theme::parse(value) {
+            Some(theme) => options.theme = theme,
+            None => invalid(
+                "theme",
+                value,
+                &tf(Msg::OneOf, &[("list", &Theme::NAMES.join(", "))]),
+                t(Msg::ThemeFallback),
+            ),
+        }
+    }
+    if let Some(value) = last("locked") {
+        let (names, wrong) = pick(value, &LOCKABLE);
+        for name in names {
+            match name {
+                "scenario" => options.locks.scenario = true,
+                "seed" => options.locks.seed = true,
+                _ => options.locks.autoscaler = true,
+            }
+        }
+        if !wrong.is_empty() {
+            let allowed = tf(Msg::OneOf, &[("list", &LOCKABLE.join(", "))]);
+            invalid(
+                "locked",
+                &wrong.join(","),
+                &allowed,
+                t(Msg::ListItemsLeftOut),
+            );
+        }
+    }
+    if let Some(value) = last("controls") {
+        let (names, wrong) = pick(value, &CONTROLS);
+        options.controls = Some(names);
+        if !wrong.is_empty() {
+            let allowed = tf(Msg::OneOf, &[("list", &CONTROLS.join(", "))]);
+            invalid(
+                "controls",
+                &wrong.join(","),
+                &allowed,
+                t(Msg::ListItemsLeftOut),
+            );
+        }
+    }
+    (options, notices)
+}
+
+/// The items of a comma-separated list that are among `known` (each once, in the order
+/// written), and those that are not.
+fn pick<'a>(value: &'a str, known: &[&'static str]) -> (Vec<&'static str>, Vec<&'a str>) {
+    let mut found = Vec::new();
+    let mut wrong = Vec::new();
+    for item in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        match known.iter().find(|k| **k == item) {
+            Some(k) if !found.contains(k) => found.push(*k),
+            Some(_) => {}
+            None => wrong.push(item),
+        }
+    }
+    (found, wrong)
+}
+
+/// The link parameters of the full simulator for the same run: the embedding options left out.
+pub fn full_page_rest(rest: &[(String, String)]) -> Vec<(String, String)> {
+    rest.iter()
+        .filter(|(k, _)| !EMBED_PARAMS.contains(&k.as_str()))
+        .cloned()
+        .collect()
+}
+
+/// The link parameters of the same run in the compact layout (`embed=1`), the rest kept.
+pub fn embedded_rest(rest: &[(String, String)]) -> Vec<(String, String)> {
+    let mut pairs: Vec<(String, String)> =
+        rest.iter().filter(|(k, _)| k != "embed").cloned().collect();
+    pairs.push(("embed".to_owned(), "1".to_owned()));
+    pairs
+}
+
+/// The size of the frame the compact layout is made for, px.
+pub const FRAME_SIZE: (u32, u32) = (820, 620);
+
+/// The HTML a lesson page includes to show the run at `href` (already in the compact layout).
+pub fn iframe_snippet(href: &str, title: &str) -> String {
+    let attribute = |text: &str| {
+        text.replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;")
+    };
+    format!(
+        "<iframe src=\"{}\" width=\"{}\" height=\"{}\" title=\"{}\" style=\"border:0\" loading=\"lazy\"></iframe>",
+        attribute(href),
+        FRAME_SIZE.0,
+        FRAME_SIZE.1,
+        attribute(title)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(query: &str) -> Vec<(String, String)> {
+        crate::link::parse_query(query)
+    }
+
+    #[test]
+    fn a_bare_link_embeds_nothing_and_locks_nothing() {
+        let (options, notices) = read_embed(&[]);
+        assert_eq!(options, EmbedOptions::default());
+        assert!(notices.is_empty());
+        assert!(options.shows("rollback"));
+        assert!(!options.compact);
+    }
+
+    #[test]
+    fn a_trainers_link_is_read_whole() {
+        let (options, notices) = read_embed(&pairs(
+            "embed=1&locked=scenario,seed&controls=rollback,min_instances&autoplay=1&speed=60\
+             &theme=projector",
+        ));
+        assert!(notices.is_empty(), "{notices:?}");
+        assert!(options.compact && options.autoplay);
+        assert_eq!(
+            options.locks,
+            Locks {
+                scenario: true,
+                seed: true,
+                autoscaler: false
+            }
+        );
+        assert_eq!(options.controls, Some(vec!["rollback", "min_instances"]));
+        assert!(options.shows("rollback") && !options.shows("warm_cache"));
+        assert_eq!(SPEEDS[options.speed.unwrap()], 60);
+        assert_eq!(options.theme, Theme::Projector);
+    }
+
+    #[test]
+    fn wrong_values_are_named_and_the_valid_parts_kept() {
+        let (options, notices) = read_embed(&pairs(
+            "embed=yes&speed=7&theme=blue&locked=seed,colour&controls=rollback,teleport",
+        ));
+        assert_eq!(notices.len(), 5, "{notices:?}");
+        assert!(notices[0].contains("“embed”") && notices[0].contains("“yes”"));
+        assert!(notices[1].contains("“speed”") && notices[1].contains("720"));
+        assert!(notices[2].contains("“blue”") && notices[2].contains("projector"));
+        assert!(notices[3].contains("“colour”") && notices[3].contains("autoscaler"));
+        assert!(notices[4].contains("“teleport”") && notices[4].contains("warm_cache"));
+        assert!(!options.compact);
+        assert_eq!(options.speed, None);
+        assert_eq!(options.theme, Theme::System);
+        assert!(options.locks.seed && !options.locks.scenario);
+        assert_eq!(options.controls, Some(vec!["rollback"]));
+    }
+
+    #[test]
+    fn the_snippet_frames_the_compact_layout_with_the_address_escaped() {
+        let rest = embedded_rest(&pairs("embed=0&theme=dark"));
+        assert_eq!(
+            rest,
+            vec![
+                ("theme".to_owned(), "dark".to_owned()),
+                ("embed".to_owned(), "1".to_owned())
+            ]
+        );
+        let snippet = iframe_snippet("https://x.org/?seed=7&embed=1", "A \"quoted\" title");
+        assert_eq!(
+            snippet,
+            "<iframe src=\"https://x.org/?seed=7&amp;embed=1\" width=\"820\" height=\"620\" \
+             title=\"A &quot;quoted&quot; title\" style=\"border:0\" loading=\"lazy\"></iframe>"
+        );
+    }
+
+    #[test]
+    fn the_full_page_link_leaves_the_embedding_out_and_keeps_the_rest() {
+        let rest = pairs("embed=1&theme=dark&utm_source=lesson&origins=https://a.org");
+        assert_eq!(
+            full_page_rest(&rest),
+            vec![("utm_source".to_owned(), "lesson".to_owned())]
+        );
+    }
+}

@@ -475,6 +475,8 @@ pub enum Msg {
     // Two policies side by side.
     CompareHeading,
     CompareIntro,
+    CompareOpen,
+    CompareLoadFailed,
     ComparePolicyA,
     ComparePolicyB,
     CompareSpanLabel,
@@ -885,6 +887,8 @@ fn en(msg: Msg) -> &'static str {
         ConfigTooLarge => "The file is larger than {max} kB and was not read; nothing was changed.",
         ConfigLinkNote => "The link keeps the numeric settings and the active strategies; lb_policy and the ignored fields last until the page is reloaded.",
         CompareHeading => "Compare two policies",
+        CompareOpen => "Open the comparison",
+        CompareLoadFailed => "The comparison could not be loaded. Reload the page to try again.",
         CompareIntro => "Runs the current scenario with the same seed, parameters and actions under two policies and draws both runs on the same charts.",
         ComparePolicyA => "Policy A (solid lines)",
         ComparePolicyB => "Policy B (dashed lines)",

@@ -16,7 +16,7 @@ use crate::embed::{full_page_rest, read_embed, EmbedOptions, Theme};
 use crate::hooks::{use_frame_loop, use_media_query};
 use crate::i18n::{t, tf, Msg};
 use crate::link::{minute_beyond_text, read_link};
-use crate::policy::{PolicyComparison, PolicyControls};
+use crate::policy::{ComparisonSlot, PolicyControls};
 use crate::seed::random_seed;
 use crate::url_state::current_search;
 
@@ -144,7 +144,7 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
                 </div>
             </div>
             <PolicyControls />
-            <PolicyComparison />
+            <ComparisonSlot />
             <SourcesPanel />
         </main>
         <footer class="app-footer">

@@ -27,10 +27,10 @@ pub use panel::PolicyPanel;
 use leptos::prelude::*;
 
 use crate::components::run::{use_run, RunHandle};
-use crate::console::Console;
 use crate::format::parse_number;
 use crate::hooks::use_media_query;
-use crate::i18n::Locale;
+use crate::i18n::{t, Locale, Msg};
+use wasm_bindgen::JsCast;
 
 /// Target tracking's parameters are model parameters with this prefix (its target
 /// utilization is one of the controls, not a parameter).
@@ -170,16 +170,110 @@ pub fn PolicyControls() -> impl IntoView {
     view! { <PolicyPanel setup=setup driver=driver on_change=on_change /> }
 }
 
-/// The comparison of two policies for the page's run (its scenario, seed, parameters and
-/// actions).
+/// Where the comparison of two policies goes. The comparison is a module of its own (built
+/// from `src/bin/compare.rs` into `lazy/`), downloaded when the person opens it rather than
+/// with the console: it replaces this placeholder and reads the run from the page's link,
+/// which is exact once the clock is paused and at most a second old while it plays.
 #[component]
-pub fn PolicyComparison() -> impl IntoView {
+pub fn ComparisonSlot() -> impl IntoView {
     let run = use_run();
-    let dark = use_media_query("(prefers-color-scheme: dark)");
-    let current = Callback::new(move |()| run.with(Console::share_state));
-    let played = Signal::derive(move || run.snapshot.with(|s| s.minutes));
-    let length = Signal::derive(move || run.snapshot.with(|s| s.length));
-    let policy = Signal::derive(move || run.snapshot.with(|s| s.policy));
+    let loading = RwSignal::new(false);
+    let failed = RwSignal::new(false);
+    let open = move |_| {
+        run.pause();
+        run.write_link();
+        loading.set(true);
+        let import = js_sys::Function::new_with_args(
+            "path",
+            "return import(new URL(path, document.baseURI).href).then((m) => m.default())",
+        );
+        let loaded = import.call1(&wasm_bindgen::JsValue::NULL, &COMPARISON_MODULE.into());
+        leptos::task::spawn_local(async move {
+            let done = match loaded {
+                Ok(promise) => wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise))
+                    .await
+                    .is_ok(),
+                Err(_) => false,
+            };
+            if !done {
+                failed.try_set(true);
+                loading.try_set(false);
+            }
+        });
+    };
+    view! {
+        <div id=COMPARISON_ROOT>
+            <section class="panel compare-panel" aria-labelledby="compare-heading">
+                <h2 id="compare-heading">{t(Msg::CompareHeading)}</h2>
+                <p class="muted">{t(Msg::CompareIntro)}</p>
+                <button
+                    type="button"
+                    data-action="open-compare"
+                    disabled=move || loading.get()
+                    on:click=open
+                >
+                    {t(Msg::CompareOpen)}
+                </button>
+                <p class="field-error" role="alert">
+                    {move || failed.get().then(|| t(Msg::CompareLoadFailed))}
+                </p>
+            </section>
+        </div>
+    }
+}
+
+/// The element the comparison's module mounts into.
+const COMPARISON_ROOT: &str = "comparison-root";
+/// The comparison's module, relative to the page (Trunk's `data-target-path`).
+const COMPARISON_MODULE: &str = "lazy/oncall-sim-compare.js";
+
+/// The comparison's module: mounts the comparison in place of [`ComparisonSlot`]'s
+/// placeholder. It follows the page's link (the minutes played and the policy, looked at
+/// twice a second) and takes the run from it when a comparison is asked for.
+pub fn mount_comparison() {
+    let Some(slot) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(COMPARISON_ROOT))
+    else {
+        return;
+    };
+    slot.set_inner_html("");
+    if let Ok(slot) = slot.dyn_into::<web_sys::HtmlElement>() {
+        leptos::mount::mount_to(slot, StandaloneComparison).forget();
+    }
+}
+
+#[component]
+fn StandaloneComparison() -> impl IntoView {
+    use crate::link::read_link;
+    use crate::url_state::current_search;
+    let state = RwSignal::new(read_link(&current_search()).state);
+    let seen = StoredValue::new(current_search());
+    let _ = set_interval_with_handle(
+        move || {
+            let now = current_search();
+            if seen.try_get_value().is_some_and(|s| s != now) {
+                seen.set_value(now.clone());
+                state.set(read_link(&now).state);
+            }
+        },
+        std::time::Duration::from_millis(500),
+    );
+    // The page's theme: fixed by its link (data-theme), or the system's.
+    let fixed = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|e| e.get_attribute("data-theme"));
+    let dark = use_media_query(match fixed.as_deref() {
+        Some("dark") => "all",
+        Some(_) => "not all",
+        None => "(prefers-color-scheme: dark)",
+    });
+    let current = Callback::new(move |()| Some(read_link(&current_search()).state));
+    let played = Signal::derive(move || state.with(|s| s.minute.unwrap_or(1).max(1)));
+    let length =
+        Signal::derive(move || state.with(|s| oncall_sim::scenario::get(s.scenario).minutes));
+    let policy = Signal::derive(move || state.with(|s| s.autoscaler));
     view! {
         <ComparisonView
             current=current

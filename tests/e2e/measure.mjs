@@ -1,7 +1,8 @@
 // Measures the built console (dist/) and prints the figures against their targets:
 //
 //   1. bytes transferred for the wasm module and its JavaScript, gzipped (target ≤ 300 KB;
-//      scripts/size-report.sh shows what each part of the code costs);
+//      scripts/size-report.sh shows what each part of the code costs); the modules in lazy/,
+//      loaded only when a part of the page is opened, are listed apart;
 //   2. time from navigation to the first metrics row in headless Chromium on 127.0.0.1,
 //      median of 5 fresh browsers (target ≤ 500 ms);
 //   3. the console's own work per frame while playing at the highest speed: the frame loop
@@ -39,6 +40,18 @@ const percentile = (xs, p) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 const verdict = (ok) => (ok ? 'ok' : 'OVER TARGET');
+
+/** The modules the page loads only when a part of it is opened (Trunk's `lazy/` folder). */
+async function deferredSizes() {
+  const dir = join(DIST, 'lazy');
+  const files = (await readdir(dir).catch(() => [])).filter((f) => /\.(wasm|js)$/.test(f));
+  const rows = [];
+  for (const file of files) {
+    const body = await readFile(join(dir, file));
+    rows.push({ file: `lazy/${file}`, raw: body.length, gzip: gzipSync(body).length });
+  }
+  return rows;
+}
 
 async function transferSizes() {
   const files = (await readdir(DIST)).filter((f) => /\.(wasm|js)$/.test(f));
@@ -115,6 +128,13 @@ try {
   missed += sizeOk ? 0 : 1;
   if (strictSize && !sizeOk) process.exitCode = 1;
   console.log(`  wasm + JS: ${kb(total).toFixed(1)} KB (target ≤ ${TARGETS.transferKB} KB): ${verdict(sizeOk)}`);
+  const deferred = await deferredSizes();
+  if (deferred.length) {
+    console.log('Loaded only when opened (not part of the first transfer):');
+    for (const r of deferred) {
+      console.log(`  ${r.file}: ${kb(r.raw).toFixed(1)} KB raw, ${kb(r.gzip).toFixed(1)} KB gzip`);
+    }
+  }
 
   const loads = await firstRowTimes(site.url);
   const loadMedian = median(loads);

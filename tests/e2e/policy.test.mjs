@@ -51,6 +51,15 @@ async function scalingLines(page) {
   );
 }
 
+/**
+ * Opens the comparison: its module is downloaded then, not with the console; it replaces the
+ * placeholder's button with the comparison's controls.
+ */
+async function openComparison(page) {
+  await page.locator('[data-action="open-compare"]').click();
+  await page.locator('[data-action="compare"]').waitFor({ timeout: LOAD_TIMEOUT_MS });
+}
+
 /** The comparison table: row key → { a, b }. */
 async function comparisonTable(page) {
   return page.$$eval('[data-field="compare-table"] tbody tr', (rows) =>
@@ -267,6 +276,7 @@ describe('autoscaling policies', () => {
     const { page, errors } = await openPage(browser);
     await load(page, site.url, '?scenario=viral-surge&seed=42&t=30');
     await waitForMinute(page, 30);
+    await openComparison(page);
     await page.locator('#compare-a').selectOption('target-tracking');
     await page.locator('#compare-b').selectOption('elastic');
     await page.locator('[data-action="compare"]').click();
@@ -350,6 +360,7 @@ describe('autoscaling policies', () => {
       await page.emulateMedia({ colorScheme: scheme });
       await load(page, site.url, '?scenario=viral-surge&seed=42&autoscaler=elastic&t=90');
       await waitForMinute(page, 90);
+      await openComparison(page);
       await page.locator('[data-action="compare"]').click();
       await page.locator('[data-field="compare-table"]').waitFor({ timeout: LOAD_TIMEOUT_MS });
       await page.waitForFunction(() =>

@@ -9,7 +9,7 @@
 //! | `autoplay` | `1`, `0`                                 | the clock starts on its own              |
 //! | `speed`    | one of the speeds, minutes per second    | the clock's speed at the start           |
 //! | `theme`    | `light`, `dark`, `projector`             | colours (projector: high contrast, large type) |
-//! | `origins`  | a list of origins                        | reserved for the host page's messages (not read yet) |
+//! | `origins`  | a list of origins (`https://host[:port]`) | host pages whose commands are obeyed    |
 //!
 //! Pure functions, tested natively. What was wrong comes back as notices written through the
 //! catalog; every valid part of a parameter is kept.
@@ -93,6 +93,9 @@ pub struct EmbedOptions {
     /// Index into [`SPEEDS`], when the link sets one.
     pub speed: Option<usize>,
     pub theme: Theme,
+    /// Origins whose commands the page obeys (`scheme://host[:port]`, as the browser writes
+    /// a message's origin).
+    pub origins: Vec<String>,
 }
 
 impl EmbedOptions {
@@ -101,6 +104,11 @@ impl EmbedOptions {
         self.controls
             .as_ref()
             .is_none_or(|shown| shown.contains(&name))
+    }
+
+    /// Whether a command from `origin` is obeyed: one the link lists, or the page's own.
+    pub fn obeys(&self, origin: &str, own_origin: &str) -> bool {
+        origin == own_origin || self.origins.iter().any(|o| o == origin)
     }
 }
 
@@ -201,6 +209,24 @@ pub fn read_embed(rest: &[(String, String)]) -> (EmbedOptions, Vec<String>) {
             );
         }
     }
+    if let Some(value) = last("origins") {
+        let mut wrong = Vec::new();
+        for item in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            match origin(item) {
+                Some(o) if !options.origins.contains(&o) => options.origins.push(o),
+                Some(_) => {}
+                None => wrong.push(item),
+            }
+        }
+        if !wrong.is_empty() {
+            invalid(
+                "origins",
+                &wrong.join(","),
+                t(Msg::OriginsAllowed),
+                t(Msg::ListItemsLeftOut),
+            );
+        }
+    }
     (options, notices)
 }
 
@@ -217,6 +243,30 @@ fn pick<'a>(value: &'a str, known: &[&'static str]) -> (Vec<&'static str>, Vec<&
         }
     }
     (found, wrong)
+}
+
+/// An origin as the browser writes a message's origin (`https://host[:port]`, lower case, no
+/// path or trailing slash), or `None` when `text` is not one.
+fn origin(text: &str) -> Option<String> {
+    let lower = text.trim_end_matches('/').to_ascii_lowercase();
+    let rest = lower
+        .strip_prefix("https://")
+        .or_else(|| lower.strip_prefix("http://"))?;
+    let (host, port) = match rest.rsplit_once(':') {
+        Some((host, port)) if !rest.ends_with(']') => (host, Some(port)),
+        _ => (rest, None),
+    };
+    let host_ok = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        Some(v6) => !v6.is_empty() && v6.bytes().all(|b| b.is_ascii_hexdigit() || b == b':'),
+        None => {
+            !host.is_empty()
+                && host
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))
+        }
+    };
+    let port_ok = port.is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.parse::<u16>().is_ok());
+    (host_ok && port_ok).then_some(lower)
 }
 
 /// The link parameters of the full simulator for the same run: the embedding options left out.
@@ -275,7 +325,7 @@ mod tests {
     fn a_trainers_link_is_read_whole() {
         let (options, notices) = read_embed(&pairs(
             "embed=1&locked=scenario,seed&controls=rollback,min_instances&autoplay=1&speed=60\
-             &theme=projector",
+             &theme=projector&origins=https://lessons.example.org,http://127.0.0.1:8080/",
         ));
         assert!(notices.is_empty(), "{notices:?}");
         assert!(options.compact && options.autoplay);
@@ -291,24 +341,71 @@ mod tests {
         assert!(options.shows("rollback") && !options.shows("warm_cache"));
         assert_eq!(SPEEDS[options.speed.unwrap()], 60);
         assert_eq!(options.theme, Theme::Projector);
+        assert_eq!(
+            options.origins,
+            vec!["https://lessons.example.org", "http://127.0.0.1:8080"]
+        );
     }
 
     #[test]
     fn wrong_values_are_named_and_the_valid_parts_kept() {
         let (options, notices) = read_embed(&pairs(
-            "embed=yes&speed=7&theme=blue&locked=seed,colour&controls=rollback,teleport",
+            "embed=yes&speed=7&theme=blue&locked=seed,colour&controls=rollback,teleport\
+             &origins=ftp://x.org,https://ok.example,https://a.b/path",
         ));
-        assert_eq!(notices.len(), 5, "{notices:?}");
+        assert_eq!(notices.len(), 6, "{notices:?}");
         assert!(notices[0].contains("“embed”") && notices[0].contains("“yes”"));
         assert!(notices[1].contains("“speed”") && notices[1].contains("720"));
         assert!(notices[2].contains("“blue”") && notices[2].contains("projector"));
         assert!(notices[3].contains("“colour”") && notices[3].contains("autoscaler"));
         assert!(notices[4].contains("“teleport”") && notices[4].contains("warm_cache"));
+        assert!(notices[5].contains("ftp://x.org") && notices[5].contains("https://a.b/path"));
         assert!(!options.compact);
         assert_eq!(options.speed, None);
         assert_eq!(options.theme, Theme::System);
         assert!(options.locks.seed && !options.locks.scenario);
         assert_eq!(options.controls, Some(vec!["rollback"]));
+        assert_eq!(options.origins, vec!["https://ok.example"]);
+    }
+
+    #[test]
+    fn commands_are_obeyed_from_the_page_itself_and_the_listed_origins_only() {
+        let (options, _) = read_embed(&pairs("origins=https://lessons.example.org"));
+        let own = "http://127.0.0.1:8080";
+        assert!(options.obeys(own, own));
+        assert!(options.obeys("https://lessons.example.org", own));
+        assert!(!options.obeys("https://evil.example", own));
+        assert!(!options.obeys("https://lessons.example.org.evil.example", own));
+        assert!(!options.obeys("null", own));
+    }
+
+    #[test]
+    fn origins_are_written_as_browsers_write_them() {
+        assert_eq!(
+            origin("HTTPS://Lessons.Example.org/").as_deref(),
+            Some("https://lessons.example.org")
+        );
+        assert_eq!(
+            origin("http://localhost:3000").as_deref(),
+            Some("http://localhost:3000")
+        );
+        assert_eq!(
+            origin("http://[::1]:8080").as_deref(),
+            Some("http://[::1]:8080")
+        );
+        assert_eq!(origin("http://[::1]").as_deref(), Some("http://[::1]"));
+        for bad in [
+            "lessons.example.org",
+            "https://",
+            "https://a.org:99999",
+            "https://a.org:",
+            "https://a.org/x",
+            "javascript:alert(1)",
+            "*",
+            "https://a:b:80",
+        ] {
+            assert_eq!(origin(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@ use oncall_sim::scenario;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::components::charts_panel::{draw_charts, CHART_COUNT};
+use crate::components::host::use_host_messages;
 use crate::components::icons::{Icon, IconView};
 use crate::components::run::RunHandle;
 use crate::components::Shared;
@@ -92,6 +93,7 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
         run.play_when_ready();
     }
     run.lock(embedding.locks);
+    use_host_messages(run, embedding);
     // The link names the seed in use (and the minute) from the start, so copying the address
     // bar reproduces the run too.
     run.write_link();

@@ -7,6 +7,7 @@ mod controls;
 mod debrief;
 mod event_log;
 mod help;
+pub mod host;
 mod icons;
 mod metrics_table;
 mod notices;

@@ -1,8 +1,8 @@
 // End-to-end tests of embedding: the sample lesson page (docs/embed.html, built into
-// dist/embed.html) frames the console twice from another origin, each frame shows its status,
-// controls and two charts without scrolling, and the link's options (locked, controls,
-// autoplay, speed, theme) shape the page; the Embed button gives the frame's code. Also: in the
-// full layout the controls and two charts are above the fold at common laptop sizes.
+// dist/embed.html) frames the console twice from another origin, the frames report to it and
+// obey its commands, commands from an origin the link does not list are ignored, and the
+// link's options (locked, controls, autoplay, speed, theme) shape the page. Also: in the full
+// layout the controls and two charts are above the fold at common laptop sizes.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,6 +21,33 @@ function inside(inner, outer) {
     inner.x + inner.width <= outer.x + outer.width + 1 &&
     inner.y + inner.height <= outer.y + outer.height + 1
   );
+}
+
+/** The lesson page's log entries of `type` from frame `frame`. */
+async function logged(page, frame, type) {
+  return page.$$eval(
+    `#log li[data-frame="${frame}"][data-type="${type}"]`,
+    (items) => items.map((li) => li.textContent),
+  );
+}
+
+async function waitForLogged(page, frame, type, count = 1) {
+  await page.waitForFunction(
+    ([f, t, n]) => document.querySelectorAll(`#log li[data-frame="${f}"][data-type="${t}"]`).length >= n,
+    [frame, type, count],
+    { timeout: LOAD_TIMEOUT_MS },
+  );
+}
+
+/** The minute a frame's status strip shows. */
+async function frameMinute(frame) {
+  return Number((await frame.locator('[data-field="minute"]').textContent()).trim());
+}
+
+async function waitForFrameMinute(frame, minute) {
+  await frame.locator('[data-field="minute"]', { hasText: new RegExp(`^\\s*${minute}\\s*$`) }).waitFor({
+    timeout: LOAD_TIMEOUT_MS,
+  });
 }
 
 describe('embedding in a lesson page', () => {
@@ -46,13 +73,8 @@ describe('embedding in a lesson page', () => {
   async function openLesson() {
     const opened = await openPage(browser);
     await opened.page.goto(`${lesson.url}embed.html?app=${encodeURIComponent(app.url)}`);
-    for (const id of ['deploy', 'flush']) {
-      await opened.page
-        .frameLocator(`#${id}`)
-        .locator('tr[data-metric="requests_per_s"] .value')
-        .filter({ hasText: /\d/ })
-        .waitFor({ timeout: LOAD_TIMEOUT_MS });
-    }
+    await waitForLogged(opened.page, 'deploy', 'ready');
+    await waitForLogged(opened.page, 'flush', 'ready');
     return opened;
   }
 
@@ -93,6 +115,101 @@ describe('embedding in a lesson page', () => {
       .locator('html')
       .getAttribute('data-theme');
     assert.equal(theme, 'dark');
+    assert.deepEqual(errors, []);
+  });
+
+  test('ready and minute messages arrive; step, pause and act work from the host page', async () => {
+    const { page, errors } = await openLesson();
+    const ready = JSON.parse((await logged(page, 'deploy', 'ready'))[0].replace(/^deploy: ready /, ''));
+    assert.equal(ready.scenario, 'bad-deploy');
+    assert.equal(ready.seed, 7);
+    assert.equal(ready.minute, 1);
+    const frame = page.frameLocator('#deploy');
+
+    const commands = page.locator('.commands[data-frame="deploy"]');
+    for (let i = 0; i < 3; i += 1) await commands.locator('[data-command="step"]').click();
+    await waitForFrameMinute(frame, 4);
+    await waitForLogged(page, 'deploy', 'minute', 3);
+    const minutes = await logged(page, 'deploy', 'minute');
+    // Minutes count as the status strip and the link's t do: minutes played.
+    assert.match(minutes[0], /"minute":2,"clock":"09:02"/);
+    assert.match(minutes[2], /"minute":4,"clock":"09:04"/);
+    assert.match(minutes[2], /"error_rate":/);
+
+    // Play, then pause: the clock stops and stays stopped.
+    await commands.locator('[data-command="play"]').click();
+    await page.waitForFunction(
+      () => document.querySelectorAll('#log li[data-frame="deploy"][data-type="minute"]').length >= 6,
+      null,
+      { timeout: PLAY_TIMEOUT_MS },
+    );
+    await commands.locator('[data-command="pause"]').click();
+    await frame.locator('[data-time="play"]', { hasText: 'Play' }).waitFor({ timeout: LOAD_TIMEOUT_MS });
+    const paused = await frameMinute(frame);
+    await page.waitForTimeout(600);
+    assert.equal(await frameMinute(frame), paused, 'the clock went on after pause');
+
+    // Step past the deploy, then roll back from the host page: the action waits for the next
+    // minute, takes effect there and is reported.
+    const toStep = Math.max(0, 16 - paused);
+    for (let i = 0; i < toStep; i += 1) await commands.locator('[data-command="step"]').click();
+    await waitForFrameMinute(frame, Math.max(16, paused));
+    await commands.locator('[data-command="act"][data-action="rollback"]').click();
+    await frame.locator('[data-status="rollback"]', { hasText: /^Queued for / }).waitFor({
+      timeout: LOAD_TIMEOUT_MS,
+    });
+    await commands.locator('[data-command="step"]').click();
+    await waitForLogged(page, 'deploy', 'action');
+    const [action] = await logged(page, 'deploy', 'action');
+    assert.match(action, /"action":"rollback"/);
+    assert.deepEqual(errors, []);
+  });
+
+  test('commands from an origin the link does not list are ignored', async () => {
+    const { page, errors } = await openPage(browser);
+    // A frame whose link lists another origin than the lesson page's.
+    await page.goto(`${lesson.url}embed.html?app=${encodeURIComponent(app.url)}`);
+    await waitForLogged(page, 'deploy', 'ready');
+    await page.evaluate((src) => {
+      const frame = document.createElement('iframe');
+      frame.id = 'stranger';
+      frame.src = src;
+      frame.width = 820;
+      frame.height = 620;
+      document.body.append(frame);
+    }, `${app.url}?scenario=bad-deploy&seed=7&embed=1&origins=https://lessons.example.org`);
+    const stranger = page.frameLocator('#stranger');
+    await stranger.locator('tr[data-metric="requests_per_s"] .value').filter({ hasText: /\d/ }).waitFor({
+      timeout: LOAD_TIMEOUT_MS,
+    });
+    // From the lesson page's origin: ignored.
+    await page.evaluate((origin) => {
+      const w = document.getElementById('stranger').contentWindow;
+      w.postMessage({ type: 'step' }, origin);
+      w.postMessage({ type: 'step' }, origin);
+    }, new URL(app.url).origin);
+    // From the frame's own origin: obeyed. Messages are handled in order, so when this step
+    // shows, the two before it have been handled, and they changed nothing.
+    const inner = page.frames().find((f) => f.url().includes('origins=https'));
+    await inner.evaluate(() => window.postMessage({ type: 'step' }, location.origin));
+    await waitForFrameMinute(stranger, 2);
+    await page.waitForTimeout(300);
+    assert.equal(await frameMinute(stranger), 2);
+    assert.deepEqual(errors, []);
+  });
+
+  test('a command the console does not know is answered with an error naming the known ones', async () => {
+    const { page, errors } = await openLesson();
+    await page.evaluate((origin) => {
+      const w = document.getElementById('deploy').contentWindow;
+      w.postMessage({ type: 'teleport' }, origin);
+      w.postMessage({ type: 'act', action: 'cache_ttl_s=99999' }, origin);
+    }, new URL(app.url).origin);
+    await waitForLogged(page, 'deploy', 'error', 2);
+    const [unknown, bad] = await logged(page, 'deploy', 'error');
+    assert.match(unknown, /teleport/);
+    assert.match(unknown, /play, pause, step, reset, speed, act/);
+    assert.match(bad, /cache_ttl_s=99999/);
     assert.deepEqual(errors, []);
   });
 

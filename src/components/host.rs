@@ -1,0 +1,312 @@
+//! The messages between the console and a page that embeds it in an `<iframe>`.
+//!
+//! Every message is a plain object with `source: "oncall-sim"` and a `type`. Minutes count as
+//! the status strip and the link's `t` do: minutes played (an event reported at minute 16 is
+//! in the log when the strip shows 16); `clock` is the strip's time of day for a minute, and
+//! the time of day an event happened.
+//!
+//! Out, to `window.parent` (only when the console is embedded; addressed to each origin of
+//! the link's `origins`, or to any origin when it lists none, since the link already shows the
+//! run to the page that wrote it):
+//! - `ready`: a run is ready for commands (after the page loaded and replayed its link, and
+//!   after every reset or new run): `scenario`, `autoscaler`, `seed`, `minute`, `length`;
+//! - `minute`: a minute was simulated: `minute`, `clock`, `record` (the metrics by the
+//!   record's field names, as the command line writes them);
+//! - `page`: the page fired or resolved: `state` (`fired` or `resolved`), `minute`, `clock`,
+//!   `burn_rate_1h`, `burn_rate_5m`;
+//! - `action`: an action took effect (or was refused: `refused` gives why): `action` written
+//!   as in a link, `minute`, `clock`;
+//! - `debrief`: the exercise ended: `summary`;
+//! - `error`: a command was not understood: `message`.
+//!
+//! In, from the page itself or an origin the link's `origins` lists (others are ignored):
+//! `play`, `pause`, `step`, `reset`, `speed` (`value`: minutes per second, one of the speeds)
+//! and `act` (`action`: an action as written in a link, such as `rollback` or
+//! `cache_ttl_s=120`), which waits for the next minute as a control's action does.
+
+use js_sys::{Object, Reflect};
+use leptos::prelude::*;
+use oncall_sim::event::EventKind;
+use oncall_sim::ActionKind;
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::components::run::{RunHandle, SPEEDS};
+use crate::embed::EmbedOptions;
+use crate::i18n::{tf, Msg};
+use crate::metrics::{Value, METRICS};
+
+/// The `source` every message carries.
+const SOURCE: &str = "oncall-sim";
+
+/// What has been told to the host page about the run shown.
+#[derive(Clone, Copy)]
+struct Told {
+    generation: u64,
+    ready: bool,
+    minutes: usize,
+    events: usize,
+    finished: bool,
+}
+
+/// A message to or from the host page, as an object.
+fn message(kind: &str, fields: &[(&str, JsValue)]) -> JsValue {
+    let object = Object::new();
+    let _ = Reflect::set(&object, &"source".into(), &SOURCE.into());
+    let _ = Reflect::set(&object, &"type".into(), &kind.into());
+    for (key, value) in fields {
+        let _ = Reflect::set(&object, &(*key).into(), value);
+    }
+    object.into()
+}
+
+/// The window around the console's, if it is embedded.
+fn host_window() -> Option<web_sys::Window> {
+    let window = web_sys::window()?;
+    let parent = window.parent().ok()??;
+    (!Object::is(&parent, &window)).then_some(parent)
+}
+
+/// Connects the console to the page embedding it (see the module's documentation).
+pub fn use_host_messages(run: RunHandle, options: EmbedOptions) {
+    let host = host_window();
+    let targets: Vec<String> = if options.origins.is_empty() {
+        vec!["*".to_owned()]
+    } else {
+        options.origins.clone()
+    };
+    let post = move |data: JsValue| {
+        if let Some(host) = &host {
+            for target in &targets {
+                let _ = host.post_message(&data, target);
+            }
+        }
+    };
+
+    if host_window().is_some() {
+        let told = StoredValue::new(Told {
+            generation: u64::MAX,
+            ready: false,
+            minutes: 0,
+            events: 0,
+            finished: false,
+        });
+        let post = post.clone();
+        Effect::new(move |_| {
+            run.snapshot.track();
+            let generation = run.generation.get_untracked();
+            let Some(mut now) = told.try_get_value() else {
+                return;
+            };
+            if now.generation != generation {
+                now = Told {
+                    generation,
+                    ready: false,
+                    minutes: 0,
+                    events: 0,
+                    finished: false,
+                };
+            }
+            run.with(|c| {
+                if c.replay_left() > 0 {
+                    return;
+                }
+                let sim = c.sim();
+                let history = sim.history();
+                let events = sim.events();
+                if !now.ready {
+                    now.ready = true;
+                    now.minutes = history.len();
+                    now.events = events.len();
+                    let state = c.share_state();
+                    post(message(
+                        "ready",
+                        &[
+                            ("scenario", state.scenario.as_str().into()),
+                            ("autoscaler", state.autoscaler.as_str().into()),
+                            ("seed", c.seed().into()),
+                            ("minute", c.minutes().into()),
+                            ("length", run.snapshot.with_untracked(|s| s.length).into()),
+                        ],
+                    ));
+                }
+                for record in history.iter().skip(now.minutes) {
+                    let values = Object::new();
+                    for spec in METRICS {
+                        let value = match (spec.read)(record) {
+                            Value::Number(x) => JsValue::from_f64(x),
+                            Value::Flag(b) => JsValue::from_bool(b),
+                        };
+                        let _ = Reflect::set(&values, &spec.field.into(), &value);
+                    }
+                    post(message(
+                        "minute",
+                        &[
+                            ("minute", (record.minute + 1).into()),
+                            ("clock", sim.clock_at(record.minute + 1).into()),
+                            ("record", values.into()),
+                        ],
+                    ));
+                }
+                now.minutes = history.len();
+                for event in events.iter().skip(now.events) {
+                    let at = [
+                        ("minute", JsValue::from(event.minute + 1)),
+                        ("clock", event.clock.as_str().into()),
+                    ];
+                    match &event.kind {
+                        EventKind::PageFired {
+                            burn_rate_1h,
+                            burn_rate_5m,
+                        }
+                        | EventKind::PageResolved {
+                            burn_rate_1h,
+                            burn_rate_5m,
+                        } => {
+                            let state = if matches!(event.kind, EventKind::PageFired { .. }) {
+                                "fired"
+                            } else {
+                                "resolved"
+                            };
+                            post(message(
+                                "page",
+                                &[
+                                    ("state", state.into()),
+                                    at[0].clone(),
+                                    at[1].clone(),
+                                    ("burn_rate_1h", (*burn_rate_1h).into()),
+                                    ("burn_rate_5m", (*burn_rate_5m).into()),
+                                ],
+                            ));
+                        }
+                        EventKind::Action { action } => post(message(
+                            "action",
+                            &[
+                                ("action", action.encode().into()),
+                                at[0].clone(),
+                                at[1].clone(),
+                            ],
+                        )),
+                        EventKind::ActionRefused { action, reason } => post(message(
+                            "action",
+                            &[
+                                ("action", action.encode().into()),
+                                at[0].clone(),
+                                at[1].clone(),
+                                ("refused", crate::i18n::core_text(reason).into()),
+                            ],
+                        )),
+                        _ => {}
+                    }
+                }
+                now.events = events.len();
+                if c.finished() && !now.finished {
+                    now.finished = true;
+                    post(message("debrief", &[("summary", summary_object(c))]));
+                }
+            });
+            told.set_value(now);
+        });
+    }
+
+    let own_origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    let handle = window_event_listener(leptos::ev::message, move |ev: web_sys::MessageEvent| {
+        if !options.obeys(&ev.origin(), &own_origin) {
+            return;
+        }
+        let data = ev.data();
+        let field = |name: &str| Reflect::get(&data, &name.into()).ok();
+        if field("source").and_then(|s| s.as_string()).as_deref() == Some(SOURCE) {
+            // The console's own messages (a host page echoing them back).
+            return;
+        }
+        let Some(kind) = field("type").and_then(|k| k.as_string()) else {
+            return;
+        };
+        if let Err(problem) = obey(run, &kind, field("action"), field("value")) {
+            post(message("error", &[("message", problem.into())]));
+        }
+    });
+    on_cleanup(move || handle.remove());
+}
+
+/// Carries out one command from the host page; what was wrong with it, written for a person.
+fn obey(
+    run: RunHandle,
+    kind: &str,
+    action: Option<JsValue>,
+    value: Option<JsValue>,
+) -> Result<(), String> {
+    match kind {
+        "play" => run.play(),
+        "pause" => run.pause(),
+        "step" => run.step(),
+        "reset" => run.reset(),
+        "speed" => {
+            let wanted = value.and_then(|v| v.as_f64());
+            let index = SPEEDS
+                .iter()
+                .position(|&s| wanted == Some(f64::from(s)))
+                .ok_or_else(|| {
+                    let list: Vec<String> = SPEEDS.iter().map(u32::to_string).collect();
+                    tf(Msg::HostSpeedInvalid, &[("list", &list.join(", "))])
+                })?;
+            run.set_speed(index);
+        }
+        "act" => {
+            let text = action.and_then(|a| a.as_string()).unwrap_or_default();
+            let kind = ActionKind::parse(&text).map_err(|e| {
+                tf(
+                    Msg::HostActionInvalid,
+                    &[
+                        ("value", &text),
+                        ("reason", &crate::i18n::core_text(&e.message())),
+                    ],
+                )
+            })?;
+            run.act(kind);
+        }
+        other => {
+            return Err(tf(
+                Msg::HostCommandUnknown,
+                &[
+                    ("value", other),
+                    ("list", "play, pause, step, reset, speed, act"),
+                ],
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// The run's summary as the debrief shows it, by the summary's field names.
+fn summary_object(c: &crate::console::Console) -> JsValue {
+    let s = c.summary();
+    let object = Object::new();
+    let numbers: [(&str, f64); 10] = [
+        ("minutes", f64::from(s.minutes)),
+        ("budget_spent", s.budget_spent),
+        ("budget_left", s.budget_left),
+        ("cost", s.cost),
+        ("worst_p99_ms", s.worst_p99_ms),
+        ("minutes_paging", f64::from(s.minutes_paging)),
+        (
+            "minutes_over_budget_rate",
+            f64::from(s.minutes_over_budget_rate),
+        ),
+        ("failed_requests", s.failed_requests),
+        ("shed_requests", s.shed_requests),
+        ("mean_staleness_s", s.mean_staleness_s),
+    ];
+    for (key, value) in numbers {
+        let _ = Reflect::set(&object, &key.into(), &value.into());
+    }
+    let actions: js_sys::Array = s
+        .actions
+        .iter()
+        .map(|a| JsValue::from(a.as_str()))
+        .collect();
+    let _ = Reflect::set(&object, &"actions".into(), &actions);
+    object.unchecked_into::<JsValue>()
+}

@@ -10,6 +10,8 @@ pub enum Icon {
     Step,
     Reset,
     Share,
+    /// A frame's code: angle brackets.
+    Embed,
     Keyboard,
 }
 
@@ -24,6 +26,7 @@ impl Icon {
                 "M11.5 1.5a2.5 2.5 0 1 1-2 4l-3.2 1.7a2.5 2.5 0 0 1 0 1.6l3.2 1.7a2.5 2.5 0 1 1-.7 \
                  1.4L5.6 10.2a2.5 2.5 0 1 1 0-4.4l3.2-1.7a2.5 2.5 0 0 1 2.7-2.6z"
             }
+            Icon::Embed => "M5.2 3.6 6.6 5 3.6 8l3 3-1.4 1.4L.8 8zM10.8 3.6 9.4 5l3 3-3 3 1.4 1.4L15.2 8z",
             Icon::Keyboard => {
                 "M1.5 4h13v8h-13zM3 5.5v1.5h1.5V5.5zM5.5 5.5v1.5H7V5.5zM8 5.5v1.5h1.5V5.5zM10.5 \
                  5.5v1.5H12V5.5zM4 9.5V11h8V9.5z"

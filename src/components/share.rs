@@ -49,8 +49,9 @@ pub fn ShareButton(shared: Shared) -> impl IntoView {
     let run = use_run();
     let state = RwSignal::new(ShareState::Idle);
     let generation = RwSignal::new(0u64);
-    let (label, copied, fallback, field, action) = match shared {
+    let (icon, label, copied, fallback, field, action) = match shared {
         Shared::Link => (
+            Icon::Share,
             Msg::Share,
             Msg::ShareCopied,
             Msg::ShareFallback,
@@ -58,6 +59,7 @@ pub fn ShareButton(shared: Shared) -> impl IntoView {
             "share",
         ),
         Shared::Frame => (
+            Icon::Embed,
             Msg::EmbedButton,
             Msg::EmbedCopied,
             Msg::EmbedFallback,
@@ -98,7 +100,7 @@ pub fn ShareButton(shared: Shared) -> impl IntoView {
     view! {
         <div class="share">
             <button type="button" data-action=action on:click=on_click>
-                <IconView icon=Icon::Share />
+                <IconView icon=icon />
                 <span>{t(label)}</span>
             </button>
             <div class="share-status" role="status">

@@ -1,5 +1,6 @@
-// Takes the README's screenshot: the console at 1440 px in the light theme, mid-incident
-// (the bad deploy at 09:30, paging, a rollback under way), written to docs/screenshot.png.
+// Takes the README's screenshots: the console at 1440 px in the light theme, mid-incident
+// (the bad deploy at 09:30, paging, a rollback under way), written to docs/screenshot.png;
+// and the sample lesson page with its first frame, written to docs/embed.png.
 //
 // Usage: node tests/e2e/screenshot.mjs [output.png]   (after `trunk build --release`)
 
@@ -25,6 +26,28 @@ try {
   await mkdir(dirname(output), { recursive: true });
   await page.screenshot({ path: output });
   console.log(`wrote ${output}`);
+
+  // The lesson page, served from a second origin as a training site would be.
+  const lessonSite = await serveStatic(DIST);
+  try {
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await page.goto(`${lessonSite.url}embed.html?app=${encodeURIComponent(site.url)}`);
+    await page.waitForSelector('#log li[data-type="ready"]');
+    // Thirty minutes into the deploy lesson, by the host page's commands.
+    await page.evaluate((origin) => {
+      const frame = document.getElementById('deploy').contentWindow;
+      for (let i = 0; i < 30; i += 1) frame.postMessage({ type: 'step' }, origin);
+    }, new URL(site.url).origin);
+    await page.waitForFunction(
+      () => document.querySelectorAll('#log li[data-type="minute"]').length >= 30,
+    );
+    await page.waitForTimeout(300);
+    const lesson = join(dirname(output), 'embed.png');
+    await page.screenshot({ path: lesson, clip: { x: 0, y: 0, width: 1000, height: 900 } });
+    console.log(`wrote ${lesson}`);
+  } finally {
+    await lessonSite.close();
+  }
 } finally {
   await browser.close();
   await site.close();

@@ -115,6 +115,11 @@ impl Console {
         self.replay_to.min(end).saturating_sub(self.minutes())
     }
 
+    /// Whether the page is firing after the last simulated minute.
+    pub fn paging(&self) -> bool {
+        self.sim.history().last().is_some_and(|r| r.paging)
+    }
+
     pub fn finished(&self) -> bool {
         self.sim.finished()
     }

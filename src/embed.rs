@@ -9,6 +9,7 @@
 //! | `autoplay` | `1`, `0`                                 | the clock starts on its own              |
 //! | `speed`    | one of the speeds, minutes per second    | the clock's speed at the start           |
 //! | `theme`    | `light`, `dark`, `projector`             | colours (projector: high contrast, large type) |
+//! | `pause_on_page` | `1`, `0`                           | the clock stops when the page fires (on by default) |
 //! | `origins`  | a list of origins (`https://host[:port]`) | host pages whose commands are obeyed    |
 //!
 //! Pure functions, tested natively. What was wrong comes back as notices written through the
@@ -18,8 +19,15 @@ use crate::components::run::SPEEDS;
 use crate::i18n::{t, tf, Msg};
 
 /// The link parameters this module owns.
-pub const EMBED_PARAMS: [&str; 7] = [
-    "embed", "locked", "controls", "autoplay", "speed", "theme", "origins",
+pub const EMBED_PARAMS: [&str; 8] = [
+    "embed",
+    "locked",
+    "controls",
+    "autoplay",
+    "speed",
+    "theme",
+    "origins",
+    "pause_on_page",
 ];
 
 /// The settings `locked` can fix.
@@ -82,7 +90,7 @@ pub struct Locks {
 }
 
 /// What the link asks of the page around the run.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EmbedOptions {
     /// The compact layout.
     pub compact: bool,
@@ -93,9 +101,26 @@ pub struct EmbedOptions {
     /// Index into [`SPEEDS`], when the link sets one.
     pub speed: Option<usize>,
     pub theme: Theme,
+    /// The clock stops when the page fires (`pause_on_page`, on by default).
+    pub pause_on_page: bool,
     /// Origins whose commands the page obeys (`scheme://host[:port]`, as the browser writes
     /// a message's origin).
     pub origins: Vec<String>,
+}
+
+impl Default for EmbedOptions {
+    fn default() -> Self {
+        Self {
+            compact: false,
+            locks: Locks::default(),
+            controls: None,
+            autoplay: false,
+            speed: None,
+            theme: Theme::System,
+            pause_on_page: true,
+            origins: Vec::new(),
+        }
+    }
 }
 
 impl EmbedOptions {
@@ -136,15 +161,20 @@ pub fn read_embed(rest: &[(String, String)]) -> (EmbedOptions, Vec<String>) {
         ));
     };
     let switch_allowed = || tf(Msg::OneOf, &[("list", "1, 0")]);
-    for (name, slot) in [
-        ("embed", &mut options.compact),
-        ("autoplay", &mut options.autoplay),
+    for (name, slot, fallback) in [
+        ("embed", &mut options.compact, Msg::EmbedOffFallback),
+        ("autoplay", &mut options.autoplay, Msg::EmbedOffFallback),
+        (
+            "pause_on_page",
+            &mut options.pause_on_page,
+            Msg::StaysOnFallback,
+        ),
     ] {
         if let Some(value) = last(name) {
             match value {
                 "1" | "true" => *slot = true,
                 "0" | "false" => *slot = false,
-                _ => invalid(name, value, &switch_allowed(), t(Msg::EmbedOffFallback)),
+                _ => invalid(name, value, &switch_allowed(), t(fallback)),
             }
         }
     }

@@ -86,6 +86,7 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
     run.attach(frame);
     use_shortcuts(run);
     use_history(run);
+    run.pause_on_page.set(embedding.pause_on_page);
     if let Some(speed) = embedding.speed {
         run.set_speed(speed);
     }
@@ -261,11 +262,19 @@ fn frame_tick(
                     steps as u32
                 })
                 .unwrap_or(0);
+            let stop_at_page = run.pause_on_page.get_untracked();
             for _ in 0..owed {
+                let was_paging = run.with(Console::paging).unwrap_or(false);
                 if !run.update(Console::step).unwrap_or(false) {
                     break;
                 }
                 simulated = true;
+                if stop_at_page && !was_paging && run.with(Console::paging).unwrap_or(false) {
+                    // The page fired: the clock stops at its minute, for the trainee to act.
+                    run.pause();
+                    run.paused_by_page.set(true);
+                    break;
+                }
             }
             if run.with(Console::finished).unwrap_or(true) {
                 run.pause();

@@ -67,6 +67,10 @@ pub struct RunHandle {
     /// Index into [`SPEEDS`].
     pub speed: RwSignal<usize>,
     pub help_open: RwSignal<bool>,
+    /// The clock stops when the page fires (on unless the link says `pause_on_page=0`).
+    pub pause_on_page: RwSignal<bool>,
+    /// The clock was stopped by the page firing (until it plays again).
+    pub paused_by_page: RwSignal<bool>,
     /// Counts the runs: changes when a reset or restart replaces the run, so what depends
     /// only on the run's set-up (parameters, legends) is recomputed then and not every frame.
     pub generation: RwSignal<u64>,
@@ -89,6 +93,8 @@ impl RunHandle {
             playing: RwSignal::new(false),
             speed: RwSignal::new(DEFAULT_SPEED),
             help_open: RwSignal::new(false),
+            pause_on_page: RwSignal::new(true),
+            paused_by_page: RwSignal::new(false),
             generation: RwSignal::new(0),
             undo: RwSignal::new(None),
             rest: StoredValue::new(rest),
@@ -179,6 +185,7 @@ impl RunHandle {
             b.last_frame_ms = None;
             b.owed_minutes = 0.0;
         });
+        self.paused_by_page.set(false);
         self.playing.set(true);
         self.wake();
     }

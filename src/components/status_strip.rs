@@ -79,6 +79,15 @@ pub fn TimeControls() -> impl IntoView {
                 <IconView icon=Icon::Reset />
                 <span>{t(Msg::Reset)}</span>
             </button>
+            <label class="pause-on-page">
+                <input
+                    type="checkbox"
+                    data-time="pause-on-page"
+                    prop:checked=move || run.pause_on_page.get()
+                    on:change=move |ev| run.pause_on_page.set(event_target_checked(&ev))
+                />
+                <span>{t(Msg::PauseOnPage)}</span>
+            </label>
         </div>
     }
 }
@@ -142,6 +151,8 @@ pub fn StatusStrip() -> impl IntoView {
                 ))
             } else if s.finished {
                 Some(t(Msg::ExerciseOver).to_owned())
+            } else if run.paused_by_page.get() && !run.playing.get() {
+                Some(tf(Msg::PausedByPage, &[("clock", &s.record.clock)]))
             } else if s.minutes <= 1 && !run.playing.get() {
                 Some(t(Msg::StartHint).to_owned())
             } else {

@@ -395,6 +395,11 @@ pub enum Msg {
     ParamFallback,
     EmbedOffFallback,
     StaysOnFallback,
+    StartHeading,
+    StartIntro,
+    StartHere,
+    StartExercise,
+    StartFreePlay,
     PauseOnPage,
     PausedByPage,
     SpeedFallback,
@@ -832,6 +837,16 @@ fn en(msg: Msg) -> &'static str {
         ParamFallback => "The default, {default}, is used instead.",
         EmbedOffFallback => "It stays off.",
         StaysOnFallback => "It stays on.",
+        StartHeading => "Choose an exercise",
+        StartIntro => {
+            "Each exercise is an incident on the same web service, replayed the same way from its \
+             link. Doing well means answering the page fast, keeping the month's error budget, and \
+             not paying for machines the traffic does not need. The clock waits for you: it starts \
+             when you press Play and stops when the page fires."
+        }
+        StartHere => "Start here",
+        StartExercise => "Start this exercise",
+        StartFreePlay => "Free play: a normal day, no incident, no time limit",
         PauseOnPage => "Pause when paged",
         PausedByPage => "The page fired at {clock}: the clock stopped so that you can act. Press Play to go on.",
         SpeedFallback => "The clock starts at 1 minute per second.",

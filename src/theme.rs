@@ -192,5 +192,6 @@ mod tests {
         ("sources.css", include_str!("../style/sources.css")),
         ("help.css", include_str!("../style/help.css")),
         ("policy.css", include_str!("../style/policy.css")),
+        ("start.css", include_str!("../style/start.css")),
     ];
 }

@@ -7,7 +7,7 @@ use crate::components::charts_panel::{draw_charts, CHART_COUNT};
 use crate::components::host::use_host_messages;
 use crate::components::icons::{Icon, IconView};
 use crate::components::run::RunHandle;
-use crate::components::Shared;
+use crate::components::{opens_start_view, Shared, StartView};
 use crate::components::{
     ChartsPanel, Controls, DebriefPanel, EventLog, HelpDialog, MetricsTable, Notices, SetupPanel,
     ShareButton, SourcesPanel, StatusStrip,
@@ -95,6 +95,20 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
     }
     run.lock(embedding.locks);
     use_host_messages(run, embedding);
+    // The bare link opens the start view (decided before the link names the seed).
+    let starting = RwSignal::new(opens_start_view(&current_search()));
+    Effect::new(move |_| {
+        let root = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element());
+        if let Some(root) = root {
+            let _ = if starting.get() {
+                root.set_attribute("data-view", "start")
+            } else {
+                root.remove_attribute("data-view")
+            };
+        }
+    });
     // The link names the seed in use (and the minute) from the start, so copying the address
     // bar reproduces the run too.
     run.write_link();
@@ -127,6 +141,7 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
         </header>
         <StatusStrip />
         <main class="console">
+            {move || starting.get().then(|| view! { <StartView shown=starting /> })}
             <Notices notices=notices />
             <DebriefPanel />
             <div class="layout">

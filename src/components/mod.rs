@@ -16,6 +16,7 @@ pub mod run;
 mod setup_panel;
 mod share;
 mod sources;
+mod start;
 mod status_strip;
 
 pub use app::App;
@@ -30,4 +31,5 @@ pub use run::{use_run, RunHandle, SPEEDS};
 pub use setup_panel::{parse_seed_input, SetupPanel};
 pub use share::{ShareButton, Shared};
 pub use sources::SourcesPanel;
+pub use start::{opens_start_view, StartView, FIRST_SCENARIO};
 pub use status_strip::{StatusStrip, TimeControls};

@@ -1,5 +1,6 @@
-// End-to-end tests of what coaches the trainee while playing: the clock stops when the page
-// fires (unless the link turns it off), at the minute the page fired, and says why.
+// End-to-end tests of what coaches the trainee: the bare link opens the exercises as cards
+// (a run link does not), and the clock stops when the page fires (unless the link turns it
+// off), at the minute the page fired, and says why.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 
 import { serveStatic } from './static-server.mjs';
 import { openBrowser, openPage } from './browser.mjs';
-import { DIST, PLAY_TIMEOUT_MS, load, shownMinute, timeButton, waitForMinute } from './helpers.mjs';
+import { DIST, LOAD_TIMEOUT_MS, PLAY_TIMEOUT_MS, load, shownMinute, timeButton, waitForMinute } from './helpers.mjs';
 
 describe('coaching while playing', () => {
   let site;
@@ -24,6 +25,40 @@ describe('coaching while playing', () => {
     await browser?.close();
     await site?.close();
     assert.deepEqual(browser?.offHost ?? [], [], 'the page tried to reach another host');
+  });
+
+  test('the bare link opens the start view; a run link does not', async () => {
+    const { page, errors } = await openPage(browser);
+    await page.goto(site.url);
+    await page.locator('.start-view').waitFor({ timeout: LOAD_TIMEOUT_MS });
+    const cards = await page.$$eval('.start-card', (els) =>
+      els.map((el) => ({ scenario: el.dataset.scenario, first: el.classList.contains('first') })),
+    );
+    assert.deepEqual(cards.map((c) => c.scenario), ['bad-deploy', 'viral-surge', 'cache-flush']);
+    assert.deepEqual(cards.filter((c) => c.first).map((c) => c.scenario), ['bad-deploy']);
+    assert.equal(await page.locator('.status-strip').isVisible(), false);
+    // The marked card starts its exercise: the console shows it, and the link names it.
+    await page.locator('.start-card.first [data-action="start"]').click();
+    await page.locator('.start-view').waitFor({ state: 'detached', timeout: LOAD_TIMEOUT_MS });
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'bad-deploy', null, {
+      timeout: LOAD_TIMEOUT_MS,
+    });
+    assert.equal(await page.locator('#scenario-select').inputValue(), 'bad-deploy');
+    assert.equal(await page.locator('.status-strip').isVisible(), true);
+    assert.equal(await shownMinute(page), 1);
+
+    // Free play is one click away.
+    const { page: other, errors: e2 } = await openPage(browser);
+    await other.goto(site.url);
+    await other.locator('[data-action="free-play"]').click();
+    await other.locator('.start-view').waitFor({ state: 'detached', timeout: LOAD_TIMEOUT_MS });
+    assert.equal(await other.locator('#scenario-select').inputValue(), 'free-play');
+
+    // A run link opens the run.
+    const { page: run, errors: e3 } = await openPage(browser);
+    await load(run, site.url, '?scenario=viral-surge&seed=3');
+    assert.equal(await run.locator('.start-view').count(), 0);
+    assert.deepEqual([...errors, ...e2, ...e3], []);
   });
 
   test('pause when paged stops the clock at the minute the page fires', async () => {

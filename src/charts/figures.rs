@@ -153,13 +153,17 @@ pub struct Figure {
     pub marks: Vec<Mark>,
     /// Time of day at minute 0, minutes after midnight.
     pub clock_min: u32,
+    /// First minute the x axis shows (the first minute drawn: a window starts later).
+    pub start: f64,
     /// Last minute the x axis shows.
     pub span: f64,
+    /// The label of a midnight the run has crossed, placeholder `{n}`: the day's number.
+    pub day_label: String,
 }
 
 impl Figure {
     pub fn x_range(&self) -> (f64, f64) {
-        (0.0, self.span.max(1.0))
+        (self.start, self.span.max(self.start + 1.0))
     }
 
     /// Top of an axis: the largest value drawn on it (guides included) with some headroom.
@@ -221,9 +225,15 @@ impl Figure {
         (on(step), on(light_step))
     }
 
-    /// "HH:MM" of minute `m`.
+    /// "HH:MM" of minute `m`, or the day's name at a midnight the run has crossed (so that
+    /// the ticks of a run of several days do not all read "00:00").
     pub fn clock_label(&self, m: f64) -> String {
-        format::clock(i64::from(self.clock_min) + m.round() as i64)
+        let t = i64::from(self.clock_min) + m.round() as i64;
+        if t >= 24 * 60 && t % (24 * 60) == 0 {
+            let day = t / (24 * 60) + 1;
+            return self.day_label.replace("{n}", &day.to_string());
+        }
+        format::clock(t)
     }
 }
 
@@ -239,8 +249,11 @@ pub enum ChartText {
     TimeoutGuide,
     BudgetLeft,
     BurnRate1h,
+    BurnRate5m,
     /// Placeholder `{value}`: the page threshold.
     PageGuide,
+    /// Placeholder `{n}`: a day's number (a tick at midnight).
+    Day,
     CacheHit,
     DbUtilization,
     Serving,
@@ -313,7 +326,8 @@ impl Builder<'_> {
     }
 }
 
-/// The six charts of the console, in display order.
+/// The console's charts, in display order: one unit each, so no line is read against another
+/// line's axis (the policy comparison draws its own, with two axes where it must).
 pub fn figures(
     history: &[MinuteRecord],
     events: &[Event],
@@ -323,9 +337,11 @@ pub fn figures(
 ) -> Vec<Figure> {
     let b = Builder { history, text };
     let marks = marks(events);
+    let start = history.first().map_or(0.0, |r| f64::from(r.minute));
     let span = history
         .last()
-        .map_or(30.0, |r| f64::from(r.minute).max(30.0));
+        .map_or(30.0, |r| f64::from(r.minute).max(start + 30.0));
+    let day_label = text(ChartText::Day);
     let figure = |id, left, right, series, guides| Figure {
         id,
         left: AxisSpec { unit: left },
@@ -334,9 +350,11 @@ pub fn figures(
         guides,
         marks: marks.clone(),
         clock_min,
+        start,
         span,
+        day_label: day_label.clone(),
     };
-    use Axis::{Left, Right};
+    use Axis::Left;
     use ChartText as T;
     use SeriesStyle::{Area, Line};
     let plain = |x| format::plain(Locale::default(), x);
@@ -356,12 +374,8 @@ pub fn figures(
         figure(
             "latency",
             Unit::Milliseconds,
-            Unit::Percent,
-            vec![
-                b.series(T::P99, ORANGE, Left, Line, |r| r.p99_ms),
-                b.series(T::ErrorRate, RED, Right, Line, |r| r.error_rate),
-                b.series(T::Timeouts, PURPLE, Right, Line, |r| r.timeout_share),
-            ],
+            Unit::Milliseconds,
+            vec![b.series(T::P99, ORANGE, Left, Line, |r| r.p99_ms)],
             vec![Guide {
                 label: timeout_label,
                 value: timeout_s * 1000.0,
@@ -370,19 +384,38 @@ pub fn figures(
             }],
         ),
         figure(
-            "budget",
+            "errors",
             Unit::Percent,
+            Unit::Percent,
+            vec![
+                b.series(T::ErrorRate, RED, Left, Line, |r| r.error_rate),
+                b.series(T::Timeouts, PURPLE, Left, Line, |r| r.timeout_share),
+            ],
+            vec![],
+        ),
+        // Both windows of the multiwindow rule against its threshold: the page fires when
+        // both lines are above it and resolves when either falls below.
+        figure(
+            "burn",
+            Unit::Times,
             Unit::Times,
             vec![
-                b.series(T::BudgetLeft, GREEN, Left, Area, |r| r.budget_left.max(0.0)),
-                b.series(T::BurnRate1h, RED, Right, Line, |r| r.burn_rate_1h),
+                b.series(T::BurnRate1h, RED, Left, Line, |r| r.burn_rate_1h),
+                b.series(T::BurnRate5m, ORANGE, Left, Line, |r| r.burn_rate_5m),
             ],
             vec![Guide {
                 label: page_label,
                 value: oncall_sim::budget::PAGE_BURN,
-                axis: Right,
+                axis: Left,
                 color: RED,
             }],
+        ),
+        figure(
+            "budget",
+            Unit::Percent,
+            Unit::Percent,
+            vec![b.series(T::BudgetLeft, GREEN, Left, Area, |r| r.budget_left.max(0.0))],
+            vec![],
         ),
         figure(
             "cache",
@@ -407,11 +440,8 @@ pub fn figures(
         figure(
             "cost",
             Unit::DollarsPerHour,
-            Unit::Dollars,
-            vec![
-                b.series(T::FleetCost, PURPLE, Left, Line, |r| r.fleet_cost_per_hour),
-                b.series(T::CostSoFar, GREY, Right, Line, |r| r.cost_so_far),
-            ],
+            Unit::DollarsPerHour,
+            vec![b.series(T::FleetCost, PURPLE, Left, Line, |r| r.fleet_cost_per_hour)],
             vec![],
         ),
     ]
@@ -423,17 +453,37 @@ mod tests {
     use oncall_sim::{scenario, ModelParams, Simulation};
 
     fn label(t: ChartText) -> String {
-        format!("{t:?}")
+        match t {
+            ChartText::Day => "Day {n}".to_owned(),
+            _ => format!("{t:?}"),
+        }
     }
 
     #[test]
-    fn six_figures_with_marks_and_guides() {
+    fn one_unit_per_figure_with_marks_and_guides() {
         let s = scenario::by_id("bad-deploy").unwrap();
         let mut sim = Simulation::new(&s, 7, ModelParams::default());
         sim.schedule([oncall_sim::Action::parse("40:rollback", 100).unwrap()]);
         sim.run(60);
         let figs = figures(sim.history(), sim.events(), s.clock_min, 2.0, &label);
-        assert_eq!(figs.len(), 6);
+        let ids: Vec<&str> = figs.iter().map(|f| f.id).collect();
+        assert_eq!(
+            ids,
+            [
+                "traffic",
+                "latency",
+                "errors",
+                "burn",
+                "budget",
+                "cache",
+                "instances",
+                "cost"
+            ]
+        );
+        // One unit per chart: nothing on a second axis.
+        assert!(figs.iter().all(|f| f.left.unit == f.right.unit
+            && f.series.iter().all(|s| s.axis == Axis::Left)
+            && f.guides.iter().all(|g| g.axis == Axis::Left)));
         let kinds: Vec<MarkKind> = figs[0].marks.iter().map(|m| m.kind).collect();
         assert!(
             kinds.contains(&MarkKind::Deploy)
@@ -441,12 +491,49 @@ mod tests {
                 && kinds.contains(&MarkKind::Action)
         );
         assert_eq!(figs[1].guides[0].value, 2000.0);
-        assert_eq!(figs[2].guides[0].value, 14.4);
-        assert!(figs[2].axis_max(Axis::Right) >= 14.4);
+        // Both burn windows against the page threshold.
+        assert_eq!(figs[3].series.len(), 2);
+        assert_eq!(figs[3].guides[0].value, 14.4);
+        assert!(figs[3].axis_max(Axis::Left) >= 14.4);
         assert_eq!(figs[0].clock_label(10.0), "09:10");
         assert!(figs
             .iter()
             .all(|f| f.series.iter().all(|s| s.points.len() == 60)));
+    }
+
+    #[test]
+    fn midnights_a_run_crosses_are_named_by_their_day() {
+        let s = scenario::by_id("free-play").unwrap();
+        let mut sim = Simulation::new(&s, 3, ModelParams::default());
+        sim.run(3000);
+        let figs = figures(sim.history(), sim.events(), s.clock_min, 2.0, &label);
+        let f = &figs[0];
+        let first_midnight = f64::from(24 * 60 - s.clock_min % (24 * 60));
+        assert_eq!(f.clock_label(first_midnight), "Day 2");
+        assert_eq!(f.clock_label(first_midnight + 1440.0), "Day 3");
+        assert_eq!(f.clock_label(first_midnight + 60.0), "01:00");
+        let (bold, _) = f.time_ticks(6);
+        let labels: Vec<String> = bold.iter().map(|m| f.clock_label(*m)).collect();
+        assert!(labels.iter().any(|l| l == "Day 2"), "{labels:?}");
+        assert!(
+            labels.iter().filter(|l| *l == "00:00").count() <= 1,
+            "{labels:?}"
+        );
+    }
+
+    #[test]
+    fn a_window_starts_the_axis_at_its_first_minute() {
+        let s = scenario::by_id("bad-deploy").unwrap();
+        let mut sim = Simulation::new(&s, 7, ModelParams::default());
+        sim.run(100);
+        let last_hour = &sim.history()[40..];
+        let figs = figures(last_hour, sim.events(), s.clock_min, 2.0, &label);
+        assert_eq!(figs[0].x_range(), (40.0, 99.0));
+        assert!(figs.iter().all(|f| f
+            .series
+            .iter()
+            .all(|s| s.points.len() == 60 && s.points[0].0 == 40.0)));
+        assert_eq!(figs[0].clock_label(40.0), "09:40");
     }
 
     #[test]

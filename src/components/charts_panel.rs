@@ -12,7 +12,7 @@ use crate::format::{format_value, Format, Value};
 use crate::i18n::{plural, t, tf, Msg};
 
 /// Number of charts, in display order (the order `figures` returns them in).
-pub const CHART_COUNT: usize = 6;
+pub const CHART_COUNT: usize = 8;
 
 /// The catalog's message for a chart text key.
 pub fn chart_msg(key: ChartText) -> Msg {
@@ -25,7 +25,9 @@ pub fn chart_msg(key: ChartText) -> Msg {
         ChartText::TimeoutGuide => Msg::GuideTimeout,
         ChartText::BudgetLeft => Msg::SeriesBudgetLeft,
         ChartText::BurnRate1h => Msg::SeriesBurnRate1h,
+        ChartText::BurnRate5m => Msg::SeriesBurnRate5m,
         ChartText::PageGuide => Msg::GuidePage,
+        ChartText::Day => Msg::ChartDay,
         ChartText::CacheHit => Msg::SeriesCacheHit,
         ChartText::DbUtilization => Msg::SeriesDbUtilization,
         ChartText::Serving => Msg::SeriesServing,
@@ -44,6 +46,8 @@ fn chart_title(id: &str) -> Msg {
     match id {
         "traffic" => Msg::ChartTraffic,
         "latency" => Msg::ChartLatency,
+        "errors" => Msg::ChartErrors,
+        "burn" => Msg::ChartBurn,
         "budget" => Msg::ChartBudget,
         "cache" => Msg::ChartCache,
         "instances" => Msg::ChartInstances,
@@ -51,18 +55,28 @@ fn chart_title(id: &str) -> Msg {
     }
 }
 
+/// Minutes the charts show when they follow the last hour.
+pub const WINDOW_MINUTES: usize = 60;
+
 /// The run's figures: the whole history, on an axis as long as the exercise (so the charts do
-/// not rescale every minute) or the run so far when the scenario is endless.
-fn run_figures(console: &Console) -> Vec<Figure> {
+/// not rescale every minute) or the run so far when the scenario is endless; or, with
+/// `last_hour`, the last [`WINDOW_MINUTES`] minutes, so an incident fills the width.
+fn run_figures(console: &Console, last_hour: bool) -> Vec<Figure> {
     let sim = console.sim();
+    let history = sim.history();
+    let shown = if last_hour {
+        &history[history.len().saturating_sub(WINDOW_MINUTES)..]
+    } else {
+        history
+    };
     let mut figs = figures(
-        sim.history(),
+        shown,
         sim.events(),
         sim.scenario().clock_min,
         sim.params().timeout_s,
         &chart_text,
     );
-    if let Some(length) = sim.scenario().minutes {
+    if let Some(length) = sim.scenario().minutes.filter(|_| !last_hour) {
         for fig in &mut figs {
             fig.span = f64::from(length.saturating_sub(1)).max(fig.span);
         }
@@ -78,7 +92,8 @@ pub fn draw_charts(run: &RunHandle, canvases: &[NodeRef<Canvas>; CHART_COUNT], d
         .clamp(1.0, 4.0);
     let drawn = run.with(|console| {
         let minutes = console.minutes().to_string();
-        for (figure, node) in run_figures(console).iter().zip(canvases) {
+        let last_hour = run.charts_last_hour.get_untracked();
+        for (figure, node) in run_figures(console, last_hour).iter().zip(canvases) {
             let Some(canvas) = node.get_untracked() else {
                 continue;
             };
@@ -144,8 +159,8 @@ fn alt_values(id: &str, r: &oncall_sim::MinuteRecord) -> Vec<(ChartText, String)
             (ChartText::Requests, v(Format::ReqPerS, r.requests_per_s)),
             (ChartText::Capacity, v(Format::ReqPerS, r.capacity_per_s)),
         ],
-        "latency" => vec![
-            (ChartText::P99, v(Format::Milliseconds, r.p99_ms)),
+        "latency" => vec![(ChartText::P99, v(Format::Milliseconds, r.p99_ms))],
+        "errors" => vec![
             (
                 ChartText::ErrorRate,
                 v(Format::Percent { decimals: 3 }, r.error_rate),
@@ -155,13 +170,17 @@ fn alt_values(id: &str, r: &oncall_sim::MinuteRecord) -> Vec<(ChartText, String)
                 v(Format::Percent { decimals: 3 }, r.timeout_share),
             ),
         ],
-        "budget" => vec![
-            (ChartText::BudgetLeft, pct(r.budget_left)),
+        "burn" => vec![
             (
                 ChartText::BurnRate1h,
                 v(Format::Burn { decimals: 1 }, r.burn_rate_1h),
             ),
+            (
+                ChartText::BurnRate5m,
+                v(Format::Burn { decimals: 1 }, r.burn_rate_5m),
+            ),
         ],
+        "budget" => vec![(ChartText::BudgetLeft, pct(r.budget_left))],
         "cache" => vec![
             (ChartText::CacheHit, pct(r.cache_hit)),
             (ChartText::DbUtilization, pct(r.db_utilization)),
@@ -170,13 +189,10 @@ fn alt_values(id: &str, r: &oncall_sim::MinuteRecord) -> Vec<(ChartText, String)
             (ChartText::Serving, v(Format::Count, f64::from(r.serving))),
             (ChartText::Booting, v(Format::Count, f64::from(r.booting))),
         ],
-        _ => vec![
-            (
-                ChartText::FleetCost,
-                v(Format::DollarsPerHour, r.fleet_cost_per_hour),
-            ),
-            (ChartText::CostSoFar, v(Format::Dollars, r.cost_so_far)),
-        ],
+        _ => vec![(
+            ChartText::FleetCost,
+            v(Format::DollarsPerHour, r.fleet_cost_per_hour),
+        )],
     }
 }
 
@@ -320,6 +336,23 @@ pub fn ChartsPanel(
         <section class="panel charts-panel" aria-labelledby="charts-heading">
             <div class="panel-head">
                 <h2 id="charts-heading">{t(Msg::ChartsHeading)}</h2>
+                <label class="chart-window">
+                    <span>{t(Msg::ChartWindow)}</span>
+                    <select
+                        data-field="chart-window"
+                        on:change=move |ev| {
+                            run.charts_last_hour.set(event_target_value(&ev) == "hour");
+                            run.charts_changed();
+                        }
+                    >
+                        <option value="run" selected=move || !run.charts_last_hour.get()>
+                            {t(Msg::ChartWindowRun)}
+                        </option>
+                        <option value="hour" selected=move || run.charts_last_hour.get()>
+                            {t(Msg::ChartWindowHour)}
+                        </option>
+                    </select>
+                </label>
                 <p class="marks-legend">
                     {t(Msg::MarksLegend)} " "
                     <span style=move || mark_color(MarkKind::Deploy)>

@@ -69,6 +69,8 @@ pub struct RunHandle {
     pub help_open: RwSignal<bool>,
     /// The clock stops when the page fires (on unless the link says `pause_on_page=0`).
     pub pause_on_page: RwSignal<bool>,
+    /// The charts follow the last hour rather than the whole run.
+    pub charts_last_hour: RwSignal<bool>,
     /// The clock was stopped by the page firing (until it plays again).
     pub paused_by_page: RwSignal<bool>,
     /// Counts the runs: changes when a reset or restart replaces the run, so what depends
@@ -95,6 +97,7 @@ impl RunHandle {
             help_open: RwSignal::new(false),
             pause_on_page: RwSignal::new(true),
             paused_by_page: RwSignal::new(false),
+            charts_last_hour: RwSignal::new(false),
             generation: RwSignal::new(0),
             undo: RwSignal::new(None),
             rest: StoredValue::new(rest),

@@ -75,7 +75,7 @@ describe('web console', () => {
 
     // Every chart is drawn and described in text; the sources panel lists the formulas.
     const alts = await page.$$eval('canvas[data-chart]', (cs) => cs.map((c) => c.getAttribute('aria-label')));
-    assert.equal(alts.length, 6);
+    assert.equal(alts.length, 8);
     for (const alt of alts) assert.match(alt, /12:00.*\d/);
     // The formulas come with the reference sheet, fetched once the page has started.
     await page.locator('details.relation').first().waitFor({ timeout: LOAD_TIMEOUT_MS });
@@ -302,7 +302,7 @@ describe('web console', () => {
     await waitForMinute(page, 40);
     await waitForCharts(page, 40);
     let texts = await alts();
-    assert.equal(texts.length, 6);
+    assert.equal(texts.length, 8);
     for (const alt of texts) assert.match(alt, /Marked: 1 deploy, [1-9]\d* pages?, 1 of your actions\./);
     // Live: an action taken now is counted once its minute is played.
     await load(page, site.url, '?seed=4');

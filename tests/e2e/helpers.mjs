@@ -53,7 +53,7 @@ export async function waitForCharts(page, minutes) {
   await page.waitForFunction(
     (n) => {
       const canvases = [...document.querySelectorAll('canvas[data-chart]')];
-      return canvases.length === 6 && canvases.every((c) => c.dataset.minutes === String(n));
+      return canvases.length === 8 && canvases.every((c) => c.dataset.minutes === String(n));
     },
     minutes,
     { timeout: LOAD_TIMEOUT_MS },

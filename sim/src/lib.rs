@@ -23,6 +23,7 @@ pub mod balance;
 pub mod budget;
 pub mod cache;
 pub mod catalog;
+pub mod coach;
 pub mod compare;
 pub mod database;
 pub mod decimal;

@@ -272,5 +272,30 @@ ids! {
         // Actions the run refuses.
         MinInstancesZeroRefused = "action.min_instances_zero_refused",
         RollbackNothingEarlier = "action.rollback_nothing_earlier",
+        // The debrief: the worst minute and its cause.
+        WorstMinute = "debrief.worst_minute",
+        CauseNoErrors = "debrief.cause.no_errors",
+        CauseTimeouts = "debrief.cause.timeouts",
+        CauseDatabase = "debrief.cause.database",
+        CauseBadBuild = "debrief.cause.bad_build",
+        CauseRejected = "debrief.cause.rejected",
+        // The debrief's warnings.
+        WarningBudgetOverspent = "debrief.warning.budget_overspent",
+        WarningSpentMoreThanDoingNothing = "debrief.warning.spent_more_than_doing_nothing",
+        WarningStaleCache = "debrief.warning.stale_cache",
+        WarningPagedLong = "debrief.warning.paged_long",
+        // The debrief's verdict against the par lines.
+        VerdictBetterThanEveryPar = "debrief.verdict.better_than_every_par",
+        VerdictBetterThanTextbook = "debrief.verdict.better_than_textbook",
+        VerdictMatchesTextbook = "debrief.verdict.matches_textbook",
+        VerdictBetweenTextbookAndNothing = "debrief.verdict.between_textbook_and_nothing",
+        VerdictBetterThanNothing = "debrief.verdict.better_than_nothing",
+        VerdictSameAsNothing = "debrief.verdict.same_as_nothing",
+        VerdictWorseThanNothing = "debrief.verdict.worse_than_nothing",
+        // Each scenario's lesson.
+        LessonFreePlay = "lesson.free_play",
+        LessonBadDeploy = "lesson.bad_deploy",
+        LessonViralSurge = "lesson.viral_surge",
+        LessonCacheFlush = "lesson.cache_flush",
     }
 }

@@ -179,6 +179,18 @@ pub fn by_id(id: &str) -> Option<Scenario> {
     id.parse().ok().map(get)
 }
 
+/// The one lesson each scenario teaches, as the debrief states it (the text is in the
+/// catalogs). Free play teaches no incident: its lesson is about reading the controls' cost.
+pub fn lesson(id: ScenarioId) -> crate::message::MessageId {
+    use crate::message::MessageId;
+    match id {
+        ScenarioId::FreePlay => MessageId::LessonFreePlay,
+        ScenarioId::BadDeploy => MessageId::LessonBadDeploy,
+        ScenarioId::ViralSurge => MessageId::LessonViralSurge,
+        ScenarioId::CacheFlush => MessageId::LessonCacheFlush,
+    }
+}
+
 /// The scenario `id`. Titles and briefings are in the catalogs.
 pub fn get(id: ScenarioId) -> Scenario {
     let base = Scenario {

@@ -537,3 +537,73 @@ fn des_refuses_hedging_against_the_sources_rules_in_one_line() {
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn run_ends_with_a_debrief_of_the_worst_minute_and_the_warnings() {
+    let (code, out, _) = cli(&[
+        "run",
+        "--scenario",
+        "bad-deploy",
+        "--seed",
+        "7",
+        "--minutes",
+        "120",
+    ]);
+    assert_eq!(code, 0);
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["event"], "debrief");
+    assert_eq!(last["minute"], 120);
+    let s = &last["summary"];
+    // The summary's fields are all there, the new ones beside them.
+    for field in [
+        "budget_spent",
+        "budget_left",
+        "minutes_paging",
+        "mean_staleness_s",
+    ] {
+        assert!(s.get(field).is_some(), "missing {field}");
+    }
+    let w = &s["worst_minute"];
+    assert_eq!(w["minute"], 13);
+    assert_eq!(w["clock"], "09:12");
+    assert_eq!(w["cause"], "bad_build");
+    // The minute's own record carries the same error rate and p99 (minute 13 played is
+    // the record of minute 12).
+    let record: serde_json::Value = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|v| v.get("event").is_none() && v["minute"] == 12)
+        .unwrap();
+    assert_eq!(w["error_rate"], record["error_rate"]);
+    assert_eq!(w["p99_ms"], record["p99_ms"]);
+    // Left alone, seed 7 pages for 95 of 120 minutes: paged for long, nothing else.
+    assert_eq!(s["minutes_paging"], 95);
+    let warnings = s["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0]["warning"], "paged_long");
+    assert_eq!(warnings[0]["minutes_paging"], 95);
+    // With --events the debrief goes with the events.
+    let dir = std::env::temp_dir().join(format!("oncall-sim-debrief-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("events.jsonl");
+    let (code, out, _) = cli(&[
+        "run",
+        "--scenario",
+        "bad-deploy",
+        "--seed",
+        "7",
+        "--minutes",
+        "10",
+        "--events",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert!(!out.contains("debrief"));
+    let events = std::fs::read_to_string(&file).unwrap();
+    assert!(events
+        .lines()
+        .last()
+        .unwrap()
+        .contains("\"event\":\"debrief\""));
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -247,12 +247,77 @@ fn run(args: &[String]) -> Result<String, Usage> {
         }
         seen = sim.events().len();
     }
+    // The debrief closes the events: the run's summary with its worst minute and warnings.
+    let sink = if events_file.is_some() || csv {
+        &mut events
+    } else {
+        &mut out
+    };
+    sink.push_str(&debrief_line(&setup, &sim, minutes)?);
+    sink.push('\n');
     if let Some((path, mut file)) = events_file {
         file.write_all(events.as_bytes())
             .and_then(|()| file.flush())
             .map_err(|e| cannot_write("--events", path, &e))?;
     }
     Ok(out)
+}
+
+/// The `debrief` line that ends a run's events: `summary` holds the run's summary plus
+/// `worst_minute` (minute, clock, error_rate, p99_ms, cause) and `warnings` (each with its
+/// id under `warning` and its figures). A run with actions is replayed once without them,
+/// for the warning of spending more than doing nothing.
+fn debrief_line(
+    setup: &RunSetup,
+    sim: &oncall_sim::Simulation,
+    minutes: u32,
+) -> Result<String, Usage> {
+    use oncall_sim::coach;
+    use oncall_sim::par::{ParKind, ParLine};
+    let summary = sim.summary();
+    let mut par = Vec::new();
+    if !setup.actions.is_empty() {
+        let mut bare = setup.clone();
+        bare.actions.clear();
+        let nothing = bare
+            .run(minutes)
+            .map_err(|e| Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+        par.push(ParLine {
+            kind: ParKind::NothingDone,
+            actions: Vec::new(),
+            budget_spent: nothing.summary.budget_spent,
+            minutes_paging: nothing.summary.minutes_paging,
+            worst_p99_ms: nothing.summary.worst_p99_ms,
+            cost: nothing.summary.cost,
+        });
+    }
+    let opening_ttl_s = scenario::get(setup.scenario).settings.cache_ttl_s;
+    let warnings = coach::warnings(&summary, opening_ttl_s, &par);
+    let mut fields = match serde_json::to_value(&summary) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    let worst = coach::worst_minute(sim.history()).map(|w| {
+        serde_json::json!({
+            "minute": w.minute,
+            "clock": w.clock,
+            "error_rate": w.error_rate,
+            "p99_ms": w.p99_ms,
+            "cause": w.cause.as_str(),
+        })
+    });
+    fields.insert("worst_minute".into(), worst.into());
+    fields.insert(
+        "warnings".into(),
+        serde_json::to_value(&warnings).unwrap_or_default(),
+    );
+    let line = serde_json::json!({
+        "minute": minutes,
+        "clock": sim.clock_at(minutes),
+        "event": "debrief",
+        "summary": fields,
+    });
+    Ok(line.to_string())
 }
 
 /// "FLAG "PATH" cannot be written: ERROR".

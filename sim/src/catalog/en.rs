@@ -157,6 +157,28 @@ pub fn template(id: MessageId) -> &'static str {
         KpaGrace => "{decision}; the last pod stays for the {grace:.0} s scale-to-zero grace period",
         MinInstancesZeroRefused => "minimum instances 0 (scale to zero) needs a policy that holds requests while the first instance starts: cloud-run or kpa; {policy} keeps at least 1 instance, so the minimum stays as it was",
         RollbackNothingEarlier => "nothing to roll back to; build {build} is the only build that has gone out",
+        // The debrief. Shares arrive as percentages.
+        WorstMinute => "worst minute: minute {minute} ({clock}), {error_rate:.1} % of requests failed, p99 {p99_ms:.0} ms; {cause}",
+        CauseNoErrors => "no request failed",
+        CauseTimeouts => "requests timed out waiting for a worker ({timeouts:.1} % of them): the workers were saturated, {utilization:.0} % busy",
+        CauseDatabase => "the database was overloaded, at {db_utilization:.0} % of its capacity with the cache answering {cache_hit:.0} % of requests: waiting for queries made requests take {service_time_ms:.0} ms, {timeouts:.1} % timed out waiting for a worker and {failed:.1} % failed their queries",
+        CauseBadBuild => "a bad build served {bad_build_share:.0} % of the fleet and failed {failed:.1} % of requests",
+        CauseRejected => "the nodes' limits and the overflow queue were full: {rejected:.1} % of requests were rejected (503)",
+        WarningBudgetOverspent => "budget overspent: the run spent {budget_spent:.1} % of the month's error budget and ended {overspent:.1} % below zero",
+        WarningSpentMoreThanDoingNothing => "the run spent {budget_spent:.1} % of the month's error budget, more than doing nothing ({nothing_done:.1} %)",
+        WarningStaleCache => "stale cache: cached answers were {mean_age_s:.0} s old on average, above {threshold_s:.0} s (the opening TTL of {opening_ttl_s:.0} s, twice the mean age it gives)",
+        WarningPagedLong => "paged for long: the page fired for {minutes_paging} of {minutes} {minutes|minute|minutes}, more than {threshold:.0} % of the run",
+        VerdictBetterThanEveryPar => "Better than the textbook response and the best single action: you spent {budget_spent:.1} % of the budget, the textbook {textbook:.1} %, the best single action {best:.1} %.",
+        VerdictBetterThanTextbook => "Better than the textbook response: you spent {budget_spent:.1} % of the budget against its {textbook:.1} %; one well-timed action spent {best:.1} %.",
+        VerdictMatchesTextbook => "As good as the textbook response: you spent {budget_spent:.1} % of the budget, the textbook {textbook:.1} %.",
+        VerdictBetweenTextbookAndNothing => "Between doing nothing and the textbook response: you spent {budget_spent:.1} % of the budget, doing nothing {nothing_done:.1} %, the textbook {textbook:.1} %.",
+        VerdictBetterThanNothing => "Better than doing nothing: you spent {budget_spent:.1} % of the budget, doing nothing {nothing_done:.1} %.",
+        VerdictSameAsNothing => "No better than doing nothing: you spent {budget_spent:.1} % of the budget, doing nothing {nothing_done:.1} %.",
+        VerdictWorseThanNothing => "Worse than doing nothing: you spent {budget_spent:.1} % of the budget, doing nothing {nothing_done:.1} %.",
+        LessonFreePlay => "Every control has a price: capacity costs money, a longer TTL serves older answers, shedding turns users away. Read the cost before you pull the lever.",
+        LessonBadDeploy => "When errors start right after a deploy, roll back first and diagnose later: the rollback is the fastest fix, and every minute on the bad build spends budget.",
+        LessonViralSurge => "New capacity arrives only after it boots: raise the floor as soon as the surge shows, and make each request cheaper while the fleet catches up.",
+        LessonCacheFlush => "A cold cache sends its misses to the database: take load off the database (shed, turn off the heavy feature) while the cache refills, or warm it on purpose.",
     }
 }
 

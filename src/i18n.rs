@@ -328,6 +328,7 @@ pub enum Msg {
 
     // Debrief.
     DebriefHeading,
+    DebriefLesson,
     /// Placeholders `{minutes}`, `{scenario}`.
     DebriefIntro,
     DebriefBudgetSpent,
@@ -353,12 +354,6 @@ pub enum Msg {
     ParBudget,
     ParPaging,
     ParAt,
-    VerdictBest,
-    VerdictTextbook,
-    VerdictBetter,
-    VerdictWorse,
-    VerdictCalm,
-    VerdictCalmWorse,
     /// Placeholder `{value}`: percentage points of the month's budget.
     UnitBudgetPoints,
 
@@ -781,6 +776,7 @@ fn en(msg: Msg) -> &'static str {
         NoteLabel => "Note",
         CitationsLabel => "Sources",
 
+        DebriefLesson => "The lesson:",
         DebriefHeading => "Debrief",
         DebriefIntro => "{scenario} is over after {minutes} simulated minutes. How it went:",
         DebriefBudgetSpent => "Error budget spent",
@@ -806,12 +802,6 @@ fn en(msg: Msg) -> &'static str {
         ParBudget => "Budget spent",
         ParPaging => "Paging",
         ParAt => "{action} at {clock}",
-        VerdictBest => "You matched or beat the best single action.",
-        VerdictTextbook => "You did at least as well as the textbook response.",
-        VerdictBetter => "Better than doing nothing, short of the textbook response.",
-        VerdictWorse => "Doing nothing would have spent less of the budget.",
-        VerdictCalm => "Nothing paged: you did as well as leaving the service alone.",
-        VerdictCalmWorse => "Nothing paged, and leaving the service alone would have spent less of the budget.",
         UnitBudgetPoints => "{value} % of the month's budget",
 
         HelpHeading => "Keyboard shortcuts",

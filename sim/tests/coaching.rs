@@ -54,7 +54,7 @@ fn bad_deploy_left_alone_fails_worst_on_the_bad_build() {
     assert_eq!((w.minute, w.clock.as_str()), (13, "09:12"));
     let text = w.message().to_string();
     assert!(
-        text.starts_with("worst minute: minute 13 (09:12), 5.8 % of requests failed"),
+        text.starts_with("Worst minute: minute 13 (09:12), 5.8 % of requests failed"),
         "{text}"
     );
     assert!(

@@ -3,13 +3,14 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use leptos::prelude::*;
+use oncall_sim::message::Message;
 use oncall_sim::par::{ParKind, ParLine, ParSearch};
-use oncall_sim::{Action, RunSummary};
+use oncall_sim::{coach, scenario, Action, RunSummary};
 
 use crate::components::run::{use_run, RunHandle};
 use crate::event_text::action_text;
 use crate::format::{self, format_value, Format, Value};
-use crate::i18n::{scenario_title_text, t, tf, Locale, Msg};
+use crate::i18n::{core_text, scenario_title_text, t, tf, Locale, Msg};
 
 /// A span of minutes on the timeline (e.g. paging).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -28,6 +29,10 @@ struct Debrief {
     actions: Vec<(Action, String)>,
     /// Time of day at the start and at the end of the exercise.
     ends: (String, String),
+    /// The worst minute, its time and cause, in words.
+    worst: Option<String>,
+    /// The cache TTL the scenario opens with (what a stale cache is measured against).
+    opening_ttl_s: u32,
 }
 
 fn paging_spans(paging: impl Iterator<Item = bool>) -> Vec<Span> {
@@ -113,6 +118,8 @@ pub fn DebriefPanel() -> impl IntoView {
                     .map(|a| (a.clone(), sim.clock_at(a.minute)))
                     .collect(),
                 ends: (sim.clock_at(0), sim.clock_at(sim.minute())),
+                worst: coach::worst_minute(sim.history()).map(|w| core_text(&w.message())),
+                opening_ttl_s: scenario::get(sim.scenario().id).settings.cache_ttl_s,
             }
         })
     });
@@ -217,8 +224,14 @@ pub fn DebriefPanel() -> impl IntoView {
                             ],
                         )}
                     </p>
+                    {par_view(par, d.summary.clone(), d.opening_ttl_s)}
+                    <p class="worst-minute" data-field="worst-minute">{d.worst.clone()}</p>
+                    <p class="lesson" data-field="lesson">
+                        <b>{t(Msg::DebriefLesson)}</b>
+                        " "
+                        {core_text(&Message::new(scenario::lesson(d.scenario)))}
+                    </p>
                     <dl class="summary">{rows}</dl>
-                    {par_view(par, d.summary.budget_spent, d.summary.minutes_paging)}
                     <h3>{t(Msg::DebriefTimeline)}</h3>
                     <div class="timeline" aria-hidden="true">
                         {spans}
@@ -239,32 +252,11 @@ pub fn DebriefPanel() -> impl IntoView {
     }
 }
 
-/// The verdict in one sentence: the trainee's budget spent against the par lines.
-fn verdict(lines: &[ParLine], spent: f64) -> Msg {
-    let par = |kind: ParKind| {
-        lines
-            .iter()
-            .find(|l| l.kind == kind)
-            .map(|l| l.budget_spent)
-    };
-    // Budgets differ in the last digits between equal runs only by rounding.
-    let at_most = |x: f64| spent <= x + 1e-9;
-    match (par(ParKind::BestSingleAction), par(ParKind::Textbook)) {
-        (Some(best), _) if at_most(best) => Msg::VerdictBest,
-        (_, Some(textbook)) if at_most(textbook) => Msg::VerdictTextbook,
-        (Some(_), _) | (_, Some(_)) => match par(ParKind::NothingDone) {
-            Some(nothing) if spent < nothing => Msg::VerdictBetter,
-            _ => Msg::VerdictWorse,
-        },
-        (None, None) => match par(ParKind::NothingDone) {
-            Some(nothing) if at_most(nothing) => Msg::VerdictCalm,
-            _ => Msg::VerdictCalmWorse,
-        },
-    }
-}
-
-/// The par table: each line's actions, budget spent and minutes paging, and the trainee's.
-fn par_view(par: RwSignal<Par>, spent: f64, paging: u32) -> impl IntoView {
+/// The par table: each line's actions, budget spent and minutes paging, and the trainee's;
+/// above it the verdict, and once the par lines are known the warnings that matter (the core's
+/// [`oncall_sim::coach`] decides both).
+fn par_view(par: RwSignal<Par>, summary: RunSummary, opening_ttl_s: u32) -> impl IntoView {
+    let (spent, paging) = (summary.budget_spent, summary.minutes_paging);
     let run = use_run();
     let budget = |x: f64| format::with_unit(Locale::default(), Msg::UnitBudgetPoints, x * 100.0, 1);
     let minutes = |m: u32| format_value(Format::Minutes, Value::Number(f64::from(m)));
@@ -306,13 +298,26 @@ fn par_view(par: RwSignal<Par>, spent: f64, paging: u32) -> impl IntoView {
             })
             .collect_view();
         let sentence = if done {
-            t(verdict(&lines, spent))
+            core_text(&coach::verdict(&summary, &lines).message())
         } else {
-            t(Msg::ParSearching)
+            t(Msg::ParSearching).to_owned()
         };
+        let warnings = if done {
+            coach::warnings(&summary, opening_ttl_s, &lines)
+        } else {
+            Vec::new()
+        };
+        let warnings = (!warnings.is_empty()).then(|| {
+            let items = warnings
+                .iter()
+                .map(|w| view! { <li>{core_text(&w.message())}</li> })
+                .collect_view();
+            view! { <ul class="debrief-warnings" data-field="warnings">{items}</ul> }
+        });
         view! {
+            <p class="verdict" data-field="verdict" aria-live="polite">{sentence}</p>
+            {warnings}
             <h3>{t(Msg::ParHeading)}</h3>
-            <p class="verdict" aria-live="polite">{sentence}</p>
             <table class="par">
                 <caption class="muted">{t(Msg::ParIntro)}</caption>
                 <thead>
@@ -338,34 +343,6 @@ fn par_view(par: RwSignal<Par>, spent: f64, paging: u32) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn line(kind: ParKind, budget_spent: f64) -> ParLine {
-        ParLine {
-            kind,
-            actions: Vec::new(),
-            budget_spent,
-            minutes_paging: 0,
-            worst_p99_ms: 0.0,
-            cost: 0.0,
-        }
-    }
-
-    #[test]
-    fn the_verdict_places_the_run_among_the_par_lines() {
-        let lines = [
-            line(ParKind::NothingDone, 0.126),
-            line(ParKind::Textbook, 0.026),
-            line(ParKind::BestSingleAction, 0.005),
-        ];
-        assert_eq!(verdict(&lines, 0.004), Msg::VerdictBest);
-        assert_eq!(verdict(&lines, 0.005), Msg::VerdictBest);
-        assert_eq!(verdict(&lines, 0.02), Msg::VerdictTextbook);
-        assert_eq!(verdict(&lines, 0.1), Msg::VerdictBetter);
-        assert_eq!(verdict(&lines, 0.2), Msg::VerdictWorse);
-        let calm = [line(ParKind::NothingDone, 0.0)];
-        assert_eq!(verdict(&calm, 0.0), Msg::VerdictCalm);
-        assert_eq!(verdict(&calm, 0.01), Msg::VerdictCalmWorse);
-    }
 
     #[test]
     fn paging_spans_cover_the_paging_minutes() {

@@ -429,6 +429,14 @@ describe('web console', () => {
     assert.match(par.textbook, /roll back at 09:\d\d/);
     assert.match(par.best_single_action, /at 09:\d\d/);
     assert.doesNotMatch(await page.locator('.verdict').textContent(), /Replaying/);
+    // The verdict places the run among the par lines, with the figures.
+    assert.match(await page.locator('[data-field="verdict"]').textContent(), /you spent \d+\.\d % of the budget/);
+    // The worst minute with its time and cause; the scenario's lesson.
+    assert.match(
+      await page.locator('[data-field="worst-minute"]').textContent(),
+      /^Worst minute: minute \d+ \(09:\d\d\), \d+\.\d % of requests failed, p99 \d+ ms; a bad build served/,
+    );
+    assert.match(await page.locator('[data-field="lesson"]').textContent(), /roll back first/);
     // The exercise is over: the clock and the controls stop.
     assert.equal(await timeButton(page, 'step').isDisabled(), true);
     assert.equal(await control(page, 'rollback').locator('button').isDisabled(), true);

@@ -158,7 +158,7 @@ pub fn template(id: MessageId) -> &'static str {
         MinInstancesZeroRefused => "minimum instances 0 (scale to zero) needs a policy that holds requests while the first instance starts: cloud-run or kpa; {policy} keeps at least 1 instance, so the minimum stays as it was",
         RollbackNothingEarlier => "nothing to roll back to; build {build} is the only build that has gone out",
         // The debrief. Shares arrive as percentages.
-        WorstMinute => "worst minute: minute {minute} ({clock}), {error_rate:.1} % of requests failed, p99 {p99_ms:.0} ms; {cause}",
+        WorstMinute => "Worst minute: minute {minute} ({clock}), {error_rate:.1} % of requests failed, p99 {p99_ms:.0} ms; {cause}",
         CauseNoErrors => "no request failed",
         CauseTimeouts => "requests timed out waiting for a worker ({timeouts:.1} % of them): the workers were saturated, {utilization:.0} % busy",
         CauseDatabase => "the database was overloaded, at {db_utilization:.0} % of its capacity with the cache answering {cache_hit:.0} % of requests: waiting for queries made requests take {service_time_ms:.0} ms, {timeouts:.1} % timed out waiting for a worker and {failed:.1} % failed their queries",

@@ -1,6 +1,7 @@
 // Takes the README's screenshots: the console at 1440 px in the light theme, mid-incident
 // (the bad deploy at 09:30, paging, a rollback under way), written to docs/screenshot.png;
-// and the sample lesson page with its first frame, written to docs/embed.png.
+// the sample lesson page with its first frame, written to docs/embed.png; and the debrief of
+// a bad deploy rolled back late, written to docs/debrief.png.
 //
 // Usage: node tests/e2e/screenshot.mjs [output.png]   (after `trunk build --release`)
 
@@ -26,6 +27,18 @@ try {
   await mkdir(dirname(output), { recursive: true });
   await page.screenshot({ path: output });
   console.log(`wrote ${output}`);
+
+  // The debrief, once the par lines are known.
+  await page.setViewportSize({ width: 1024, height: 900 });
+  await load(page, site.url, '?scenario=bad-deploy&seed=7&actions=29:rollback,31:min_instances=12&t=120');
+  await page.locator('.par tr[data-par="best_single_action"]').waitFor({ timeout: 30_000 });
+  // The sticky status strip would cover the debrief's top in an element's screenshot.
+  await page.evaluate(() => {
+    document.querySelector('.status-strip').style.position = 'static';
+  });
+  const debrief = join(dirname(output), 'debrief.png');
+  await page.locator('#debrief').screenshot({ path: debrief });
+  console.log(`wrote ${debrief}`);
 
   // The lesson page, served from a second origin as a training site would be.
   const lessonSite = await serveStatic(DIST);

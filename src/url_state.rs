@@ -60,8 +60,15 @@ fn write_query(query: &str, push: bool) -> Result<(), JsValue> {
     let relative = format!("{}{}{}", location.pathname()?, query, location.hash()?);
     let history = window.history()?;
     if push {
-        history.push_state_with_url(&JsValue::NULL, "", Some(&relative))
+        history.push_state_with_url(&JsValue::NULL, "", Some(&relative))?;
     } else {
-        history.replace_state_with_url(&JsValue::NULL, "", Some(&relative))
+        history.replace_state_with_url(&JsValue::NULL, "", Some(&relative))?;
     }
+    // The parts of the page loaded as modules of their own follow the link: tell them.
+    window.dispatch_event(&web_sys::Event::new(LINK_EVENT)?)?;
+    Ok(())
 }
+
+/// The event the page's window receives whenever the page rewrites its link (the browser has
+/// no event for it): the parts loaded as modules of their own listen to it.
+pub const LINK_EVENT: &str = "oncall-sim:link";

@@ -17,7 +17,7 @@ use crate::embed::{full_page_rest, read_embed, EmbedOptions, Theme};
 use crate::hooks::{use_frame_loop, use_media_query};
 use crate::i18n::{t, tf, Msg};
 use crate::link::{minute_beyond_text, read_link};
-use crate::policy::{ComparisonSlot, PolicyControls};
+use crate::policy::{ComparisonSlot, PolicySlot};
 use crate::seed::random_seed;
 use crate::url_state::current_search;
 
@@ -161,7 +161,7 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
                     <EventLog />
                 </div>
             </div>
-            <PolicyControls />
+            <PolicySlot />
             <ComparisonSlot />
             <SourcesPanel />
         </main>

@@ -14,6 +14,7 @@ pub mod config_editor;
 pub mod panel;
 
 use oncall_sim::autoscale::{self, PolicyId, PolicySettings};
+use oncall_sim::ids::DriverId;
 use oncall_sim::message::{Message, MessageId};
 use oncall_sim::params::ParamSpec;
 use oncall_sim::setup::RunSetup;
@@ -153,20 +154,175 @@ impl PolicySetup {
     }
 }
 
-/// The policy panel for the page's run: a valid change replays the run under it.
+/// Where the policy panel goes. Like the comparison, the panel (the policy's parameters, the
+/// elastic scaler's configuration file) is a module of its own, built from
+/// `src/bin/policy.rs` into `lazy/` and downloaded when it is opened. It reads the run's
+/// set-up from the page's link; a change it makes is a new link (a new history entry) that the
+/// page follows, replaying the run under it as any other change of set-up does. The driver
+/// behind the policy's latest decision is the one thing it reads from the page itself, in the
+/// slot's `data-driver` attribute.
 #[component]
-pub fn PolicyControls() -> impl IntoView {
+pub fn PolicySlot() -> impl IntoView {
     let run = use_run();
-    // The set-up changes only when a new run replaces the old one.
-    let setup = Memo::new(move |_| {
-        run.generation.track();
-        run.with(|c| PolicySetup::of(c.base())).unwrap_or_default()
-    });
     let driver = Memo::new(move |_| {
         run.snapshot.track();
         run.with(|c| c.sim().active_driver()).flatten()
     });
-    let on_change = Callback::new(move |next: PolicySetup| rerun_with_setup(run, next));
+    let (loading, failed) = (RwSignal::new(false), RwSignal::new(false));
+    view! {
+        <div id=POLICY_ROOT data-driver=move || driver.get().map_or("", DriverId::as_str)>
+            <section class="panel policy-panel" aria-labelledby="policy-panel-heading">
+                <h2 id="policy-panel-heading">{t(Msg::PolicyPanelHeading)}</h2>
+                <p class="muted">{t(Msg::PolicySlotIntro)}</p>
+                <button
+                    type="button"
+                    data-action="open-policy"
+                    disabled=move || loading.get()
+                    on:click=move |_| open_module(run, POLICY_MODULE, loading, failed)
+                >
+                    {t(Msg::PolicyOpen)}
+                </button>
+                <p class="field-error" role="alert">
+                    {move || failed.get().then(|| t(Msg::CompareLoadFailed))}
+                </p>
+            </section>
+        </div>
+    }
+}
+
+/// The element the policy panel's module mounts into.
+const POLICY_ROOT: &str = "policy-root";
+/// The policy panel's module, relative to the page.
+const POLICY_MODULE: &str = "lazy/oncall-sim-policy.js";
+
+/// Downloads a part of the page built as a module of its own and starts it (it mounts itself
+/// in its slot), with the run paused and the link exact; says so if it cannot be loaded.
+fn open_module(
+    run: RunHandle,
+    path: &'static str,
+    loading: RwSignal<bool>,
+    failed: RwSignal<bool>,
+) {
+    run.pause();
+    run.write_link();
+    loading.set(true);
+    let import = js_sys::Function::new_with_args(
+        "path",
+        "return import(new URL(path, document.baseURI).href).then((m) => m.default())",
+    );
+    let loaded = import.call1(&wasm_bindgen::JsValue::NULL, &path.into());
+    leptos::task::spawn_local(async move {
+        let done = match loaded {
+            Ok(promise) => wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise))
+                .await
+                .is_ok(),
+            Err(_) => false,
+        };
+        if !done {
+            failed.try_set(true);
+            loading.try_set(false);
+        }
+    });
+}
+
+/// Empties a module's slot and mounts `view` in it.
+fn mount_in<V: IntoView + 'static>(root: &str, view: impl FnOnce() -> V + 'static) {
+    let Some(slot) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(root))
+    else {
+        return;
+    };
+    slot.set_inner_html("");
+    if let Ok(slot) = slot.dyn_into::<web_sys::HtmlElement>() {
+        leptos::mount::mount_to(slot, view).forget();
+    }
+}
+
+/// The page's link, followed: read again whenever the page rewrites it
+/// ([`crate::url_state::LINK_EVENT`]) or the browser goes Back or Forward.
+fn follow_page_link() -> RwSignal<crate::link::Link> {
+    use crate::link::read_link;
+    use crate::url_state::{current_search, LINK_EVENT};
+    let link = RwSignal::new(read_link(&current_search()));
+    let seen = StoredValue::new(current_search());
+    let reread = move |_: web_sys::Event| {
+        let now = current_search();
+        if seen.try_get_value().is_some_and(|s| s != now) {
+            seen.set_value(now.clone());
+            link.set(read_link(&now));
+        }
+    };
+    for event in [LINK_EVENT, "popstate"] {
+        let handle = window_event_listener_untyped(event, reread);
+        on_cleanup(move || handle.remove());
+    }
+    link
+}
+
+/// The policy panel's module: mounts the panel in place of [`PolicySlot`]'s placeholder.
+pub fn mount_policy() {
+    mount_in(POLICY_ROOT, StandalonePolicy);
+}
+
+#[component]
+fn StandalonePolicy() -> impl IntoView {
+    use crate::link::{link_query, read_link};
+    use crate::url_state::{current_search, push_query};
+    // What each parameter does comes with the reference sheet, as in the console.
+    crate::components::reference::provide_reference();
+    let link = follow_page_link();
+    // The set-up last applied here: the link carries every setting, but not the fields of an
+    // elastic configuration file that the scaler ignores, which its export gives back. While
+    // the link says the same as that set-up, the set-up is the one shown.
+    let applied = StoredValue::new(None::<PolicySetup>);
+    let setup = Memo::new(move |_| {
+        link.with(|l| {
+            let same = |a: &PolicySetup| {
+                let mut state = l.state.clone();
+                a.write_to(&mut state);
+                state.to_pairs() == l.state.to_pairs()
+            };
+            applied
+                .try_with_value(|a| a.as_ref().filter(|a| same(a)).cloned())
+                .flatten()
+                .unwrap_or_else(|| PolicySetup::of(&l.state))
+        })
+    });
+    let slot = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(POLICY_ROOT));
+    let read_driver = move || {
+        slot.as_ref()
+            .and_then(|s| s.get_attribute("data-driver"))
+            .and_then(|d| d.parse::<DriverId>().ok())
+    };
+    let driver = RwSignal::new(read_driver());
+    let _ = set_interval_with_handle(
+        move || {
+            let now = read_driver();
+            if driver.get_untracked() != now {
+                driver.set(now);
+            }
+        },
+        std::time::Duration::from_millis(250),
+    );
+    let on_change = Callback::new(move |next: PolicySetup| {
+        let mut now = read_link(&current_search());
+        let autoscaler = now.state.autoscaler;
+        next.write_to(&mut now.state);
+        if crate::embed::read_embed(&now.rest).0.locks.autoscaler {
+            now.state.autoscaler = autoscaler;
+        }
+        applied.set_value(Some(next));
+        // A new history entry, which the page follows as it follows Back and Forward.
+        if push_query(&link_query(&now.state, &now.rest)).is_ok() {
+            if let (Some(window), Ok(event)) = (web_sys::window(), web_sys::Event::new("popstate"))
+            {
+                let _ = window.dispatch_event(&event);
+            }
+        }
+    });
     view! { <PolicyPanel setup=setup driver=driver on_change=on_change /> }
 }
 
@@ -177,30 +333,8 @@ pub fn PolicyControls() -> impl IntoView {
 #[component]
 pub fn ComparisonSlot() -> impl IntoView {
     let run = use_run();
-    let loading = RwSignal::new(false);
-    let failed = RwSignal::new(false);
-    let open = move |_| {
-        run.pause();
-        run.write_link();
-        loading.set(true);
-        let import = js_sys::Function::new_with_args(
-            "path",
-            "return import(new URL(path, document.baseURI).href).then((m) => m.default())",
-        );
-        let loaded = import.call1(&wasm_bindgen::JsValue::NULL, &COMPARISON_MODULE.into());
-        leptos::task::spawn_local(async move {
-            let done = match loaded {
-                Ok(promise) => wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise))
-                    .await
-                    .is_ok(),
-                Err(_) => false,
-            };
-            if !done {
-                failed.try_set(true);
-                loading.try_set(false);
-            }
-        });
-    };
+    let (loading, failed) = (RwSignal::new(false), RwSignal::new(false));
+    let open = move |_| open_module(run, COMPARISON_MODULE, loading, failed);
     view! {
         <div id=COMPARISON_ROOT>
             <section class="panel compare-panel" aria-labelledby="compare-heading">
@@ -231,34 +365,15 @@ const COMPARISON_MODULE: &str = "lazy/oncall-sim-compare.js";
 /// placeholder. It follows the page's link (the minutes played and the policy, looked at
 /// twice a second) and takes the run from it when a comparison is asked for.
 pub fn mount_comparison() {
-    let Some(slot) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(COMPARISON_ROOT))
-    else {
-        return;
-    };
-    slot.set_inner_html("");
-    if let Ok(slot) = slot.dyn_into::<web_sys::HtmlElement>() {
-        leptos::mount::mount_to(slot, StandaloneComparison).forget();
-    }
+    mount_in(COMPARISON_ROOT, StandaloneComparison);
 }
 
 #[component]
 fn StandaloneComparison() -> impl IntoView {
     use crate::link::read_link;
     use crate::url_state::current_search;
-    let state = RwSignal::new(read_link(&current_search()).state);
-    let seen = StoredValue::new(current_search());
-    let _ = set_interval_with_handle(
-        move || {
-            let now = current_search();
-            if seen.try_get_value().is_some_and(|s| s != now) {
-                seen.set_value(now.clone());
-                state.set(read_link(&now).state);
-            }
-        },
-        std::time::Duration::from_millis(500),
-    );
+    let link = follow_page_link();
+    let state = Memo::new(move |_| link.with(|l| l.state.clone()));
     // The page's theme: fixed by its link (data-theme), or the system's.
     let fixed = web_sys::window()
         .and_then(|w| w.document())
@@ -283,13 +398,6 @@ fn StandaloneComparison() -> impl IntoView {
             dark=dark
         />
     }
-}
-
-/// Replays the run, paused, under a new policy set-up: same scenario, seed, other parameters
-/// and actions, to the same minute (as the comparison runs another policy). A set-up the core
-/// refuses leaves the run as it is.
-fn rerun_with_setup(run: RunHandle, setup: PolicySetup) {
-    run.rerun(|state| setup.write_to(state));
 }
 
 /// Why a typed value was not taken.

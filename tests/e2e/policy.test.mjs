@@ -52,6 +52,15 @@ async function scalingLines(page) {
 }
 
 /**
+ * Opens the policy panel: its module is downloaded then, not with the console; it replaces
+ * the placeholder's button with the panel.
+ */
+async function openPolicy(page) {
+  await page.locator('[data-action="open-policy"]').click();
+  await page.locator('[data-panel="policy"]').waitFor({ timeout: LOAD_TIMEOUT_MS });
+}
+
+/**
  * Opens the comparison: its module is downloaded then, not with the console; it replaces the
  * placeholder's button with the comparison's controls.
  */
@@ -97,6 +106,7 @@ describe('autoscaling policies', () => {
   test('picking a policy changes the link and the run; the log names policy and driver', async () => {
     const { page, errors } = await openPage(browser);
     await load(page, site.url, '?scenario=viral-surge&seed=42');
+    await openPolicy(page);
     await step(page, 3);
     assert.equal(linkParams(page).autoscaler, undefined, 'target tracking is the default');
     assert.match(await activeDriver(page), /^Active driver: /);
@@ -125,6 +135,7 @@ describe('autoscaling policies', () => {
     const query = new URL(page.url()).search.replace(/([?&])t=\d+/, '$1t=76');
     await load(page, site.url, query);
     await waitForMinute(page, 76);
+    await openPolicy(page);
     const lines = await scalingLines(page);
     assert.ok(lines.length > 0, 'no scaling decision in the log');
     for (const { text } of lines) {
@@ -146,6 +157,7 @@ describe('autoscaling policies', () => {
   test('an out-of-range parameter is named with its range and changes nothing', async () => {
     const { page, errors } = await openPage(browser);
     await load(page, site.url, '?scenario=viral-surge&seed=42&autoscaler=hpa');
+    await openPolicy(page);
     await step(page, 3);
     const before = page.url();
     const tolerance = param(page, 'hpa.tolerance');
@@ -194,6 +206,7 @@ describe('autoscaling policies', () => {
   test("the source's elastic config is accepted, a broken one rejected naming the field", async () => {
     const { page, errors } = await openPage(browser);
     await load(page, site.url, '?scenario=viral-surge&seed=42&autoscaler=elastic');
+    await openPolicy(page);
     const example = await readFile(EXAMPLE_CONFIG, 'utf8');
     const text = page.locator('#config-text');
     const status = page.locator('.config-status');
@@ -360,6 +373,7 @@ describe('autoscaling policies', () => {
       await page.emulateMedia({ colorScheme: scheme });
       await load(page, site.url, '?scenario=viral-surge&seed=42&autoscaler=elastic&t=90');
       await waitForMinute(page, 90);
+      await openPolicy(page);
       await openComparison(page);
       await page.locator('[data-action="compare"]').click();
       await page.locator('[data-field="compare-table"]').waitFor({ timeout: LOAD_TIMEOUT_MS });

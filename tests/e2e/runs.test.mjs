@@ -106,7 +106,9 @@ describe('no lost runs', () => {
     assert.match(await page.locator('[data-status="warm_cache"]').textContent(), /^Queued for /);
     assert.equal(await page.locator('#policy-select').inputValue(), 'hpa');
 
-    // A policy parameter keeps them too.
+    // A policy parameter keeps them too (the policy panel is opened first: its module is
+    // downloaded then).
+    await page.locator('[data-action="open-policy"]').click();
     const tolerance = page.locator('[data-param="hpa.tolerance"] input');
     await tolerance.fill('0.3');
     await tolerance.press('Enter');

@@ -398,6 +398,11 @@ pub enum Msg {
     EmbedOffFallback,
     StaysOnFallback,
     StartHeading,
+    TabsLabel,
+    TabControls,
+    TabMetrics,
+    TabCharts,
+    TabLog,
     StartIntro,
     StartHere,
     StartExercise,
@@ -844,6 +849,11 @@ fn en(msg: Msg) -> &'static str {
         EmbedOffFallback => "It stays off.",
         StaysOnFallback => "It stays on.",
         StartHeading => "Choose an exercise",
+        TabsLabel => "Parts of the console",
+        TabControls => "Controls",
+        TabMetrics => "Metrics",
+        TabCharts => "Charts",
+        TabLog => "Log",
         StartIntro => {
             "Each exercise is an incident on the same web service, replayed the same way from its \
              link. Doing well means answering the page fast, keeping the month's error budget, and \

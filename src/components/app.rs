@@ -95,6 +95,8 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
     }
     run.lock(embedding.locks);
     use_host_messages(run, embedding);
+    // On a phone the console is a set of tabs (the stylesheet shows one area at a time).
+    let tab = RwSignal::new(PHONE_TABS[0].0);
     // The bare link opens the start view (decided before the link names the seed).
     let starting = RwSignal::new(opens_start_view(&current_search()));
     Effect::new(move |_| {
@@ -144,7 +146,8 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
             {move || starting.get().then(|| view! { <StartView shown=starting /> })}
             <Notices notices=notices />
             <DebriefPanel />
-            <div class="layout">
+            <PhoneTabs tab=tab />
+            <div class="layout" data-tab=move || tab.get()>
                 <div class="area-setup">
                     <SetupPanel />
                 </div>
@@ -169,6 +172,40 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
             <p>{t(Msg::AssumptionsNote)}</p>
         </footer>
         <HelpDialog />
+    }
+}
+
+/// The phone's tabs: the area each shows (the layout's `data-tab`) and its label.
+const PHONE_TABS: [(&str, Msg); 4] = [
+    ("controls", Msg::TabControls),
+    ("metrics", Msg::TabMetrics),
+    ("charts", Msg::TabCharts),
+    ("log", Msg::TabLog),
+];
+
+/// On a phone (the stylesheet shows them below 640 px): one button per area, under the status
+/// strip, so that a control and its effect are one tap apart.
+#[component]
+fn PhoneTabs(tab: RwSignal<&'static str>) -> impl IntoView {
+    let buttons = PHONE_TABS
+        .iter()
+        .map(|&(id, label)| {
+            view! {
+                <button
+                    type="button"
+                    data-tab=id
+                    aria-pressed=move || (tab.get() == id).to_string()
+                    on:click=move |_| tab.set(id)
+                >
+                    {t(label)}
+                </button>
+            }
+        })
+        .collect_view();
+    view! {
+        <nav class="phone-tabs" aria-label=t(Msg::TabsLabel)>
+            {buttons}
+        </nav>
     }
 }
 

@@ -1,6 +1,7 @@
 // End-to-end tests of what coaches the trainee: the bare link opens the exercises as cards
-// (a run link does not), and the clock stops when the page fires (unless the link turns it
-// off), at the minute the page fired, and says why.
+// (a run link does not), the clock stops when the page fires (unless the link turns it off),
+// at the minute the page fired, and says why; on a phone the console is a set of tabs, so that
+// a control and its effect are one tap apart.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +10,18 @@ import { join } from 'node:path';
 
 import { serveStatic } from './static-server.mjs';
 import { openBrowser, openPage } from './browser.mjs';
-import { DIST, LOAD_TIMEOUT_MS, PLAY_TIMEOUT_MS, load, shownMinute, timeButton, waitForMinute } from './helpers.mjs';
+import {
+  DIST,
+  LOAD_TIMEOUT_MS,
+  PLAY_TIMEOUT_MS,
+  control,
+  load,
+  metricValue,
+  shownMinute,
+  step,
+  timeButton,
+  waitForMinute,
+} from './helpers.mjs';
 
 describe('coaching while playing', () => {
   let site;
@@ -97,6 +109,55 @@ describe('coaching while playing', () => {
       timeout: PLAY_TIMEOUT_MS,
     });
     await timeButton(page, 'play').click();
+    assert.deepEqual(errors, []);
+  });
+
+  test('on a phone a control and its effect are one tap apart, with touch-sized targets', async () => {
+    const phone = await openBrowser({ width: 390, height: 844 });
+    try {
+      const { page, errors } = await openPage(phone);
+      await load(page, site.url, '?scenario=bad-deploy&seed=7');
+      const tabs = page.locator('.phone-tabs button');
+      assert.deepEqual(await tabs.allTextContents(), ['Controls', 'Metrics', 'Charts', 'Log']);
+      for (const b of await tabs.all()) assert.ok((await b.boundingBox()).height >= 44);
+      // Controls first; the other areas wait behind their tabs.
+      assert.equal(await control(page, 'min_instances').isVisible(), true);
+      assert.equal(await page.locator('.area-metrics').isVisible(), false);
+      assert.equal(await page.locator('.area-charts').isVisible(), false);
+      for (const selector of ['[data-time="play"]', '[data-time="step"]', '[data-time="speed"]']) {
+        assert.ok((await page.locator(selector).boundingBox()).height >= 44, selector);
+      }
+      assert.ok((await control(page, 'min_instances').locator('input').boundingBox()).height >= 44);
+
+      // Act, step, and one tap shows the effect.
+      await control(page, 'min_instances').locator('input').fill('14');
+      await step(page, 1);
+      await page.locator('.phone-tabs [data-tab="metrics"]').click();
+      assert.equal(await page.locator('.area-metrics').isVisible(), true);
+      assert.equal(await control(page, 'min_instances').isVisible(), false);
+      // The raised floor starts instances at once: booting now, 14 in all.
+      const booting = Number(await metricValue(page, 'booting').textContent());
+      const serving = Number(await metricValue(page, 'serving').textContent());
+      assert.ok(booting >= 1 && serving + booting >= 14, `${serving} serving, ${booting} booting`);
+      await page.locator('.phone-tabs [data-tab="charts"]').click();
+      await page.locator('canvas[data-chart="instances"]').waitFor();
+      await page.waitForFunction(() => document.querySelector('canvas[data-chart="instances"]').width > 0);
+      await page.locator('.phone-tabs [data-tab="log"]').click();
+      assert.equal(await page.locator('.area-log').isVisible(), true);
+      assert.equal(await page.locator('.status-strip').isVisible(), true);
+      assert.deepEqual(errors, []);
+    } finally {
+      await phone.close();
+    }
+  });
+
+  test('the tabs are a phone\'s: a wide screen shows every area at once', async () => {
+    const { page, errors } = await openPage(browser);
+    await load(page, site.url, '?scenario=bad-deploy&seed=7');
+    assert.equal(await page.locator('.phone-tabs').isVisible(), false);
+    for (const area of ['.area-side', '.area-metrics', '.area-charts', '.area-log']) {
+      assert.equal(await page.locator(area).isVisible(), true, area);
+    }
     assert.deepEqual(errors, []);
   });
 });

@@ -26,10 +26,14 @@ export function leadingNumber(text) {
   return Number(match[0]);
 }
 
-/** Opens the console at `query` and waits for its first metrics row. */
+/**
+ * Opens the console at `query` and waits for its first metrics row (in the page, not
+ * necessarily on screen: on a phone the metrics are a tab of their own).
+ */
 export async function load(page, siteUrl, query = '') {
   await page.goto(`${siteUrl}${query}`);
   await metricValue(page, 'requests_per_s').filter({ hasText: /\d/ }).waitFor({
+    state: 'attached',
     timeout: LOAD_TIMEOUT_MS,
   });
 }

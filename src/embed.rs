@@ -33,17 +33,9 @@ pub const EMBED_PARAMS: [&str; 8] = [
 /// The settings `locked` can fix.
 pub const LOCKABLE: [&str; 3] = ["scenario", "seed", "autoscaler"];
 
-/// The controls `controls` can choose, by the name of the action each one takes.
-pub const CONTROLS: [&str; 8] = [
-    "min_instances",
-    "autoscaling",
-    "target_utilization",
-    "cache_ttl_s",
-    "warm_cache",
-    "shed_low_priority",
-    "heavy_feature",
-    "rollback",
-];
+/// The controls `controls` can choose, by the name of the action each one takes (the core's
+/// action names, as links and the command line spell them).
+pub const CONTROLS: &[&str] = oncall_sim::action::ACTION_NAMES;
 
 /// How the page is coloured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -227,7 +219,7 @@ pub fn read_embed(rest: &[(String, String)]) -> (EmbedOptions, Vec<String>) {
         }
     }
     if let Some(value) = last("controls") {
-        let (names, wrong) = pick(value, &CONTROLS);
+        let (names, wrong) = pick(value, CONTROLS);
         options.controls = Some(names);
         if !wrong.is_empty() {
             let allowed = tf(Msg::OneOf, &[("list", &CONTROLS.join(", "))]);

@@ -935,7 +935,7 @@ fn en(msg: Msg) -> &'static str {
         CompareOpen => "Open the comparison",
         PolicyOpen => "Open the policy's settings",
         PolicySlotIntro => "The autoscaler's parameters, the driver behind its latest decision, and the elastic scaler's configuration file.",
-        CompareLoadFailed => "The comparison could not be loaded. Reload the page to try again.",
+        CompareLoadFailed => "This part of the page could not be loaded. Reload the page to try again.",
         CompareIntro => "Runs the current scenario with the same seed, parameters and actions under two policies and draws both runs on the same charts.",
         ComparePolicyA => "Policy A (solid lines)",
         ComparePolicyB => "Policy B (dashed lines)",

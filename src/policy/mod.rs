@@ -168,24 +168,9 @@ pub fn PolicySlot() -> impl IntoView {
         run.snapshot.track();
         run.with(|c| c.sim().active_driver()).flatten()
     });
-    let (loading, failed) = (RwSignal::new(false), RwSignal::new(false));
     view! {
         <div id=POLICY_ROOT data-driver=move || driver.get().map_or("", DriverId::as_str)>
-            <section class="panel policy-panel" aria-labelledby="policy-panel-heading">
-                <h2 id="policy-panel-heading">{t(Msg::PolicyPanelHeading)}</h2>
-                <p class="muted">{t(Msg::PolicySlotIntro)}</p>
-                <button
-                    type="button"
-                    data-action="open-policy"
-                    disabled=move || loading.get()
-                    on:click=move |_| open_module(run, POLICY_MODULE, loading, failed)
-                >
-                    {t(Msg::PolicyOpen)}
-                </button>
-                <p class="field-error" role="alert">
-                    {move || failed.get().then(|| t(Msg::CompareLoadFailed))}
-                </p>
-            </section>
+            {placeholder(run, POLICY_MODULE, "policy", Msg::PolicyPanelHeading, Msg::PolicySlotIntro, Msg::PolicyOpen)}
         </div>
     }
 }
@@ -333,26 +318,43 @@ fn StandalonePolicy() -> impl IntoView {
 #[component]
 pub fn ComparisonSlot() -> impl IntoView {
     let run = use_run();
-    let (loading, failed) = (RwSignal::new(false), RwSignal::new(false));
-    let open = move |_| open_module(run, COMPARISON_MODULE, loading, failed);
     view! {
         <div id=COMPARISON_ROOT>
-            <section class="panel compare-panel" aria-labelledby="compare-heading">
-                <h2 id="compare-heading">{t(Msg::CompareHeading)}</h2>
-                <p class="muted">{t(Msg::CompareIntro)}</p>
-                <button
-                    type="button"
-                    data-action="open-compare"
-                    disabled=move || loading.get()
-                    on:click=open
-                >
-                    {t(Msg::CompareOpen)}
-                </button>
-                <p class="field-error" role="alert">
-                    {move || failed.get().then(|| t(Msg::CompareLoadFailed))}
-                </p>
-            </section>
+            {placeholder(run, COMPARISON_MODULE, "compare", Msg::CompareHeading, Msg::CompareIntro, Msg::CompareOpen)}
         </div>
+    }
+}
+
+/// What stands in a lazily loaded part's slot until it is opened: its heading, what it does,
+/// and the button that downloads it (`data-action="open-{name}"`), which says so when the
+/// download fails.
+fn placeholder(
+    run: RunHandle,
+    module: &'static str,
+    name: &'static str,
+    heading: Msg,
+    intro: Msg,
+    open: Msg,
+) -> impl IntoView {
+    let (loading, failed) = (RwSignal::new(false), RwSignal::new(false));
+    let heading_id = format!("{name}-heading");
+    let labelled_by = heading_id.clone();
+    view! {
+        <section class="panel" aria-labelledby=labelled_by>
+            <h2 id=heading_id>{t(heading)}</h2>
+            <p class="muted">{t(intro)}</p>
+            <button
+                type="button"
+                data-action=format!("open-{name}")
+                disabled=move || loading.get()
+                on:click=move |_| open_module(run, module, loading, failed)
+            >
+                {t(open)}
+            </button>
+            <p class="field-error" role="alert">
+                {move || failed.get().then(|| t(Msg::CompareLoadFailed))}
+            </p>
+        </section>
     }
 }
 

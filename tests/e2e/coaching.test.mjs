@@ -99,6 +99,25 @@ describe('coaching while playing', () => {
     assert.deepEqual([...errors, ...e2], []);
   });
 
+  test('a rollback before the deploy leaves the deploy to happen', async () => {
+    const { page, errors } = await openPage(browser);
+    await load(page, site.url, '?scenario=bad-deploy&seed=7');
+    // Nothing to roll back to before the deploy: the control says so and is off.
+    assert.equal(await page.locator('[data-status="rollback"]').textContent(), 'Nothing to roll back to');
+    assert.equal(await control(page, 'rollback').locator('button').isDisabled(), true);
+    // A link that asks for one anyway: refused, and the new build still goes out.
+    await load(page, site.url, '?scenario=bad-deploy&seed=7&actions=3:rollback&t=30');
+    await waitForMinute(page, 30);
+    assert.equal(await metricValue(page, 'build').textContent(), '2');
+    const log = await page.$$eval('.event-log li', (items) => items.map((li) => li.textContent));
+    assert.ok(
+      log.some((l) => /^09:03 action Not applied, roll back: nothing to roll back to/.test(l)),
+      log.slice(-6).join('\n'),
+    );
+    assert.ok(log.some((l) => /deploy Deploy: build 2 is rolling out/.test(l)), 'no deploy of build 2 in the log');
+    assert.deepEqual(errors, []);
+  });
+
   test('pause_on_page=0 lets the clock run through the page', async () => {
     const { page, errors } = await openPage(browser);
     await load(page, site.url, '?scenario=bad-deploy&seed=7&speed=240&pause_on_page=0');

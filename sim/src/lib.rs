@@ -32,6 +32,7 @@ pub mod event;
 pub mod fleet;
 pub mod ids;
 pub mod json;
+pub mod live;
 pub mod message;
 pub mod par;
 pub mod params;

@@ -294,6 +294,7 @@ ids! {
         VerdictWorseThanNothing = "debrief.verdict.worse_than_nothing",
         // Each scenario's lesson.
         LessonFreePlay = "lesson.free_play",
+        LiveUtilization = "live.utilization",
         LessonBadDeploy = "lesson.bad_deploy",
         LessonViralSurge = "lesson.viral_surge",
         LessonCacheFlush = "lesson.cache_flush",

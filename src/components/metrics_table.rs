@@ -25,9 +25,24 @@ pub fn MetricsTable() -> impl IntoView {
                 let limits = limits.get();
                 run.snapshot.with(|s| spec.level(&s.record, &limits))
             });
+            // A row whose relation has live values opens it in the sources panel.
+            let label = match oncall_sim::live::relation_of_field(spec.field) {
+                Some(id) => view! {
+                    <button
+                        type="button"
+                        class="link-button"
+                        data-opens=id.key()
+                        on:click=move |_| open_relation(id.key())
+                    >
+                        {t(spec.label)}
+                    </button>
+                }
+                .into_any(),
+                None => t(spec.label).into_any(),
+            };
             view! {
                 <tr data-metric=spec.field data-level=move || level.get().class()>
-                    <th scope="row">{t(spec.label)}</th>
+                    <th scope="row">{label}</th>
                     <td>
                         <span class="value">{value}</span>
                         <span class="cue" class:hidden=move || level.get() == Level::Normal>
@@ -55,5 +70,18 @@ pub fn MetricsTable() -> impl IntoView {
                 <tbody>{rows}</tbody>
             </table>
         </section>
+    }
+}
+
+/// Opens relation `key` in the sources panel and brings it into view.
+fn open_relation(key: &str) {
+    let found = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+        d.query_selector(&format!("details.relation[data-relation=\"{key}\"]"))
+            .ok()
+            .flatten()
+    });
+    if let Some(details) = found {
+        let _ = details.set_attribute("open", "");
+        details.scroll_into_view();
     }
 }

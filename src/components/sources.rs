@@ -13,6 +13,23 @@ type Values = (ModelParams, PolicySettings);
 
 #[component]
 fn RelationView(relation: SheetRelation, values: Memo<Values>) -> impl IntoView {
+    let run = use_run();
+    // The relation with the last minute's values, where it has them (the core decides).
+    let id = relation
+        .id
+        .parse::<oncall_sim::relations::RelationId>()
+        .ok();
+    let live = id.filter(|&id| oncall_sim::live::has_live(id));
+    let live = live.map(|id| {
+        let text = move || {
+            values.with(|(model, _)| {
+                run.snapshot
+                    .with(|s| oncall_sim::live::live(id, &s.record, model))
+                    .map(|m| crate::i18n::core_text(&m))
+            })
+        };
+        view! { <p class="live" data-field="live">{text}</p> }
+    });
     // The structure (which symbols, whether there is a note) is fixed; only the numbers in
     // the texts follow the parameters, so an open entry stays open when they change.
     let texts = relation.clone();
@@ -79,6 +96,7 @@ fn RelationView(relation: SheetRelation, values: Memo<Values>) -> impl IntoView 
             </summary>
             <div class="relation-body">
                 <p class="formula">{move || rendered.with(|r| r.formula.clone())}</p>
+                {live}
                 {symbols}
                 {note}
                 <h5>{t(Msg::CitationsLabel)}</h5>

@@ -118,6 +118,25 @@ describe('coaching while playing', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('a metric row opens its relation with values that equal the row\'s', async () => {
+    const { page, errors } = await openPage(browser);
+    await load(page, site.url, '?scenario=viral-surge&seed=11&t=43');
+    await waitForMinute(page, 43);
+    await page.locator('details.relation').first().waitFor({ timeout: LOAD_TIMEOUT_MS });
+    await page.locator('tr[data-metric="utilization"] [data-opens="utilization"]').click();
+    const relation = page.locator('details.relation[data-relation="utilization"]');
+    assert.equal(await relation.getAttribute('open'), '');
+    const live = (await relation.locator('[data-field="live"]').textContent()).replace(/(\d)[,\u00a0](\d)/g, '$1$2');
+    const match = live.match(/= ([\d.]+) req\/s × ([\d.]+) s \/ (\d+) workers = ([\d.]+); busy workers min\(ρ, 1\) = ([\d.]+) %$/);
+    assert.ok(match, live);
+    const [, lambda, service, workers, rho, busy] = match.map(Number);
+    const row = Number((await metricValue(page, 'utilization').textContent()).replace(/[^\d.]/g, ''));
+    assert.equal(Math.round(busy), Math.round(row), `${live} against the row's ${row} %`);
+    assert.equal(workers, 16 * Number(await metricValue(page, 'serving').textContent()));
+    assert.ok(Math.abs((lambda * service) / workers - rho) < 0.002, live);
+    assert.deepEqual(errors, []);
+  });
+
   test('pause_on_page=0 lets the clock run through the page', async () => {
     const { page, errors } = await openPage(browser);
     await load(page, site.url, '?scenario=bad-deploy&seed=7&speed=240&pause_on_page=0');

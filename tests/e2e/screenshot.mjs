@@ -1,7 +1,8 @@
 // Takes the README's screenshots: the console at 1440 px in the light theme, mid-incident
 // (the bad deploy at 09:30, paging, a rollback under way), written to docs/screenshot.png;
 // the sample lesson page with its first frame, written to docs/embed.png; and the debrief of
-// a bad deploy rolled back late, written to docs/debrief.png.
+// a bad deploy rolled back late, written to docs/debrief.png; and the utilization relation
+// opened from its metrics row at a saturated minute of a viral surge, docs/relation.png.
 //
 // Usage: node tests/e2e/screenshot.mjs [output.png]   (after `trunk build --release`)
 
@@ -39,6 +40,17 @@ try {
   const debrief = join(dirname(output), 'debrief.png');
   await page.locator('#debrief').screenshot({ path: debrief });
   console.log(`wrote ${debrief}`);
+
+  // A relation with the minute's values, opened from its row.
+  await load(page, site.url, '?scenario=viral-surge&seed=11&t=43');
+  await page.locator('details.relation').first().waitFor();
+  await page.locator('[data-opens="utilization"]').click();
+  await page.evaluate(() => {
+    document.querySelector('.status-strip').style.position = 'static';
+  });
+  const relationShot = join(dirname(output), 'relation.png');
+  await page.locator('details.relation[data-relation="utilization"]').screenshot({ path: relationShot });
+  console.log(`wrote ${relationShot}`);
 
   // The lesson page, served from a second origin as a training site would be.
   const lessonSite = await serveStatic(DIST);

@@ -175,6 +175,7 @@ pub fn template(id: MessageId) -> &'static str {
         VerdictBetterThanNothing => "Better than doing nothing: you spent {budget_spent:.1} % of the budget, doing nothing {nothing_done:.1} %.",
         VerdictSameAsNothing => "No better than doing nothing: you spent {budget_spent:.1} % of the budget, doing nothing {nothing_done:.1} %.",
         VerdictWorseThanNothing => "Worse than doing nothing: you spent {budget_spent:.1} % of the budget, doing nothing {nothing_done:.1} %.",
+        LiveUtilization => "Now: ρ = λ·S / N = {lambda:.1} req/s × {service:.4} s / {servers} workers = {rho:.3}; busy workers min(ρ, 1) = {busy:.1} %",
         LessonFreePlay => "Every control has a price: capacity costs money, a longer TTL serves older answers, shedding turns users away. Read the cost before you pull the lever.",
         LessonBadDeploy => "When errors start right after a deploy, roll back first and diagnose later: the rollback is the fastest fix, and every minute on the bad build spends budget.",
         LessonViralSurge => "New capacity arrives only after it boots: raise the floor as soon as the surge shows, and make each request cheaper while the fleet catches up.",

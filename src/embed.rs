@@ -116,11 +116,17 @@ impl Default for EmbedOptions {
 }
 
 impl EmbedOptions {
-    /// Whether the control taking action `name` is shown.
-    pub fn shows(&self, name: &str) -> bool {
-        self.controls
-            .as_ref()
-            .is_none_or(|shown| shown.contains(&name))
+    /// The style rule that hides the controls the link leaves out (`controls=`), if it
+    /// leaves any out.
+    pub fn hidden_controls_rule(&self) -> Option<String> {
+        let shown = self.controls.as_ref()?;
+        let kept: String = shown
+            .iter()
+            .map(|name| format!(":not([data-control=\"{name}\"])"))
+            .collect();
+        Some(format!(
+            ".controls-panel [data-control]{kept}{{display:none}}"
+        ))
     }
 
     /// Whether a command from `origin` is obeyed: one the link lists, or the page's own.
@@ -339,7 +345,7 @@ mod tests {
         let (options, notices) = read_embed(&[]);
         assert_eq!(options, EmbedOptions::default());
         assert!(notices.is_empty());
-        assert!(options.shows("rollback"));
+        assert_eq!(options.hidden_controls_rule(), None);
         assert!(!options.compact);
     }
 
@@ -360,7 +366,13 @@ mod tests {
             }
         );
         assert_eq!(options.controls, Some(vec!["rollback", "min_instances"]));
-        assert!(options.shows("rollback") && !options.shows("warm_cache"));
+        assert_eq!(
+            options.hidden_controls_rule().as_deref(),
+            Some(
+                ".controls-panel [data-control]:not([data-control=\"rollback\"])\
+                 :not([data-control=\"min_instances\"]){display:none}"
+            )
+        );
         assert_eq!(SPEEDS[options.speed.unwrap()], 60);
         assert_eq!(options.theme, Theme::Projector);
         assert_eq!(

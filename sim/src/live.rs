@@ -11,18 +11,18 @@ use crate::record::MinuteRecord;
 use crate::relations::RelationId;
 use crate::ModelParams;
 
+/// The metrics rows (by record field) whose relation has live values, and that relation.
+const LIVE: &[(&str, RelationId)] = &[("utilization", RelationId::Utilization)];
+
 /// The relation that explains the metrics row of record field `field`, where one has its
 /// values on screen.
 pub fn relation_of_field(field: &str) -> Option<RelationId> {
-    match field {
-        "utilization" => Some(RelationId::Utilization),
-        _ => None,
-    }
+    LIVE.iter().find(|(f, _)| *f == field).map(|(_, id)| *id)
 }
 
 /// Whether relation `id` is shown with live values ([`live`] gives them).
 pub fn has_live(id: RelationId) -> bool {
-    matches!(id, RelationId::Utilization)
+    LIVE.iter().any(|(_, r)| *r == id)
 }
 
 /// Relation `id` with the values of minute `r` substituted, and its result; `None` for a

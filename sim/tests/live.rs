@@ -80,11 +80,17 @@ fn the_live_text_shows_the_values_and_the_result() {
 }
 
 #[test]
-fn the_relations_with_live_values_are_those_the_rows_open() {
+fn a_relation_has_live_values_exactly_when_it_says_so() {
+    let s = scenario::by_id("bad-deploy").unwrap();
+    let params = ModelParams::default();
+    let mut sim = Simulation::new(&s, 7, params.clone());
+    sim.run(3);
+    let r = sim.history().last().unwrap();
     for id in RelationId::ALL {
-        let opened = ["utilization"]
-            .iter()
-            .any(|f| relation_of_field(f) == Some(*id));
-        assert_eq!(oncall_sim::live::has_live(*id), opened, "{id:?}");
+        assert_eq!(
+            oncall_sim::live::has_live(*id),
+            live(*id, r, &params).is_some(),
+            "{id:?}"
+        );
     }
 }

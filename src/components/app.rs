@@ -225,12 +225,7 @@ fn mark_document(embedding: &EmbedOptions) {
         let _ = root.set_attribute("data-theme", theme);
     }
     // The controls the link leaves out (`controls=`), by a rule of the page's own.
-    if let Some(shown) = &embedding.controls {
-        let kept: String = shown
-            .iter()
-            .map(|name| format!(":not([data-control=\"{name}\"])"))
-            .collect();
-        let rule = format!(".controls-panel [data-control]{kept}{{display:none}}");
+    if let Some(rule) = embedding.hidden_controls_rule() {
         if let Ok(style) = root
             .owner_document()
             .map_or(Err(JsValue::NULL), |d| d.create_element("style"))

@@ -119,7 +119,7 @@ pub fn DebriefPanel() -> impl IntoView {
                     .collect(),
                 ends: (sim.clock_at(0), sim.clock_at(sim.minute())),
                 worst: coach::worst_minute(sim.history()).map(|w| core_text(&w.message())),
-                opening_ttl_s: scenario::get(sim.scenario().id).settings.cache_ttl_s,
+                opening_ttl_s: sim.scenario().settings.cache_ttl_s,
             }
         })
     });

@@ -48,6 +48,19 @@ struct Told {
     finished: bool,
 }
 
+impl Told {
+    /// Nothing told yet about run `generation`.
+    fn fresh(generation: u64) -> Self {
+        Self {
+            generation,
+            ready: false,
+            minutes: 0,
+            events: 0,
+            finished: false,
+        }
+    }
+}
+
 /// A message to or from the host page, as an object.
 fn message(kind: &str, fields: &[(&str, JsValue)]) -> JsValue {
     let object = Object::new();
@@ -69,6 +82,7 @@ fn host_window() -> Option<web_sys::Window> {
 /// Connects the console to the page embedding it (see the module's documentation).
 pub fn use_host_messages(run: RunHandle, options: EmbedOptions) {
     let host = host_window();
+    let embedded = host.is_some();
     let targets: Vec<String> = if options.origins.is_empty() {
         vec!["*".to_owned()]
     } else {
@@ -82,14 +96,8 @@ pub fn use_host_messages(run: RunHandle, options: EmbedOptions) {
         }
     };
 
-    if host_window().is_some() {
-        let told = StoredValue::new(Told {
-            generation: u64::MAX,
-            ready: false,
-            minutes: 0,
-            events: 0,
-            finished: false,
-        });
+    if embedded {
+        let told = StoredValue::new(Told::fresh(u64::MAX));
         let post = post.clone();
         Effect::new(move |_| {
             run.snapshot.track();
@@ -98,13 +106,7 @@ pub fn use_host_messages(run: RunHandle, options: EmbedOptions) {
                 return;
             };
             if now.generation != generation {
-                now = Told {
-                    generation,
-                    ready: false,
-                    minutes: 0,
-                    events: 0,
-                    finished: false,
-                };
+                now = Told::fresh(generation);
             }
             run.with(|c| {
                 if c.replay_left() > 0 {

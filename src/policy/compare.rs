@@ -713,15 +713,20 @@ mod tests {
         assert!(compare_policies(&s, PolicyId::Kpa, PolicyId::Hpa, 10).is_ok());
     }
 
-    #[test]
-    fn table_and_text_alternatives_read_well() {
-        let c = compare_policies(
+    /// Target tracking against Cloud Run through the viral surge of seed 42.
+    fn surge_comparison() -> Comparison {
+        compare_policies(
             &state("viral-surge", 42),
             PolicyId::TargetTracking,
             PolicyId::CloudRun,
             240,
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn table_and_text_alternatives_read_well() {
+        let c = surge_comparison();
         for row in &ROWS {
             for run in Run::BOTH {
                 let text = row.text(c.outcome(run));
@@ -763,13 +768,7 @@ mod tests {
 
     #[test]
     fn the_lower_value_wins_where_lower_is_better() {
-        let c = compare_policies(
-            &state("viral-surge", 42),
-            PolicyId::TargetTracking,
-            PolicyId::CloudRun,
-            240,
-        )
-        .unwrap();
+        let c = surge_comparison();
         for row in &ROWS {
             let (a, b) = ((row.value)(&c.a), (row.value)(&c.b));
             let winner = row.winner(&c.a, &c.b);

@@ -234,6 +234,8 @@ pub enum Msg {
     ChartAlt,
     /// Placeholders `{name}`, `{value}`.
     ChartAltValue,
+    ChartCrosshair,
+    ChartCrosshairKeys,
     /// Placeholders `{deploys}`, `{pages}`, `{actions}` (counted: [`MarkedDeploysOne`] and
     /// the like).
     ChartAltMarks,
@@ -705,6 +707,8 @@ fn en(msg: Msg) -> &'static str {
         MarkAction => "your action",
         ChartAlt => "{title}, {from} to {to}. At {to}: {values}. {marks}",
         ChartAltValue => "{name} {value}",
+        ChartCrosshair => "{clock}: {values}",
+        ChartCrosshairKeys => "Left and right arrows move a crosshair across all charts, a minute at a time (ten with Shift); Home and End go to the ends; Escape hides it.",
         ChartAltMarks => "Marked: {deploys}, {pages}, {actions}.",
         MarkedDeploysOne => "{value} deploy",
         MarkedDeploysOther => "{value} deploys",

@@ -512,16 +512,7 @@ impl Simulation {
     /// tracking) every aggregate is that tick's value, bit for bit.
     fn serve_minute(&mut self, traffic: &Traffic, b: &Backend, p: &ModelParams) -> MinuteService {
         let start_ms = secs(self.minute * 60);
-        let tick_s = if self.settings.autoscaling {
-            let t = self.service.autoscaler.tick_s();
-            if t > 0 && 60 % t == 0 {
-                t
-            } else {
-                60
-            }
-        } else {
-            60
-        };
+        let tick_s = self.tick_s();
         let ticks = 60 / tick_s;
         let dt_ms = secs(tick_s);
         let dt = seconds(dt_ms);
@@ -584,6 +575,27 @@ impl Simulation {
             p99_s,
             dt_ms,
         }
+    }
+
+    /// Length of a tick, s: the autoscaler's cadence when it divides the minute, else the
+    /// minute.
+    fn tick_s(&self) -> u32 {
+        let t = self.service.autoscaler.tick_s();
+        if self.settings.autoscaling && t > 0 && 60 % t == 0 {
+            t
+        } else {
+            60
+        }
+    }
+
+    /// Ticks a minute is split into (1 unless the autoscaler acts faster than a minute).
+    pub fn ticks_per_minute(&self) -> u32 {
+        60 / self.tick_s()
+    }
+
+    /// The per-node limits in front of the fleet, if the autoscaler brings any.
+    pub fn admission(&self) -> Option<crate::autoscale::Admission> {
+        self.service.autoscaler.admission()
     }
 
     /// Share of the serving fleet on a bad build.

@@ -328,6 +328,16 @@ impl Builder<'_> {
 
 /// The console's charts, in display order: one unit each, so no line is read against another
 /// line's axis (the policy comparison draws its own, with two axes where it must).
+/// The first and the last minute of the time axis for the minutes `shown`: from the first
+/// one drawn to the last, at least half an hour long.
+pub fn time_axis(shown: &[MinuteRecord]) -> (f64, f64) {
+    let start = shown.first().map_or(0.0, |r| f64::from(r.minute));
+    let span = shown
+        .last()
+        .map_or(30.0, |r| f64::from(r.minute).max(start + 30.0));
+    (start, span)
+}
+
 pub fn figures(
     history: &[MinuteRecord],
     events: &[Event],
@@ -337,10 +347,7 @@ pub fn figures(
 ) -> Vec<Figure> {
     let b = Builder { history, text };
     let marks = marks(events);
-    let start = history.first().map_or(0.0, |r| f64::from(r.minute));
-    let span = history
-        .last()
-        .map_or(30.0, |r| f64::from(r.minute).max(start + 30.0));
+    let (start, span) = time_axis(history);
     let day_label = text(ChartText::Day);
     let figure = |id, left, right, series, guides| Figure {
         id,

@@ -191,6 +191,16 @@ impl Frame {
     }
 
     /// `text` at a canvas point; `anchor` is the canvas's (text-align, text-baseline).
+    /// A filled circle of 3 CSS pixels' radius, ringed in the background colour.
+    fn dot(&self, at: (f64, f64), color: Rgb) {
+        let ctx = &self.ctx;
+        ctx.begin_path();
+        let _ = ctx.arc(at.0, at.1, self.px(3.0), 0.0, std::f64::consts::TAU);
+        ctx.set_global_alpha(1.0);
+        ctx.set_fill_style_str(&theme::css(color));
+        ctx.fill();
+    }
+
     fn text(&self, text: &str, at: (f64, f64), size: f64, color: Rgb, anchor: (&str, &str)) {
         self.ctx.set_global_alpha(1.0);
         self.ctx
@@ -229,6 +239,48 @@ fn value_ticks(max: f64, labels: f64) -> Vec<f64> {
         .collect()
 }
 
+/// Margins of the plot area in CSS pixels, left and right: room for the tick labels of the
+/// left axis, and of the right axis when a series uses it.
+fn margins_css(figure: &Figure) -> (f64, f64) {
+    let has_right = figure.series.iter().any(|s| s.axis == Axis::Right);
+    (50.0, if has_right { 50.0 } else { 12.0 })
+}
+
+/// The minute under a point `x_css` CSS pixels from the left edge of a chart `width_css`
+/// wide (clamped to the axis).
+pub fn minute_at(figure: &Figure, width_css: f64, x_css: f64) -> f64 {
+    let (left, right) = margins_css(figure);
+    let plot = (width_css - left - right).max(1.0);
+    let share = ((x_css - left) / plot).clamp(0.0, 1.0);
+    let (x0, x1) = figure.x_range();
+    x0 + share * (x1 - x0)
+}
+
+/// How far from the left edge of a chart `width_css` wide minute `minute` is drawn, in CSS
+/// pixels.
+pub fn x_of_minute(figure: &Figure, width_css: f64, minute: f64) -> f64 {
+    let (left, right) = margins_css(figure);
+    let plot = (width_css - left - right).max(1.0);
+    let (x0, x1) = figure.x_range();
+    let share = if x1 > x0 {
+        (minute - x0) / (x1 - x0)
+    } else {
+        0.0
+    };
+    left + share * plot
+}
+
+/// The value of a series at `minute`, between the drawn points around it; `None` outside them.
+pub fn value_at(points: &[(f64, f64)], minute: f64) -> Option<f64> {
+    let after = points.partition_point(|(m, _)| *m < minute);
+    let (m1, v1) = *points.get(after)?;
+    if m1 == minute || after == 0 {
+        return (m1 == minute).then_some(v1);
+    }
+    let (m0, v0) = points[after - 1];
+    Some(v0 + (v1 - v0) * (minute - m0) / (m1 - m0))
+}
+
 /// Fills the background and draws the axes, the grid and the tick labels of `figure`: what the
 /// live charts and the comparison overlays share.
 pub(crate) fn frame(ctx: Context, figure: &Figure, theme: &Theme, scale: f64) -> Frame {
@@ -236,12 +288,8 @@ pub(crate) fn frame(ctx: Context, figure: &Figure, theme: &Theme, scale: f64) ->
     let canvas_h = ctx.canvas().map_or(0.0, |c| f64::from(c.height()));
     let has_right = figure.series.iter().any(|s| s.axis == Axis::Right);
     let px = |css: f64| (css * scale).round();
-    let left = px(4.0) + px(46.0);
-    let right = if has_right {
-        px(4.0) + px(46.0)
-    } else {
-        px(12.0)
-    };
+    let (left, right) = margins_css(figure);
+    let (left, right) = (px(left), px(right));
     let (top, bottom) = (px(6.0), px(2.0) + px(22.0));
     let frame = Frame {
         ctx,
@@ -315,9 +363,9 @@ pub(crate) fn frame(ctx: Context, figure: &Figure, theme: &Theme, scale: f64) ->
     frame
 }
 
-/// Draws `figure` on a canvas's 2D context. `scale` is the device pixel ratio: sizes of text,
-/// lines and margins are multiplied by it.
-fn draw_on(ctx: Context, figure: &Figure, theme: &Theme, scale: f64) {
+/// Draws `figure` on a canvas's 2D context, with the crosshair at a minute if one is given.
+/// `scale` is the device pixel ratio: sizes of text, lines and margins are multiplied by it.
+fn draw_on(ctx: Context, figure: &Figure, theme: &Theme, scale: f64, crosshair: Option<f64>) {
     let frame = frame(ctx, figure, theme, scale);
 
     // Guides: the timeout, the page threshold.
@@ -354,6 +402,18 @@ fn draw_on(ctx: Context, figure: &Figure, theme: &Theme, scale: f64) {
             SeriesStyle::Line => frame.line(series.axis, &series.points),
         }
     }
+
+    // The crosshair shared by all charts: a line at the minute and a dot on each series.
+    if let Some(minute) = crosshair.filter(|m| *m >= x0 && *m <= x1) {
+        let x = frame.x(minute);
+        frame.pen(1.0, theme.text, 0.6, &[]);
+        frame.segment((x, frame.top), (x, frame.top + frame.height));
+        for series in &figure.series {
+            if let Some(v) = value_at(&series.points, minute) {
+                frame.dot((x, frame.y(series.axis, v)), series.color);
+            }
+        }
+    }
 }
 
 /// Sizes `canvas`'s backing store to its CSS size × `dpr` and returns its 2D context; `None`
@@ -380,22 +440,59 @@ pub(crate) fn canvas_context(
     Ok(Some(ctx.unchecked_into()))
 }
 
-/// Sizes `canvas`'s backing store to its CSS size × `dpr` and draws `figure` on it.
+/// Sizes `canvas`'s backing store to its CSS size × `dpr` and draws `figure` on it, with the
+/// crosshair at a minute if one is given.
 pub fn draw(
     canvas: &web_sys::HtmlCanvasElement,
     figure: &Figure,
     theme: &Theme,
     dpr: f64,
+    crosshair: Option<f64>,
 ) -> Result<(), DrawError> {
     if let Some(ctx) = canvas_context(canvas, dpr)? {
-        draw_on(ctx, figure, theme, dpr);
+        draw_on(ctx, figure, theme, dpr, crosshair);
     }
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
-    use super::value_ticks;
+    use super::{minute_at, value_at, value_ticks, x_of_minute};
+    use crate::charts::figures::{figures, ChartText};
+    use oncall_sim::{scenario, ModelParams, Simulation};
+
+    /// The pointer's minute and the crosshair's place are inverses of each other, on a chart
+    /// with one axis (traffic's two series share it) and one with a right axis.
+    #[test]
+    fn the_crosshair_sits_at_the_pointers_minute() {
+        let s = scenario::by_id("bad-deploy").unwrap();
+        let mut sim = Simulation::new(&s, 7, ModelParams::default());
+        sim.run(90);
+        let text = |_: ChartText| String::new();
+        for figure in figures(sim.history(), sim.events(), 540, 2.0, &text) {
+            let (x0, x1) = figure.x_range();
+            for minute in [x0, 17.0, 45.5, x1] {
+                let x = x_of_minute(&figure, 400.0, minute);
+                assert!((minute_at(&figure, 400.0, x) - minute).abs() < 1e-9);
+            }
+            // Left of the plot is its first minute, right of it the last.
+            assert_eq!(minute_at(&figure, 400.0, 0.0), x0);
+            assert_eq!(minute_at(&figure, 400.0, 400.0), x1);
+        }
+    }
+
+    #[test]
+    fn a_series_value_between_its_points() {
+        let points = [(0.0, 10.0), (2.0, 20.0), (4.0, 0.0)];
+        assert_eq!(value_at(&points, 0.0), Some(10.0));
+        assert_eq!(value_at(&points, 1.0), Some(15.0));
+        assert_eq!(value_at(&points, 2.0), Some(20.0));
+        assert_eq!(value_at(&points, 3.0), Some(10.0));
+        assert_eq!(value_at(&points, 4.0), Some(0.0));
+        assert_eq!(value_at(&points, -1.0), None);
+        assert_eq!(value_at(&points, 4.5), None);
+        assert_eq!(value_at(&[], 1.0), None);
+    }
 
     #[test]
     fn value_ticks_are_round_and_cover_the_axis() {

@@ -63,25 +63,37 @@ pub const WINDOW_MINUTES: usize = 60;
 /// `last_hour`, the last [`WINDOW_MINUTES`] minutes, so an incident fills the width.
 fn run_figures(console: &Console, last_hour: bool) -> Vec<Figure> {
     let sim = console.sim();
-    let history = sim.history();
-    let shown = if last_hour {
-        &history[history.len().saturating_sub(WINDOW_MINUTES)..]
-    } else {
-        history
-    };
     let mut figs = figures(
-        shown,
+        shown(console, last_hour),
         sim.events(),
         sim.scenario().clock_min,
         sim.params().timeout_s,
         &chart_text,
     );
-    if let Some(length) = sim.scenario().minutes.filter(|_| !last_hour) {
-        for fig in &mut figs {
-            fig.span = f64::from(length.saturating_sub(1)).max(fig.span);
-        }
+    let (_, span) = run_axis(console, last_hour);
+    for fig in &mut figs {
+        fig.span = span;
     }
     figs
+}
+
+/// The minutes the charts draw: the whole history, or its last hour.
+fn shown(console: &Console, last_hour: bool) -> &[oncall_sim::MinuteRecord] {
+    let history = console.sim().history();
+    if last_hour {
+        &history[history.len().saturating_sub(WINDOW_MINUTES)..]
+    } else {
+        history
+    }
+}
+
+/// First and last minute of the charts' time axis.
+fn run_axis(console: &Console, last_hour: bool) -> (f64, f64) {
+    let (start, span) = crate::charts::figures::time_axis(shown(console, last_hour));
+    match console.sim().scenario().minutes.filter(|_| !last_hour) {
+        Some(length) => (start, f64::from(length.saturating_sub(1)).max(span)),
+        None => (start, span),
+    }
 }
 
 /// Draws every chart of the run on its canvas. Called by the frame loop, at most once a frame.
@@ -93,11 +105,12 @@ pub fn draw_charts(run: &RunHandle, canvases: &[NodeRef<Canvas>; CHART_COUNT], d
     let drawn = run.with(|console| {
         let minutes = console.minutes().to_string();
         let last_hour = run.charts_last_hour.get_untracked();
+        let crosshair = run.crosshair.get_untracked().map(f64::from);
         for (figure, node) in run_figures(console, last_hour).iter().zip(canvases) {
             let Some(canvas) = node.get_untracked() else {
                 continue;
             };
-            match crate::charts::draw(&canvas, figure, theme, dpr) {
+            match crate::charts::draw(&canvas, figure, theme, dpr, crosshair) {
                 Ok(()) => {
                     let _ = canvas.set_attribute("data-minutes", &minutes);
                     let _ = canvas.remove_attribute("data-error");
@@ -229,6 +242,76 @@ fn marks_text((deploys, pages, actions): (usize, usize, usize)) -> String {
     )
 }
 
+/// The charts' x axis now, on a chart laid out like `layout` (its margins).
+fn axis_now(console: &Console, layout: &Figure, last_hour: bool) -> Figure {
+    let (start, span) = run_axis(console, last_hour);
+    Figure {
+        start,
+        span,
+        ..layout.clone()
+    }
+}
+
+/// The first minute the charts show and the last minute of the run.
+fn crosshair_bounds(console: &Console, last_hour: bool) -> Option<(u32, u32)> {
+    let last = console.sim().history().len().checked_sub(1)? as u32;
+    let (start, _) = run_axis(console, last_hour);
+    Some((start as u32, last))
+}
+
+/// The minute of the run nearest to a point `x_css` from a chart's left edge, on the charts'
+/// axis now.
+fn pointer_minute(run: RunHandle, layout: &Figure, width_css: f64, x_css: f64) -> Option<u32> {
+    let last_hour = run.charts_last_hour.get_untracked();
+    run.with(|c| {
+        let (first, last) = crosshair_bounds(c, last_hour)?;
+        let axis = axis_now(c, layout, last_hour);
+        let minute = crate::charts::minute_at(&axis, width_css, x_css).round();
+        Some((minute.max(0.0) as u32).clamp(first, last))
+    })
+    .flatten()
+}
+
+/// Moves the crosshair for a key on a focused chart: the arrows by a minute (ten with Shift),
+/// Home and End to the ends, Escape hides it. Returns whether the key was the crosshair's.
+fn crosshair_key(run: RunHandle, key: &str, shift: bool) -> bool {
+    let last_hour = run.charts_last_hour.get_untracked();
+    let Some((first, last)) = run.with(|c| crosshair_bounds(c, last_hour)).flatten() else {
+        return false;
+    };
+    let at = run
+        .crosshair
+        .get_untracked()
+        .unwrap_or(last)
+        .clamp(first, last);
+    let by = if shift { 10 } else { 1 };
+    let next = match key {
+        "ArrowLeft" => Some(at.saturating_sub(by).max(first)),
+        "ArrowRight" => Some((at + by).min(last)),
+        "Home" => Some(first),
+        "End" => Some(last),
+        "Escape" => None,
+        _ => return false,
+    };
+    run.crosshair.set(next);
+    run.charts_changed();
+    true
+}
+
+/// The values of chart `id`'s series at the crosshair's minute, in words.
+fn crosshair_values(id: &str, r: &oncall_sim::MinuteRecord) -> String {
+    alt_values(id, r)
+        .into_iter()
+        .map(|(key, value)| {
+            tf(
+                Msg::ChartAltValue,
+                &[("name", &chart_text(key)), ("value", &value)],
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The six live charts, with HTML legends and a text alternative each. The canvases are drawn
 /// by the frame loop ([`draw_charts`]); this component lays them out and watches their size.
 #[component]
@@ -270,11 +353,103 @@ pub fn ChartsPanel(
         format!("color: {}", crate::theme::css(theme.marks[kind as usize]))
     };
 
+    // The chart whose canvas has the keyboard's focus: its values at the crosshair are read
+    // out as the crosshair moves.
+    let focused: RwSignal<Option<&'static str>> = RwSignal::new(None);
+    let announce = move || {
+        let id = focused.get()?;
+        let minute = run.crosshair.get()?;
+        run.with(|c| {
+            let r = c.sim().history().get(minute as usize)?;
+            Some(tf(
+                Msg::ChartCrosshair,
+                &[("clock", &r.clock), ("values", &crosshair_values(id, r))],
+            ))
+        })
+        .flatten()
+    };
+
     let charts = empty
         .iter()
         .zip(canvases)
         .map(|(figure, node)| {
             let id = figure.id;
+            let layout = figure.clone();
+            let tip_layout = figure.clone();
+            let series_colors: Vec<(String, String)> = figure
+                .series
+                .iter()
+                .map(|s| (s.label.clone(), crate::theme::css(s.color)))
+                .collect();
+            // The crosshair's minute on this chart: where it is drawn and what it shows.
+            let tip = move || {
+                let minute = run.crosshair.get()?;
+                let last_hour = run.charts_last_hour.get();
+                run.snapshot.track();
+                let width = f64::from(node.get_untracked()?.client_width());
+                run.with(|c| {
+                    let axis = axis_now(c, &tip_layout, last_hour);
+                    if f64::from(minute) < axis.start {
+                        return None;
+                    }
+                    let r = c.sim().history().get(minute as usize)?;
+                    let x = crate::charts::x_of_minute(&axis, width, f64::from(minute));
+                    let side = if x > 0.6 * width {
+                        format!("right: {:.0}px", width - x + 8.0)
+                    } else {
+                        format!("left: {:.0}px", x + 8.0)
+                    };
+                    let rows = alt_values(id, r)
+                        .into_iter()
+                        .map(|(key, value)| {
+                            let label = chart_text(key);
+                            let swatch = series_colors
+                                .iter()
+                                .find(|(l, _)| *l == label)
+                                .map(|(_, c)| format!("--swatch: {c}"));
+                            view! {
+                                <li>
+                                    <span class="swatch" style=swatch></span>
+                                    {label} " " <b>{value}</b>
+                                </li>
+                            }
+                        })
+                        .collect_view();
+                    Some(view! {
+                        <div class="chart-tip" style=side aria-hidden="true" data-field="chart-tip">
+                            <time>{r.clock.clone()}</time>
+                            <ul>{rows}</ul>
+                        </div>
+                    })
+                })
+                .flatten()
+            };
+            let on_move = move |ev: web_sys::PointerEvent| {
+                let Some(canvas) = node.get_untracked() else {
+                    return;
+                };
+                let width = f64::from(canvas.client_width());
+                let minute = pointer_minute(run, &layout, width, f64::from(ev.offset_x()));
+                if minute != run.crosshair.get_untracked() {
+                    run.crosshair.set(minute);
+                    run.charts_changed();
+                }
+            };
+            let on_leave = move |_| {
+                if focused.get_untracked().is_none() {
+                    run.crosshair.set(None);
+                    run.charts_changed();
+                }
+            };
+            let on_key = move |ev: web_sys::KeyboardEvent| {
+                if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+                    return;
+                }
+                if crosshair_key(run, &ev.key(), ev.shift_key()) {
+                    ev.prevent_default();
+                    ev.stop_propagation();
+                }
+            };
             let title = t(chart_title(id));
             let heading_id = format!("chart-{id}-title");
             let labelled_by = heading_id.clone();
@@ -326,7 +501,26 @@ pub fn ChartsPanel(
                         <h3 id=heading_id>{title}</h3>
                         <ul class="legend">{items}</ul>
                     </figcaption>
-                    <canvas node_ref=node data-chart=id role="img" aria-label=alt></canvas>
+                    <div class="chart-plot">
+                        <canvas
+                            node_ref=node
+                            data-chart=id
+                            role="img"
+                            aria-label=alt
+                            aria-describedby="chart-keys"
+                            tabindex="0"
+                            on:pointermove=on_move
+                            on:pointerleave=on_leave
+                            on:keydown=on_key
+                            on:focus=move |_| focused.set(Some(id))
+                            on:blur=move |_| {
+                                focused.set(None);
+                                run.crosshair.set(None);
+                                run.charts_changed();
+                            }
+                        ></canvas>
+                        {tip}
+                    </div>
                 </figure>
             }
         })
@@ -368,6 +562,10 @@ pub fn ChartsPanel(
                     </span>
                 </p>
             </div>
+            <p id="chart-keys" class="visually-hidden">{t(Msg::ChartCrosshairKeys)}</p>
+            <p class="visually-hidden" aria-live="polite" data-field="chart-crosshair">
+                {announce}
+            </p>
             <div class="chart-grid">{charts}</div>
         </section>
     }

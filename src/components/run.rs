@@ -71,6 +71,8 @@ pub struct RunHandle {
     pub pause_on_page: RwSignal<bool>,
     /// The charts follow the last hour rather than the whole run.
     pub charts_last_hour: RwSignal<bool>,
+    /// The minute the charts' shared crosshair points at (pointer or keyboard), if any.
+    pub crosshair: RwSignal<Option<u32>>,
     /// The clock was stopped by the page firing (until it plays again).
     pub paused_by_page: RwSignal<bool>,
     /// Counts the runs: changes when a reset or restart replaces the run, so what depends
@@ -98,6 +100,7 @@ impl RunHandle {
             pause_on_page: RwSignal::new(true),
             paused_by_page: RwSignal::new(false),
             charts_last_hour: RwSignal::new(false),
+            crosshair: RwSignal::new(None),
             generation: RwSignal::new(0),
             undo: RwSignal::new(None),
             rest: StoredValue::new(rest),
@@ -273,6 +276,7 @@ impl RunHandle {
     /// The page follows a run that replaced the one it showed.
     fn replaced(&self) {
         self.generation.update(|g| *g += 1);
+        self.crosshair.set(None);
         self.publish();
         self.charts_changed();
     }

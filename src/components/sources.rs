@@ -22,11 +22,11 @@ fn RelationView(relation: SheetRelation, values: Memo<Values>) -> impl IntoView 
     let live = id.filter(|&id| oncall_sim::live::has_live(id));
     let live = live.map(|id| {
         let text = move || {
-            values.with(|(model, _)| {
-                run.snapshot
-                    .with(|s| oncall_sim::live::live(id, &s.record, model))
-                    .map(|m| crate::i18n::core_text(&m))
-            })
+            // Follows each new minute; the run itself holds the values.
+            run.snapshot.track();
+            run.with(|c| oncall_sim::live::live(id, c.sim()))
+                .flatten()
+                .map(|m| crate::i18n::core_text(&m))
         };
         view! { <p class="live" data-field="live">{text}</p> }
     });

@@ -20,6 +20,7 @@ import {
   shownMinute,
   step,
   timeButton,
+  waitForCharts,
   waitForMinute,
 } from './helpers.mjs';
 
@@ -134,6 +135,67 @@ describe('coaching while playing', () => {
     assert.equal(Math.round(busy), Math.round(row), `${live} against the row's ${row} %`);
     assert.equal(workers, 16 * Number(await metricValue(page, 'serving').textContent()));
     assert.ok(Math.abs((lambda * service) / workers - rho) < 0.002, live);
+    assert.deepEqual(errors, []);
+  });
+
+  test('the latency and cache rows open their relations with the row\'s value', async () => {
+    const { page, errors } = await openPage(browser);
+    await load(page, site.url, '?scenario=cache-flush&seed=7&t=30');
+    await waitForMinute(page, 30);
+    await page.locator('details.relation').first().waitFor({ timeout: LOAD_TIMEOUT_MS });
+    const number = (text) => Number(text.replace(/(\d)[,\u00a0](\d)/g, '$1$2').replace(/[^\d.]/g, ''));
+    for (const [field, relation, result] of [
+      ['p99_ms', 'sojourn_p99_exact', /time in the system is ([\d,.]+) ms$/],
+      ['cache_hit', 'ttl_hit', /hit = warm × rT \/ \(1 \+ rT\) = ([\d.]+) %$/],
+      ['db_utilization', 'db_load', /queries per s = ([\d.]+) %$/],
+    ]) {
+      await page.locator(`tr[data-metric="${field}"] [data-opens="${relation}"]`).click();
+      const details = page.locator(`details.relation[data-relation="${relation}"]`);
+      assert.equal(await details.getAttribute('open'), '', relation);
+      const live = await details.locator('[data-field="live"]').textContent();
+      const match = live.match(result);
+      assert.ok(match, live);
+      const row = number(await metricValue(page, field).textContent());
+      assert.equal(Math.round(number(match[1])), Math.round(row), `${live} against the row's ${row}`);
+    }
+    assert.deepEqual(errors, []);
+  });
+
+  test('the charts share a crosshair with the minute\'s values, by pointer and by keyboard', async () => {
+    const { page, errors } = await openPage(browser);
+    await load(page, site.url, '?scenario=bad-deploy&seed=7&t=60');
+    await waitForMinute(page, 60);
+    await waitForCharts(page, 60);
+    const errorsChart = page.locator('canvas[data-chart="errors"]');
+    await errorsChart.scrollIntoViewIfNeeded();
+    const box = await errorsChart.boundingBox();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+    const tips = page.locator('[data-field="chart-tip"]');
+    await tips.first().waitFor();
+    // Every chart shows the same minute.
+    assert.equal(await tips.count(), 8);
+    const clocks = new Set(await tips.locator('time').allTextContents());
+    assert.equal(clocks.size, 1, [...clocks].join());
+    const [clock] = clocks;
+    assert.match(clock, /^09:\d\d$/);
+    const errorsTip = await page.locator('figure[data-chart="errors"] [data-field="chart-tip"]').innerText();
+    assert.match(errorsTip, /Error rate\s+[\d.]+ %/);
+    await page.mouse.move(1, 1);
+    await tips.first().waitFor({ state: 'detached' });
+    // The keyboard: End goes to the last minute, an arrow back one, Shift+arrow ten.
+    await page.locator('canvas[data-chart="latency"]').focus();
+    await page.keyboard.press('End');
+    const said = page.locator('[data-field="chart-crosshair"]');
+    await page.waitForFunction(() => /^09:59: Latency p99 /.test(document.querySelector('[data-field="chart-crosshair"]').textContent));
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Shift+ArrowLeft');
+    await page.waitForFunction(() => /^09:48: /.test(document.querySelector('[data-field="chart-crosshair"]').textContent));
+    assert.equal(await tips.count(), 8);
+    // The arrows moved the crosshair, not the clock.
+    assert.equal(await page.locator('[data-field="minute"]').textContent(), '60');
+    await page.keyboard.press('Escape');
+    await tips.first().waitFor({ state: 'detached' });
+    assert.equal((await said.textContent()).trim(), '');
     assert.deepEqual(errors, []);
   });
 

@@ -182,6 +182,8 @@ impl Console {
                 ActionKind::CacheTtlS(n) => s.cache_ttl_s = n,
                 ActionKind::ShedLowPriority(x) => s.shed_low_priority = x,
                 ActionKind::HeavyFeature(on) => s.heavy_feature = on,
+                ActionKind::Lb(lb) => s.lb = lb,
+                ActionKind::Hedge(on) => s.hedge = on,
                 ActionKind::WarmCache | ActionKind::Rollback => {}
             }
         }

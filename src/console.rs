@@ -182,6 +182,8 @@ impl Console {
                 ActionKind::CacheTtlS(n) => s.cache_ttl_s = n,
                 ActionKind::ShedLowPriority(x) => s.shed_low_priority = x,
                 ActionKind::HeavyFeature(on) => s.heavy_feature = on,
+                ActionKind::Lb(lb) => s.lb = lb,
+                ActionKind::Hedge(on) => s.hedge = on,
                 ActionKind::WarmCache | ActionKind::Rollback => {}
             }
         }
@@ -503,8 +505,10 @@ mod tests {
             for value in [min, max] {
                 for (i, policy) in PolicyId::ALL.iter().enumerate() {
                     let scenario = ScenarioId::ALL[i % ScenarioId::ALL.len()];
+                    // On the formulas (the request engine's own sweep is the core's
+                    // `extreme_parameters_in_request_mode`).
                     let query = format!(
-                        "?scenario={scenario}&autoscaler={policy}&{name}={value}\
+                        "?scenario={scenario}&engine=formulas&autoscaler={policy}&{name}={value}\
                          &actions=3:min_instances=40,4:warm_cache,5:rollback,6:shed_low_priority=1,\
                          7:heavy_feature=off,8:autoscaling=off,9:cache_ttl_s=1,10:autoscaling=on"
                     );

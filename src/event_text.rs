@@ -74,6 +74,9 @@ pub fn action_text(kind: &ActionKind) -> String {
         ActionKind::HeavyFeature(true) => t(Msg::ActHeavyOn).to_owned(),
         ActionKind::HeavyFeature(false) => t(Msg::ActHeavyOff).to_owned(),
         ActionKind::Rollback => t(Msg::ActRollback).to_owned(),
+        ActionKind::Lb(policy) => tf(Msg::ActLb, &[("policy", policy.as_str())]),
+        ActionKind::Hedge(true) => t(Msg::ActHedgeOn).to_owned(),
+        ActionKind::Hedge(false) => t(Msg::ActHedgeOff).to_owned(),
     }
 }
 

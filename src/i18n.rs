@@ -269,6 +269,9 @@ pub enum Msg {
     ActHeavyOn,
     ActHeavyOff,
     ActRollback,
+    ActLb,
+    ActHedgeOn,
+    ActHedgeOff,
     /// Placeholder `{build}`.
     EvDeploy,
     /// Placeholder `{build}`.
@@ -733,6 +736,9 @@ fn en(msg: Msg) -> &'static str {
         ActHeavyOn => "heavy feature on",
         ActHeavyOff => "heavy feature off",
         ActRollback => "roll back",
+        ActLb => "load balancing: {policy}",
+        ActHedgeOn => "hedging on",
+        ActHedgeOff => "hedging off",
         EvDeploy => "Deploy: build {build} is rolling out.",
         EvPageFired => {
             "Page fired: burn rate {long} over 1 h and {short} over 5 min (threshold {threshold})."

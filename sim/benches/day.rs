@@ -7,6 +7,7 @@
 use oncall_sim::autoscale::PolicyId;
 use oncall_sim::autoscale::{self, PolicySettings};
 use oncall_sim::ids::ScenarioId;
+use oncall_sim::params::EngineKind;
 use oncall_sim::{scenario, ModelParams, Simulation};
 use std::hint::black_box;
 use std::time::Instant;
@@ -34,8 +35,12 @@ fn main() {
         "scenario", "policy", "median_ms", "min_ms", "max_ms"
     );
     let mut rows: Vec<(ScenarioId, PolicyId)> = Vec::new();
+    // The scenarios on the formulas (the request engine has its own bench,
+    // `request_minute`).
     for id in ScenarioId::ALL {
-        rows.push((*id, autoscale::DEFAULT_POLICY));
+        if scenario::get(*id).engine == EngineKind::Formulas {
+            rows.push((*id, autoscale::DEFAULT_POLICY));
+        }
     }
     for policy in &PolicyId::ALL[1..] {
         rows.push((ScenarioId::ViralSurge, *policy));

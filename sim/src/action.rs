@@ -19,6 +19,10 @@ pub struct Settings {
     pub shed_low_priority: f64,
     /// Recommendations on.
     pub heavy_feature: bool,
+    /// The request engine's load-balancing policy.
+    pub lb: crate::requests::Routing,
+    /// Whether requests are hedged (the request engine).
+    pub hedge: bool,
 }
 
 impl Default for Settings {
@@ -30,6 +34,8 @@ impl Default for Settings {
             cache_ttl_s: 60,
             shed_low_priority: 0.0,
             heavy_feature: true,
+            lb: crate::requests::Routing::default(),
+            hedge: false,
         }
     }
 }
@@ -59,6 +65,10 @@ pub enum ActionKind {
     ShedLowPriority(f64),
     HeavyFeature(bool),
     Rollback,
+    /// The request engine's load-balancing policy from now on.
+    Lb(crate::requests::Routing),
+    /// Hedged requests on or off.
+    Hedge(bool),
 }
 
 /// An action and the simulated minute at whose start it applies.
@@ -95,10 +105,21 @@ pub fn sort_by_minute(actions: Vec<Action>) -> Vec<Action> {
 /// What an action's value may be.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Allowed {
-    Whole { lo: u32, hi: u32 },
-    Seconds { lo: u32, hi: u32 },
-    Fraction { lo: f64, hi: f64 },
+    Whole {
+        lo: u32,
+        hi: u32,
+    },
+    Seconds {
+        lo: u32,
+        hi: u32,
+    },
+    Fraction {
+        lo: f64,
+        hi: f64,
+    },
     OnOff,
+    /// One of these spellings.
+    OneOf(&'static [&'static str]),
 }
 
 impl Allowed {
@@ -115,6 +136,9 @@ impl Allowed {
                 .num("lo", lo)
                 .num("hi", hi),
             Allowed::OnOff => Message::new(MessageId::ActionAllowedOnOff),
+            Allowed::OneOf(names) => {
+                Message::new(MessageId::OneOfList).codes("allowed", names.to_vec())
+            }
         }
     }
 }
@@ -201,6 +225,8 @@ pub const ACTION_NAMES: &[&str] = &[
     "shed_low_priority",
     "heavy_feature",
     "rollback",
+    "lb",
+    "hedge",
 ];
 
 impl ActionKind {
@@ -215,6 +241,8 @@ impl ActionKind {
             Self::ShedLowPriority(_) => "shed_low_priority",
             Self::HeavyFeature(_) => "heavy_feature",
             Self::Rollback => "rollback",
+            Self::Lb(_) => "lb",
+            Self::Hedge(_) => "hedge",
         }
     }
 
@@ -230,6 +258,8 @@ impl ActionKind {
             Self::ShedLowPriority(x) => format!("shed_low_priority={x}"),
             Self::HeavyFeature(b) => format!("heavy_feature={}", on_off(b)),
             Self::Rollback => "rollback".into(),
+            Self::Lb(r) => format!("lb={r}"),
+            Self::Hedge(b) => format!("hedge={}", on_off(b)),
         }
     }
 
@@ -292,6 +322,12 @@ impl ActionKind {
                 parse_float(&v, lo, hi)
                     .map(Self::ShedLowPriority)
                     .ok_or_else(|| bad(name, &v, allowed))
+            }
+            "hedge" => parse_on_off(name, &need(value, Allowed::OnOff)?).map(Self::Hedge),
+            "lb" => {
+                let allowed = Allowed::OneOf(crate::requests::Routing::NAMES);
+                let v = need(value, allowed)?;
+                v.parse().map(Self::Lb).map_err(|_| bad(name, &v, allowed))
             }
             "warm_cache" => no_value(value).map(|()| Self::WarmCache),
             "rollback" => no_value(value).map(|()| Self::Rollback),
@@ -365,6 +401,8 @@ mod tests {
             "2:shed_low_priority=0.75",
             "4:heavy_feature=off",
             "5:rollback",
+            "6:lb=ring-hash",
+            "8:hedge=on",
         ] {
             let a = Action::parse(text, 1440).unwrap();
             assert_eq!(a.encode(), text);

@@ -68,6 +68,8 @@ ids! {
         BadDeploy = "bad-deploy",
         ViralSurge = "viral-surge",
         CacheFlush = "cache-flush",
+        SlowInstance = "slow-instance",
+        HotKey = "hot-key",
     }
 }
 

@@ -144,6 +144,8 @@ ids! {
         ScaleUpPercentNeeded = "param.hpa_scale_up_percent_needed",
         AllowedMinutes = "param.allowed_minutes",
         OneOfList = "param.one_of_list",
+        HedgeDelayNotBelowTimeouts = "param.hedge_delay_not_below_timeouts",
+        HedgeWithOrderingKeys = "param.hedge_with_ordering_keys",
         // Links.
         LinkTooLong = "link.too_long",
         LinkMoreNotices = "link.more_notices",
@@ -308,5 +310,7 @@ ids! {
         LessonBadDeploy = "lesson.bad_deploy",
         LessonViralSurge = "lesson.viral_surge",
         LessonCacheFlush = "lesson.cache_flush",
+        LessonSlowInstance = "lesson.slow_instance",
+        LessonHotKey = "lesson.hot_key",
     }
 }

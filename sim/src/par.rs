@@ -6,6 +6,7 @@
 use crate::action::{Action, ActionKind};
 use crate::ids::ScenarioId;
 use crate::params::ParamError;
+use crate::requests::Routing;
 use crate::setup::{RunOutcome, RunSetup};
 
 /// When a textbook step happens.
@@ -47,6 +48,11 @@ const CACHE_FLUSH: &[Step] = &[
     at_page(ActionKind::WarmCache),
 ];
 
+/// One slow instance: hedge, so a copy goes elsewhere after the hedge delay.
+const SLOW_INSTANCE: &[Step] = &[at_page(ActionKind::Hedge(true))];
+/// A hot key on a hash policy: spread by load instead of by key.
+const HOT_KEY: &[Step] = &[at_page(ActionKind::Lb(Routing::LeastRequest))];
+
 /// What an experienced on-call engineer does in each scenario once the page fires: the
 /// responses the scenarios' briefings teach.
 pub fn textbook(id: ScenarioId) -> &'static [Step] {
@@ -55,6 +61,8 @@ pub fn textbook(id: ScenarioId) -> &'static [Step] {
         ScenarioId::BadDeploy => BAD_DEPLOY,
         ScenarioId::ViralSurge => VIRAL_SURGE,
         ScenarioId::CacheFlush => CACHE_FLUSH,
+        ScenarioId::SlowInstance => SLOW_INSTANCE,
+        ScenarioId::HotKey => HOT_KEY,
     }
 }
 
@@ -69,6 +77,21 @@ const CANDIDATES: &[ActionKind] = &[
     ActionKind::TargetUtilization(0.4),
     ActionKind::CacheTtlS(300),
 ];
+
+/// The request engine's controls, tried too in the scenarios that run on it.
+const REQUEST_CANDIDATES: &[ActionKind] = &[
+    ActionKind::Hedge(true),
+    ActionKind::Lb(Routing::LeastRequest),
+    ActionKind::Lb(Routing::RoundRobin),
+];
+
+/// The controls tried for scenario `id`.
+fn candidates(id: ScenarioId) -> impl Iterator<Item = &'static ActionKind> {
+    let requests = matches!(id, ScenarioId::SlowInstance | ScenarioId::HotKey);
+    CANDIDATES
+        .iter()
+        .chain(REQUEST_CANDIDATES.iter().filter(move |_| requests))
+}
 
 /// Which par line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -211,7 +234,7 @@ impl ParSearch {
         instants.dedup();
         // Tried in order: each moment, each control; kept reversed to pop from the end.
         for &minute in instants.iter().filter(|&&m| m < self.minutes) {
-            for kind in CANDIDATES {
+            for kind in candidates(self.setup.scenario) {
                 self.tries.push(Action {
                     minute,
                     kind: kind.clone(),

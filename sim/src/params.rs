@@ -7,8 +7,10 @@
 //! ([`crate::catalog::params_en`]).
 
 use crate::budget::BudgetAccounting;
+use crate::ids::ids;
 use crate::message::{Message, MessageId};
 use crate::relations::{Relation, RelationId, THIS_MODEL};
+pub use crate::requests::Routing;
 use core::fmt;
 
 /// Description of one parameter.
@@ -236,6 +238,40 @@ impl ParamValue for u32 {
     }
 }
 
+ids! {
+    /// Which service stage serves the ticks (parameter `engine`).
+    #[derive(Default)]
+    EngineKind, "engine" {
+        /// The queueing formulas of the sources panel (the default).
+        #[default]
+        Formulas = "formulas",
+        /// The request-level engine: every request simulated, the formulas beside it.
+        Requests = "requests",
+    }
+}
+
+ids! {
+    /// A switch as `--set` and links spell it (`hedge`, `ordering_keys`).
+    #[derive(Default)]
+    Switch, "switch" {
+        On = "on",
+        #[default]
+        Off = "off",
+    }
+}
+
+impl Switch {
+    pub fn is_on(self) -> bool {
+        self == Switch::On
+    }
+}
+
+/// The choices among the model's parameters, as `--set` and links spell them.
+pub const ENGINE_PARAM: &str = "engine";
+pub const LB_PARAM: &str = "lb";
+pub const HEDGE_PARAM: &str = "hedge";
+pub const ORDERING_KEYS_PARAM: &str = "ordering_keys";
+
 /// Worker slots of a simulated instance by default: the most requests it serves at once
 /// (the node's concurrency, which the elastic scaler's per-node limits start from).
 pub const DEFAULT_WORKERS_PER_INSTANCE: f64 = 16.0;
@@ -256,6 +292,17 @@ macro_rules! model_params {
             /// choice rather than a number, so it has no [`ParamSpec`]; `--set` and links
             /// spell it as text ([`crate::setup::RunSetup::set`]).
             pub budget_accounting: BudgetAccounting,
+            /// Which service stage serves the ticks (`engine`, `formulas` or `requests`);
+            /// `None`: the scenario's.
+            pub engine: Option<EngineKind>,
+            /// The load-balancing policy of the request engine (`lb`); `None`: the
+            /// scenario's.
+            pub lb: Option<Routing>,
+            /// Hedged requests (`hedge`, `on` or `off`); `None`: the scenario's.
+            pub hedge: Option<Switch>,
+            /// Whether requests carry ordering keys (`ordering_keys`, `on` or `off`): hedging
+            /// cannot be combined with them.
+            pub ordering_keys: Switch,
         }
 
         impl Default for ModelParams {
@@ -263,6 +310,10 @@ macro_rules! model_params {
                 Self {
                     $( $field: <$ty as ParamValue>::from_checked($default), )*
                     budget_accounting: BudgetAccounting::default(),
+                    engine: None,
+                    lb: None,
+                    hedge: None,
+                    ordering_keys: Switch::Off,
                 }
             }
         }
@@ -321,6 +372,10 @@ model_params! {
     slo: f64 = 0.999, 0.9, 0.99999, "";
     diurnal_amplitude: f64 = 0.25, 0.0, 0.9, "";
     traffic_drift_cv: f64 = 0.02, 0.0, 0.5, "";
+    hedge_delay_ms: f64 = 1000.0, 100.0, 10_000.0, "ms";
+    hedge_max_tokens: u32 = 50.0, 1.0, 250.0, "tokens";
+    hedge_refill_ratio: f64 = 0.1, 0.001, 0.2, "tokens_per_success";
+    total_timeout_s: f64 = 600.0, 0.1, 3600.0, "s";
 }
 
 impl ModelParams {
@@ -346,6 +401,40 @@ impl ModelParams {
 
     pub fn max_fleet(&self) -> u32 {
         self.max_instances
+    }
+
+    /// The hedging these parameters configure (whether it is on is the run's setting).
+    pub fn hedging(&self) -> crate::requests::Hedging {
+        crate::requests::Hedging {
+            delay_s: self.hedge_delay_ms / 1000.0,
+            max_tokens: self.hedge_max_tokens,
+            refill_ratio: self.hedge_refill_ratio,
+            initial_tokens: None,
+            total_timeout_s: Some(self.total_timeout_s),
+        }
+    }
+
+    /// The rule of the source (seed 002): the hedge delay must be below the request timeout
+    /// and the total timeout, and hedging cannot be combined with ordering keys. Checked
+    /// when hedging is on.
+    pub fn hedging_rule(&self) -> Result<(), ParamError> {
+        let delay_s = self.hedge_delay_ms / 1000.0;
+        if !(delay_s < self.timeout_s && delay_s < self.total_timeout_s) {
+            return Err(ParamError {
+                field: "hedge_delay_ms".into(),
+                problem: Message::new(MessageId::HedgeDelayNotBelowTimeouts)
+                    .num("delay_ms", self.hedge_delay_ms)
+                    .num("timeout_s", self.timeout_s)
+                    .num("total_timeout_s", self.total_timeout_s),
+            });
+        }
+        if self.ordering_keys.is_on() {
+            return Err(ParamError {
+                field: HEDGE_PARAM.into(),
+                problem: Message::new(MessageId::HedgeWithOrderingKeys),
+            });
+        }
+        Ok(())
     }
 }
 

@@ -7,7 +7,9 @@
 
 use crate::action::Settings;
 use crate::ids::ScenarioId;
+use crate::params::EngineKind;
 use crate::relations::{Relation, RelationId, MULBERRY32, THIS_MODEL};
+use crate::requests::Routing;
 use crate::rng::Mulberry32;
 use crate::traffic::{Drift, Surge};
 
@@ -25,6 +27,21 @@ pub enum Scripted {
     },
     /// `share` of the cache is flushed.
     CacheFlush { minute: u32, share: f64 },
+    /// Instance `instance` (by index among the serving ones) serves `factor` times slower
+    /// for `minutes` from `minute` (the request engine reads it).
+    SlowInstance {
+        minute: u32,
+        minutes: u32,
+        instance: u32,
+        factor: f64,
+    },
+    /// One key carries `share` of the requests for `minutes` from `minute` (the hash
+    /// policies send all of it to one instance).
+    HotKey {
+        minute: u32,
+        minutes: u32,
+        share: f64,
+    },
 }
 
 pub const SCENARIO_TWISTS: Relation = Relation {
@@ -79,6 +96,55 @@ impl FlushDraw {
         let mut rng = Mulberry32::new(seed ^ 0xF105_4CAC);
         Scripted::CacheFlush {
             minute: whole_in(&mut rng, self.minute),
+            share: rng.uniform_range(self.share.0, self.share.1),
+        }
+    }
+}
+
+/// Ranges the seed draws the slow instance from.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct SlowDraw {
+    /// Minute of the run the instance turns slow, inclusive range.
+    pub start_min: (u32, u32),
+    /// Minutes it stays slow, inclusive range.
+    pub minutes: (u32, u32),
+    /// Service-time multiplier.
+    pub factor: (f64, f64),
+    /// Instances it is drawn among (the first ones by index).
+    pub among: u32,
+}
+
+impl SlowDraw {
+    /// The slow instance this seed gives, from its own generator.
+    pub fn draw(&self, seed: u32) -> Scripted {
+        let mut rng = Mulberry32::new(seed ^ 0x510E_1A57);
+        Scripted::SlowInstance {
+            minute: whole_in(&mut rng, self.start_min),
+            minutes: whole_in(&mut rng, self.minutes),
+            instance: whole_in(&mut rng, (0, self.among.saturating_sub(1))),
+            factor: rng.uniform_range(self.factor.0, self.factor.1),
+        }
+    }
+}
+
+/// Ranges the seed draws the hot key's surge from.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct HotKeyDraw {
+    /// Minute of the run the key turns hot, inclusive range.
+    pub start_min: (u32, u32),
+    /// Minutes it stays hot, inclusive range.
+    pub minutes: (u32, u32),
+    /// Share of the requests that carry it.
+    pub share: (f64, f64),
+}
+
+impl HotKeyDraw {
+    /// The hot key's surge this seed gives, from its own generator.
+    pub fn draw(&self, seed: u32) -> Scripted {
+        let mut rng = Mulberry32::new(seed ^ 0x407C_E1A5);
+        Scripted::HotKey {
+            minute: whole_in(&mut rng, self.start_min),
+            minutes: whole_in(&mut rng, self.minutes),
             share: rng.uniform_range(self.share.0, self.share.1),
         }
     }
@@ -156,6 +222,12 @@ pub struct Scenario {
     pub drift: Option<DriftDraw>,
     /// Length of the exercise in minutes; the debrief comes after it. `None`: endless.
     pub minutes: Option<u32>,
+    /// The service stage the scenario runs on unless the run says otherwise.
+    pub engine: EngineKind,
+    /// One instance turning slow, drawn from the seed.
+    pub slow: Option<SlowDraw>,
+    /// A key's popularity surging, drawn from the seed.
+    pub hot_key: Option<HotKeyDraw>,
 }
 
 impl Scenario {
@@ -165,6 +237,8 @@ impl Scenario {
             .map(|d| d.draw(seed))
             .into_iter()
             .chain(self.flush.map(|f| f.draw(seed)))
+            .chain(self.slow.map(|d| d.draw(seed)))
+            .chain(self.hot_key.map(|d| d.draw(seed)))
             .collect()
     }
 }
@@ -188,6 +262,8 @@ pub fn lesson(id: ScenarioId) -> crate::message::MessageId {
         ScenarioId::BadDeploy => MessageId::LessonBadDeploy,
         ScenarioId::ViralSurge => MessageId::LessonViralSurge,
         ScenarioId::CacheFlush => MessageId::LessonCacheFlush,
+        ScenarioId::SlowInstance => MessageId::LessonSlowInstance,
+        ScenarioId::HotKey => MessageId::LessonHotKey,
     }
 }
 
@@ -206,6 +282,9 @@ pub fn get(id: ScenarioId) -> Scenario {
         surge: None,
         drift: None,
         minutes: None,
+        engine: EngineKind::Formulas,
+        slow: None,
+        hot_key: None,
     };
     match id {
         // The usual traffic drifts to between 15 % less and 20 % more, with a time constant
@@ -263,6 +342,46 @@ pub fn get(id: ScenarioId) -> Scenario {
             minutes: Some(180),
             ..base
         },
+        // At the midday peak (from 11:50), between minute 8 and 15 one of the ten instances
+        // turns 8 to 20 times slower for 15 to 30 minutes. Round robin keeps sending it its
+        // tenth of the traffic.
+        ScenarioId::SlowInstance => Scenario {
+            id,
+            clock_min: 11 * 60 + 50,
+            budget_left: 0.5,
+            settings: Settings {
+                lb: Routing::RoundRobin,
+                ..Settings::default()
+            },
+            slow: Some(SlowDraw {
+                start_min: (8, 15),
+                minutes: (15, 30),
+                factor: (8.0, 20.0),
+                among: 10,
+            }),
+            engine: EngineKind::Requests,
+            minutes: Some(90),
+            ..base
+        },
+        // From 11:40, between minute 8 and 15 one key's share of the requests jumps to 15 %
+        // to 30 % for 20 to 40 minutes; Maglev sends all of it to one instance.
+        ScenarioId::HotKey => Scenario {
+            id,
+            clock_min: 11 * 60 + 40,
+            budget_left: 0.5,
+            settings: Settings {
+                lb: Routing::Maglev,
+                ..Settings::default()
+            },
+            hot_key: Some(HotKeyDraw {
+                start_min: (8, 15),
+                minutes: (20, 40),
+                share: (0.15, 0.30),
+            }),
+            engine: EngineKind::Requests,
+            minutes: Some(90),
+            ..base
+        },
     }
 }
 
@@ -272,7 +391,7 @@ mod tests {
 
     #[test]
     fn every_id_resolves() {
-        assert_eq!(all().len(), 4);
+        assert_eq!(all().len(), 6);
         for s in all() {
             assert_eq!(by_id(s.id.as_str()).unwrap(), s);
         }

@@ -8,7 +8,10 @@ use crate::autoscale::{self, PolicyId, PolicySettings};
 use crate::budget::BudgetAccounting;
 use crate::event::{Event, EventKind};
 use crate::ids::{ScenarioId, UnknownId};
-use crate::params::{ModelParams, ParamError, ParamSpec};
+use crate::params::{
+    ModelParams, ParamError, ParamSpec, Switch, ENGINE_PARAM, HEDGE_PARAM, LB_PARAM,
+    ORDERING_KEYS_PARAM,
+};
 use crate::record::MinuteRecord;
 use crate::scenario;
 use crate::sim::Simulation;
@@ -74,6 +77,25 @@ impl RunSetup {
             self.params.budget_accounting = text.parse().map_err(SetError::UnknownId)?;
             return Ok(());
         }
+        match name {
+            ENGINE_PARAM => {
+                self.params.engine = Some(text.parse().map_err(SetError::UnknownId)?);
+                return Ok(());
+            }
+            LB_PARAM => {
+                self.params.lb = Some(text.parse().map_err(SetError::UnknownId)?);
+                return Ok(());
+            }
+            HEDGE_PARAM => {
+                self.params.hedge = Some(text.parse().map_err(SetError::UnknownId)?);
+                return Ok(());
+            }
+            ORDERING_KEYS_PARAM => {
+                self.params.ordering_keys = text.parse().map_err(SetError::UnknownId)?;
+                return Ok(());
+            }
+            _ => {}
+        }
         let policy_param = PolicySettings::owns(name);
         let spec = Self::spec(name);
         if spec.is_none() && !policy_param {
@@ -108,14 +130,28 @@ impl RunSetup {
     /// never matters. The error blames a parameter named in `given` (the names the person
     /// set) where the rule involves one, and says what it must be given the other's value.
     pub fn check_rules(&self, given: &[&str]) -> Result<(), ParamError> {
-        match self.policies.broken_rule() {
-            Some(rule) => Err(rule.blame_given(given)),
-            None => Ok(()),
+        if let Some(rule) = self.policies.broken_rule() {
+            return Err(rule.blame_given(given));
         }
+        if self.hedge_on() {
+            self.params.hedging_rule()?;
+        }
+        Ok(())
+    }
+
+    /// Whether hedging is on at the start: the `hedge` parameter, or the scenario's.
+    pub fn hedge_on(&self) -> bool {
+        self.params.hedge.map_or_else(
+            || scenario::get(self.scenario).settings.hedge,
+            Switch::is_on,
+        )
     }
 
     /// A simulation of this setup with its actions scheduled, not yet stepped.
     pub fn build(&self) -> Result<Simulation, ParamError> {
+        if self.hedge_on() {
+            self.params.hedging_rule()?;
+        }
         let scenario = scenario::get(self.scenario);
         let policy = autoscale::build(self.policy, &self.policies, &self.params)?;
         let mut sim = Simulation::new(&scenario, self.seed, self.params.clone());

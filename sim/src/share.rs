@@ -9,7 +9,10 @@ use crate::autoscale::{self, PolicyId, PolicySettings};
 use crate::budget::BudgetAccounting;
 use crate::ids::{ScenarioId, UnknownId};
 use crate::message::{Message, MessageId};
-use crate::params::{parse_whole, ModelParams, ParamError};
+use crate::params::{
+    parse_whole, ModelParams, ParamError, Switch, ENGINE_PARAM, HEDGE_PARAM, LB_PARAM,
+    ORDERING_KEYS_PARAM,
+};
 use crate::setup::{RunSetup, SetError};
 use crate::sim::Simulation;
 
@@ -245,6 +248,25 @@ impl ShareState {
             given.retain(|(n, _)| !fields.contains(n));
             reset_to_default(&mut setup, &fields);
         }
+        // Hedging's rule (seed 002): a link that breaks it names both timeouts; the hedge
+        // delay it gave goes back to its default, and hedging goes off if the rule still
+        // does not hold.
+        if setup.hedge_on() {
+            if let Err(e) = setup.params.hedging_rule() {
+                let text = pairs
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| *k == e.field)
+                    .map_or("", |(_, v)| v.as_str());
+                notices.push(NoticeKind::Rule, &e.field, text, e.problem.clone());
+                if e.field == "hedge_delay_ms" {
+                    setup.params.hedge_delay_ms = ModelParams::default().hedge_delay_ms;
+                }
+                if setup.params.hedging_rule().is_err() {
+                    setup.params.hedge = Some(Switch::Off);
+                }
+            }
+        }
         state.scenario = setup.scenario;
         state.autoscaler = setup.policy;
         state.params = setup.params;
@@ -273,6 +295,21 @@ impl ShareState {
             pairs.push((
                 BudgetAccounting::PARAM.into(),
                 self.params.budget_accounting.to_string(),
+            ));
+        }
+        if let Some(engine) = self.params.engine {
+            pairs.push((ENGINE_PARAM.into(), engine.to_string()));
+        }
+        if let Some(lb) = self.params.lb {
+            pairs.push((LB_PARAM.into(), lb.to_string()));
+        }
+        if let Some(hedge) = self.params.hedge {
+            pairs.push((HEDGE_PARAM.into(), hedge.to_string()));
+        }
+        if self.params.ordering_keys != Switch::default() {
+            pairs.push((
+                ORDERING_KEYS_PARAM.into(),
+                self.params.ordering_keys.to_string(),
             ));
         }
         if self.autoscaler != autoscale::DEFAULT_POLICY {

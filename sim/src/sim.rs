@@ -12,11 +12,12 @@ use crate::action::{Action, ActionKind, Settings};
 use crate::autoscale::target_tracking::TargetTracking;
 use crate::autoscale::{Autoscaler, Observation, PolicyId, Removal};
 use crate::engine::formulas::QueueFormulas;
+use crate::engine::requests::{RequestConditions, RequestEngine, RequestMinute, SlowFault};
 use crate::engine::{ColdStart, ServiceModel, TickInput, TickOutcome};
 use crate::event::{Event, EventKind, FleetReason};
 use crate::ids::DriverId;
 use crate::message::{Message, MessageId};
-use crate::params::ModelParams;
+use crate::params::{EngineKind, ModelParams};
 use crate::queueing::{self, SojournTail};
 use crate::record::MinuteRecord;
 use crate::rng::Mulberry32;
@@ -152,6 +153,21 @@ impl Simulation {
             params.scale_in_quiet_minutes,
             params.scale_in_max_share,
         ));
+        let mut settings = scenario.settings.clone();
+        if let Some(lb) = params.lb {
+            settings.lb = lb;
+        }
+        if let Some(hedge) = params.hedge {
+            settings.hedge = hedge.is_on();
+        }
+        let model: Box<dyn ServiceModel> = match params.engine.unwrap_or(scenario.engine) {
+            EngineKind::Formulas => Box::new(QueueFormulas::default()),
+            EngineKind::Requests => Box::new(RequestEngine::new(
+                seed,
+                crate::requests::KeySpace::default(),
+                crate::requests::ServiceShape::Exponential,
+            )),
+        };
         Self {
             surge: scenario.surge.map(|d| d.draw(seed)),
             drift: scenario.drift.map(|d| d.draw(seed)),
@@ -159,14 +175,14 @@ impl Simulation {
             bad_severity: 1.0,
             scenario: scenario.clone(),
             seed,
-            settings: scenario.settings.clone(),
+            settings,
             rng: Mulberry32::new(seed),
             minute: 0,
             tick_second: None,
             service: ServiceUnit {
                 fleet,
                 autoscaler,
-                model: Box::new(QueueFormulas::default()),
+                model,
                 cache: CacheState::default(),
                 active_driver: None,
             },
@@ -190,6 +206,12 @@ impl Simulation {
     /// Replaces the model of how the fleet serves requests (the formulas by default).
     pub fn set_service_model(&mut self, model: Box<dyn ServiceModel>) {
         self.service.model = model;
+    }
+
+    /// What the requests did in the last simulated minute, when the request engine serves
+    /// (`None` with the formulas).
+    pub fn last_requests(&self) -> Option<&RequestMinute> {
+        self.service.model.requests()
     }
 
     /// Queues actions stamped with their minutes (those in the past apply at the next step).
@@ -328,6 +350,7 @@ impl Simulation {
                         .code("policy", self.service.autoscaler.id().as_str()),
                 )
             }
+            ActionKind::Hedge(true) => self.params.hedging_rule().err().map(|e| e.message()),
             ActionKind::Rollback if self.deploys.rollback_target().is_none() => Some(
                 Message::new(MessageId::RollbackNothingEarlier)
                     .int("build", self.deploys.live_build),
@@ -370,6 +393,8 @@ impl Simulation {
             ActionKind::CacheTtlS(t) => self.settings.cache_ttl_s = t,
             ActionKind::ShedLowPriority(x) => self.settings.shed_low_priority = x,
             ActionKind::HeavyFeature(on) => self.settings.heavy_feature = on,
+            ActionKind::Lb(lb) => self.settings.lb = lb,
+            ActionKind::Hedge(on) => self.settings.hedge = on,
             ActionKind::WarmCache => {
                 if self.service.cache.warmup_left == 0 {
                     self.service.cache.warmup_left = self.params.warmup_minutes;
@@ -564,10 +589,11 @@ impl Simulation {
         }
         self.tick_second = None;
         let last = last.expect("a minute has at least one tick");
-        let p99_s = if ticks == 1 {
-            last.served.queue.p99_s
-        } else {
-            queueing::mixture_quantile(&tails, 0.01)
+        let p99_s = match self.service.model.close_minute() {
+            // A model that measures requests gives the minute's p99 itself.
+            Some(measured) => measured,
+            None if ticks == 1 => last.served.queue.p99_s,
+            None => queueing::mixture_quantile(&tails, 0.01),
         };
         MinuteService {
             sums: sums.mean(f64::from(ticks)),
@@ -638,6 +664,7 @@ impl Simulation {
             admission,
             want_p95,
             cold_start,
+            requests: self.request_conditions(seconds(dt_ms)),
         });
         TickState {
             serving,
@@ -649,6 +676,37 @@ impl Simulation {
             app_ms,
             service_ms,
         }
+    }
+
+    /// What the request engine reads of this tick: the policy, hedging and the scenario's
+    /// faults in force this minute.
+    fn request_conditions(&self, tick_s: f64) -> RequestConditions {
+        let m = self.minute;
+        let active = |minute: u32, minutes: u32| m >= minute && m < minute.saturating_add(minutes);
+        let mut c = RequestConditions {
+            tick_s,
+            routing: self.settings.lb,
+            hedging: self.settings.hedge.then(|| self.params.hedging()),
+            slow: None,
+            hot_key_share: 0.0,
+        };
+        for s in &self.script {
+            match *s {
+                Scripted::SlowInstance {
+                    minute,
+                    minutes,
+                    instance,
+                    factor,
+                } if active(minute, minutes) => c.slow = Some(SlowFault { instance, factor }),
+                Scripted::HotKey {
+                    minute,
+                    minutes,
+                    share,
+                } if active(minute, minutes) => c.hot_key_share = share,
+                _ => {}
+            }
+        }
+        c
     }
 
     /// With no instance serving, under a policy that holds requests for the first one: when

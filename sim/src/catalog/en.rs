@@ -11,6 +11,8 @@ pub fn scenario_title(id: ScenarioId) -> &'static str {
         ScenarioId::BadDeploy => "Bad deploy",
         ScenarioId::ViralSurge => "Viral surge",
         ScenarioId::CacheFlush => "Cache flush at peak",
+        ScenarioId::SlowInstance => "Slow instance at peak",
+        ScenarioId::HotKey => "Hot key",
     }
 }
 
@@ -20,6 +22,8 @@ pub fn scenario_briefing(id: ScenarioId) -> &'static str {
         ScenarioId::FreePlay => "A normal day at the midday peak: no incident is scripted, though the usual traffic drifts slowly, somewhere between 15 % down and 20 % up depending on the seed. Try the controls and watch what each one costs.",
         ScenarioId::BadDeploy => "A new build goes out between 09:07 and 09:13 and rolls out over 3 to 6 minutes; how soon, how fast and how bad it is depend on the seed. The month has been hard: only 20 % of the error budget is left. Minutes after the deploy the burn-rate page fires. Protect the budget.",
         ScenarioId::ViralSurge => "A link to the service is spreading. A traffic surge is expected sometime this morning; nobody knows when or how big. New instances need 8 minutes to boot today. Keep errors and latency low without paying for idle capacity.",
+        ScenarioId::SlowInstance => "Request mode. At the midday peak, between 11:58 and 12:05, one of the ten instances turns 8 to 20 times slower for 15 to 30 minutes (which one, when and how slow depend on the seed). Round robin keeps sending it its share, and its requests wait until they time out. Bring the tail back before the page: hedging sends a copy to another instance after the hedge delay, at the cost of some extra load.",
+        ScenarioId::HotKey => "Request mode. The service routes by key with Maglev, so every request for a key lands on the same instance. From 11:48 to 11:55, one key's share of the requests jumps to 15 % to 30 % for 20 to 40 minutes (which key, when and how much depend on the seed). Find where the load went and spread it.",
         ScenarioId::CacheFlush => "At the midday peak, between 11:57 and 12:05, a maintenance script flushes 60 % to 100 % of the cache; when and how much depend on the seed. Most requests now go to a database sized for the usual 85 % hit rate. Bring the service back without overloading the database.",
     }
 }
@@ -67,6 +71,8 @@ pub fn template(id: MessageId) -> &'static str {
         MustBeAtLeast => "must be at least {other} ({value})",
         AllowedMinutes => "a whole number of minutes from 0 to {max}",
         OneOfList => "one of {allowed}",
+        HedgeDelayNotBelowTimeouts => "must be below both the request timeout (timeout_s: {timeout_s} s) and the total timeout (total_timeout_s: {total_timeout_s} s), or hedging cannot start; it is {delay_ms} ms",
+        HedgeWithOrderingKeys => "cannot be on while ordering_keys is on: hedged copies of a request could be processed out of order",
         LinkTooLong => "the link is {given} bytes long; only the first {max} are read, and what comes after is left out",
         LinkMoreNotices => "and {count} more problems with the link, not listed",
         ActionMalformed => "action {text:?} must be MINUTE:NAME[=VALUE], e.g. 12:rollback",
@@ -88,7 +94,7 @@ pub fn template(id: MessageId) -> &'static str {
         ElasticDiffers => "differs from {other} ({value}); the strategy's own value is used",
         ElasticStrategyInactive => "configured but not listed in expansion_strategies, so inactive",
         ElasticNoStrategy => "empty: the scaler never expands, it only shrinks",
-        ElasticLbPolicyKept => "{policy} is kept and exported; the minute model pools the fleet's queue, so the balancing policy does not change its numbers",
+        ElasticLbPolicyKept => "{policy} is kept and exported, and selects the request engine's load-balancing policy (lb); the formulas pool the fleet's queue, so it does not change their numbers",
         ElasticIgnoredApiAddress => "cloud-specific (the cloud's API address): accepted and ignored; the simulator starts and stops its own instances",
         ElasticIgnoredApiKey => "cloud-specific (the cloud's API key): accepted and ignored; the simulator starts and stops its own instances",
         ElasticIgnoredScaleUpRequest => "cloud-specific (the task the cloud starts per node): accepted and ignored; the simulator starts its own instances",
@@ -189,6 +195,8 @@ pub fn template(id: MessageId) -> &'static str {
         LessonFreePlay => "Every control has a price: capacity costs money, a longer TTL serves older answers, shedding turns users away. Read the cost before you pull the lever.",
         LessonBadDeploy => "When errors start right after a deploy, roll back first and diagnose later: the rollback is the fastest fix, and every minute on the bad build spends budget.",
         LessonViralSurge => "New capacity arrives only after it boots: raise the floor as soon as the surge shows, and make each request cheaper while the fleet catches up.",
+        LessonSlowInstance => "One slow instance is a tail problem, not a capacity problem: hedging sends a copy elsewhere after the hedge delay and cuts the p99 for a few percent of extra load; under a sustained overload the copies only add load, and the token bucket drains and stops them.",
+        LessonHotKey => "A hash policy sends every request of a key to the same instance: when one key surges, that instance overloads while the others idle. Least request spreads the load; consistent hashing is worth its price only when the cache locality it buys matters.",
         LessonCacheFlush => "A cold cache sends its misses to the database: take load off the database (shed, turn off the heavy feature) while the cache refills, or warm it on purpose.",
     }
 }

@@ -56,6 +56,10 @@ pub fn param_doc(name: &str) -> Option<&'static str> {
         "slo" => "Availability objective over 30 days.",
         "diurnal_amplitude" => "Relative swing of the daily traffic sine.",
         "traffic_drift_cv" => "Relative standard deviation of the per-minute traffic drift.",
+        "hedge_delay_ms" => "Hedged requests (request engine): a copy goes to another instance when a request has not completed after this delay, and again every delay while tokens last. Must be below the request timeout and the total timeout.",
+        "hedge_max_tokens" => "Hedged requests: most tokens the bucket holds; each hedge takes one.",
+        "hedge_refill_ratio" => "Hedged requests: tokens added per successful request, so at most this share of requests is hedged over time.",
+        "total_timeout_s" => "Total timeout of a request with its hedges: no hedge is sent after it, and a request still unanswered fails.",
 
         // Cloud Run (the defaults are Cloud Run's documented ones).
         "cloud_run.cpu_target" => "CPU utilization target (Cloud Run's default: {cloud_run.cpu_target%} %).",
@@ -154,6 +158,8 @@ pub fn param_unit(code: &str) -> Option<&'static str> {
         "share_of_requests" => "of requests",
         "share_of_fleet" => "of the fleet",
         "share_of_nodes" => "of the nodes",
+        "tokens" => "tokens",
+        "tokens_per_success" => "tokens per successful request",
         _ => return None,
     })
 }

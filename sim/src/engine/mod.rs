@@ -3,6 +3,7 @@
 //! request-level engine can be another, with the same inputs and outputs.
 
 pub mod formulas;
+pub mod requests;
 
 use crate::autoscale::Admission;
 use crate::queueing::QueueOutcome;
@@ -27,6 +28,9 @@ pub struct TickInput {
     pub want_p95: bool,
     /// While no instance serves under a policy that holds requests for the first one.
     pub cold_start: Option<ColdStart>,
+    /// What only the request engine reads (the tick's length, the policy, hedging, faults);
+    /// the formulas ignore it.
+    pub requests: requests::RequestConditions,
 }
 
 /// No instance serves yet and the policy holds arriving requests for the first one (Cloud
@@ -58,4 +62,16 @@ pub struct TickOutcome {
 pub trait ServiceModel {
     /// Serves one tick.
     fn tick(&mut self, input: &TickInput) -> TickOutcome;
+
+    /// Ends the minute whose ticks were served since the last call: a model that measures
+    /// requests returns the measured p99 of the minute's time in the system, s (the formulas
+    /// return `None`: the minute model mixes their ticks' distributions).
+    fn close_minute(&mut self) -> Option<f64> {
+        None
+    }
+
+    /// What the requests did in the last closed minute (`None` for the formulas).
+    fn requests(&self) -> Option<&requests::RequestMinute> {
+        None
+    }
 }

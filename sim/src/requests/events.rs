@@ -14,7 +14,8 @@
 //! arrival-time engine, in the same order for everything but the hedges: without hedging both
 //! give the same requests the same fates.
 
-use super::hedging::TokenBucket;
+use super::hedging::{Hedging, TokenBucket};
+use super::keys::ServiceShape;
 use super::route::Router;
 use super::{
     ChangeKind, Options, Plan, RunConfig, RunOutcome, SlowInstance, Tally, ARRIVAL_STREAM,
@@ -70,20 +71,40 @@ struct Request {
     n_used: usize,
 }
 
-#[derive(Default)]
-struct Node {
-    busy: usize,
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Node {
+    pub(crate) busy: usize,
     /// Copies in the queue that are still waiting (the cancelled ones not counted).
-    waiting: usize,
+    pub(crate) waiting: usize,
     queue: VecDeque<u32>,
     stopped: bool,
+    /// Worker time spent busy up to `since`, s.
+    pub(crate) busy_time: f64,
+    since: f64,
+    /// Workers held by work committed before the event list took over (no request of its
+    /// own; see [`Engine::add_phantom`]).
+    phantoms: usize,
 }
 
+impl Node {
+    /// The busy count changes by `delta` at `now`.
+    fn busy_by(&mut self, delta: isize, now: f64) {
+        self.busy_time += self.busy as f64 * (now - self.since);
+        self.since = now;
+        self.busy = self.busy.saturating_add_signed(delta);
+    }
+
+    /// Brings the busy time up to `now`.
+    pub(crate) fn busy_until(&mut self, now: f64) {
+        self.busy_by(0, now);
+    }
+}
+
+/// A service ends: a copy's, or (with `NONE`) a phantom's on an instance.
 #[derive(Clone, Copy, Debug)]
 enum Kind {
     Done(u32),
-    Hedge(u32, u32),
-    Deadline(u32, u32),
+    Phantom(u32),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -91,6 +112,26 @@ struct Event {
     time: f64,
     seq: u64,
     kind: Kind,
+}
+
+/// A hedge timer or a total timeout of a request (of the given generation). Both are set at
+/// the current time plus a fixed delay, so each list is in time order as it is filled; a
+/// delay changed between ticks may break the order, and the timer is then put in its place.
+#[derive(Clone, Copy, Debug)]
+struct Timer {
+    time: f64,
+    request: u32,
+    generation: u32,
+}
+
+/// Adds `timer` to a list in time order.
+fn schedule(list: &mut VecDeque<Timer>, timer: Timer) {
+    if list.back().is_none_or(|last| last.time <= timer.time) {
+        list.push_back(timer);
+    } else {
+        let at = list.partition_point(|t| t.time <= timer.time);
+        list.insert(at, timer);
+    }
 }
 
 // The heap is a max-heap: the earliest event (then the first scheduled) is the greatest.
@@ -131,26 +172,125 @@ enum Admit {
     Rejected,
 }
 
-struct Engine<'a> {
-    options: &'a Options,
-    plan: &'a Plan,
+/// The state of the event list: the requests in the system, each instance's queue and busy
+/// workers, the pending events and the bucket. It carries over from one call to the next.
+pub(crate) struct Engine {
+    /// Worker slots of each instance.
+    pub(crate) slots: usize,
+    /// Requests an instance holds at most (`None`: no limit).
+    pub(crate) cap: Option<usize>,
+    pub(crate) slow: Option<SlowInstance>,
+    pub(crate) service: ServiceShape,
+    /// Mean service time, s.
+    pub(crate) service_mean: f64,
+    pub(crate) hedging: Option<Hedging>,
     copies: Vec<CopyOf>,
     free_copies: Vec<u32>,
     requests: Vec<Request>,
     free_requests: Vec<u32>,
-    nodes: Vec<Node>,
+    pub(crate) nodes: Vec<Node>,
     heap: BinaryHeap<Event>,
+    hedge_timers: VecDeque<Timer>,
+    deadlines: VecDeque<Timer>,
     seq: u64,
-    tally: Tally,
-    bucket: Option<TokenBucket>,
-    patience: f64,
+    pub(crate) tally: Tally,
+    pub(crate) bucket: Option<TokenBucket>,
+    pub(crate) patience: f64,
     total_timeout: f64,
-    busy_total: usize,
-    capacity_now: usize,
-    events: u64,
+    pub(crate) busy_total: usize,
+    pub(crate) capacity_now: usize,
+    pub(crate) events: u64,
 }
 
-impl Engine<'_> {
+impl Engine {
+    /// An empty system of `instances` instances.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        instances: usize,
+        slots: usize,
+        cap: Option<usize>,
+        service: ServiceShape,
+        service_mean: f64,
+        patience: f64,
+        hedging: Option<Hedging>,
+        tally: Tally,
+    ) -> Self {
+        Engine {
+            slots,
+            cap,
+            slow: None,
+            service,
+            service_mean,
+            hedging,
+            copies: Vec::new(),
+            free_copies: Vec::new(),
+            requests: Vec::new(),
+            free_requests: Vec::new(),
+            nodes: (0..instances).map(|_| Node::default()).collect(),
+            heap: BinaryHeap::new(),
+            hedge_timers: VecDeque::new(),
+            deadlines: VecDeque::new(),
+            seq: 0,
+            tally,
+            bucket: hedging.as_ref().map(TokenBucket::of),
+            patience,
+            total_timeout: hedging.map_or(f64::INFINITY, |h| h.total_timeout()),
+            busy_total: 0,
+            capacity_now: 0,
+            events: 0,
+        }
+    }
+
+    /// Hedging from now on (`None`: off). The bucket is kept while hedging stays on, and
+    /// starts as the configuration says when it is turned on.
+    pub(crate) fn set_hedging(&mut self, hedging: Option<Hedging>) {
+        match (self.hedging, hedging) {
+            (None, Some(h)) => self.bucket = Some(TokenBucket::of(&h)),
+            (Some(old), Some(h))
+                if old.max_tokens != h.max_tokens || old.refill_ratio != h.refill_ratio =>
+            {
+                let tokens = self.bucket.map_or(h.initial(), |b| b.tokens());
+                self.bucket = Some(TokenBucket::new(h.max_tokens, h.refill_ratio, tokens));
+            }
+            (_, None) => self.bucket = None,
+            _ => {}
+        }
+        self.hedging = hedging;
+        self.total_timeout = hedging.map_or(f64::INFINITY, |h| h.total_timeout());
+    }
+
+    /// One more instance, with every worker free.
+    pub(crate) fn add_node(&mut self, now: f64) {
+        self.tally.served_by.push(0);
+        self.nodes.push(Node {
+            since: now,
+            ..Node::default()
+        });
+    }
+
+    /// A worker of instance `i` busy until `until` with work committed before the event list
+    /// took over (its request's fate was counted then).
+    pub(crate) fn add_phantom(&mut self, i: usize, now: f64, until: f64) {
+        self.nodes[i].busy_by(1, now);
+        self.nodes[i].phantoms += 1;
+        self.busy_total += 1;
+        self.push(until, Kind::Phantom(i as u32));
+    }
+
+    /// Copies waiting in instance `i`'s queue at `now`.
+    pub(crate) fn queued(&mut self, i: usize, now: f64) -> usize {
+        self.purge(i, now);
+        self.nodes[i].waiting
+    }
+
+    /// The time of the next event, ∞ when none is pending.
+    pub(crate) fn next_time(&self) -> f64 {
+        let done = self.heap.peek().map_or(f64::INFINITY, |e| e.time);
+        let hedge = self.hedge_timers.front().map_or(f64::INFINITY, |t| t.time);
+        let deadline = self.deadlines.front().map_or(f64::INFINITY, |t| t.time);
+        done.min(hedge).min(deadline)
+    }
+
     fn push(&mut self, time: f64, kind: Kind) {
         self.seq += 1;
         self.heap.push(Event {
@@ -284,10 +424,10 @@ impl Engine<'_> {
 
     fn admit(&mut self, c: u32, i: usize, now: f64) -> Admit {
         let held = self.held(i, now);
-        if self.plan.cap.is_some_and(|cap| held >= cap) {
+        if self.cap.is_some_and(|cap| held >= cap) {
             return Admit::Rejected;
         }
-        if self.nodes[i].busy < self.plan.slots {
+        if self.nodes[i].busy < self.slots {
             self.start(c, now);
             Admit::Started
         } else {
@@ -303,9 +443,9 @@ impl Engine<'_> {
         let i = copy.instance as usize;
         copy.state = State::Serving;
         copy.start = now;
-        copy.service *= SlowInstance::factor_at(self.options.slow.as_ref(), i, now);
+        copy.service *= SlowInstance::factor_at(self.slow.as_ref(), i, now);
         let done = now + copy.service;
-        self.nodes[i].busy += 1;
+        self.nodes[i].busy_by(1, now);
         self.busy_total += 1;
         self.push(done, Kind::Done(c));
     }
@@ -373,7 +513,7 @@ impl Engine<'_> {
             self.maybe_free_request(r);
             return;
         }
-        self.nodes[i].busy -= 1;
+        self.nodes[i].busy_by(-1, now);
         self.busy_total -= 1;
         let req = self.requests[r as usize];
         if req.counted {
@@ -427,34 +567,190 @@ impl Engine<'_> {
             }
         }
         self.busy_total -= self.nodes[i].busy;
-        self.nodes[i].busy = 0;
+        let busy = self.nodes[i].busy as isize;
+        self.nodes[i].busy_by(-busy, now);
         self.nodes[i].stopped = true;
-        self.capacity_now -= self.plan.slots;
+        self.capacity_now -= self.slots;
+    }
+
+    /// Handles the next pending event (its time is `now`, from [`Engine::next_time`]).
+    pub(crate) fn step(
+        &mut self,
+        now: f64,
+        router: &mut Router,
+        routing: &mut Mulberry32,
+        services: &mut Mulberry32,
+    ) {
+        let done = self.heap.peek().map_or(f64::INFINITY, |e| e.time);
+        let hedge = self.hedge_timers.front().map_or(f64::INFINITY, |t| t.time);
+        let deadline = self.deadlines.front().map_or(f64::INFINITY, |t| t.time);
+        self.events += 1;
+        if done <= hedge && done <= deadline {
+            let Some(event) = self.heap.pop() else {
+                return;
+            };
+            match event.kind {
+                Kind::Done(c) => self.on_done(c, now),
+                Kind::Phantom(i) => self.on_phantom_done(i as usize, now),
+            }
+        } else if hedge <= deadline {
+            let Some(t) = self.hedge_timers.pop_front() else {
+                return;
+            };
+            self.on_hedge(t.request, t.generation, now, router, routing, services);
+        } else {
+            let Some(t) = self.deadlines.pop_front() else {
+                return;
+            };
+            let req = self.requests[t.request as usize];
+            if req.generation == t.generation && !req.resolved {
+                self.resolve(t.request, End::Timeout, now);
+                self.maybe_free_request(t.request);
+            }
+        }
+    }
+
+    fn on_phantom_done(&mut self, i: usize, now: f64) {
+        if self.nodes[i].stopped || self.nodes[i].phantoms == 0 {
+            return;
+        }
+        self.nodes[i].phantoms -= 1;
+        self.nodes[i].busy_by(-1, now);
+        self.busy_total -= 1;
+        self.purge(i, now);
+        if let Some(next) = self.nodes[i].queue.pop_front() {
+            self.nodes[i].waiting -= 1;
+            self.start(next, now);
+        }
+    }
+
+    fn on_hedge(
+        &mut self,
+        r: u32,
+        generation: u32,
+        now: f64,
+        router: &mut Router,
+        routing: &mut Mulberry32,
+        services: &mut Mulberry32,
+    ) {
+        let req = self.requests[r as usize];
+        if req.generation != generation || req.resolved {
+            return;
+        }
+        if !self.alive(r, now) {
+            self.resolve(r, End::Timeout, now);
+            self.maybe_free_request(r);
+            return;
+        }
+        let Some(h) = self.hedging else {
+            return;
+        };
+        let deadline = req.arrival + self.total_timeout;
+        if now >= deadline {
+            return;
+        }
+        if self.bucket.as_mut().is_some_and(TokenBucket::try_take) {
+            let used = req.used;
+            let target = router.choose_other(routing, req.key_hash, &used[..req.n_used], |i| {
+                self.held(i, now)
+            });
+            if let Some(target) = target {
+                let service = self.service.draw(services, self.service_mean);
+                let c = self.new_copy(r, target, now, service, true);
+                if req.counted {
+                    self.tally.hedges_sent += 1;
+                }
+                if self.admit(c, target, now) == Admit::Rejected {
+                    self.drop_copy(c);
+                }
+            }
+        }
+        if now + h.delay_s < deadline {
+            schedule(
+                &mut self.hedge_timers,
+                Timer {
+                    time: now + h.delay_s,
+                    request: r,
+                    generation,
+                },
+            );
+        }
+    }
+
+    /// A request arriving at `now`; whether it found its instance's workers all busy (and
+    /// was counted as waiting).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn arrive(
+        &mut self,
+        now: f64,
+        service: f64,
+        key_hash: u64,
+        counted: bool,
+        router: &mut Router,
+        routing: &mut Mulberry32,
+    ) {
+        self.events += 1;
+        let r = self.new_request(now, key_hash, counted);
+        let target = router.choose(routing, key_hash, |i| self.held(i, now));
+        match target {
+            None => self.resolve(r, End::Rejected, now),
+            Some(target) => {
+                let c = self.new_copy(r, target, now, service, false);
+                match self.admit(c, target, now) {
+                    Admit::Rejected => {
+                        self.drop_copy(c);
+                        self.resolve(r, End::Rejected, now);
+                    }
+                    admitted => {
+                        if counted && admitted == Admit::Queued {
+                            self.tally.waited += 1;
+                        }
+                        let generation = self.requests[r as usize].generation;
+                        if let Some(h) = self.hedging {
+                            if h.delay_s < self.total_timeout {
+                                schedule(
+                                    &mut self.hedge_timers,
+                                    Timer {
+                                        time: now + h.delay_s,
+                                        request: r,
+                                        generation,
+                                    },
+                                );
+                            }
+                        }
+                        if self.total_timeout.is_finite() {
+                            schedule(
+                                &mut self.deadlines,
+                                Timer {
+                                    time: now + self.total_timeout,
+                                    request: r,
+                                    generation,
+                                },
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        self.maybe_free_request(r);
     }
 }
 
 pub(super) fn run(config: &RunConfig, options: &Options, plan: &Plan) -> RunOutcome {
     let active = plan.initially_active();
-    let hedging = options.hedging;
     let patience = config.timeout_s.unwrap_or(f64::INFINITY);
-    let mut engine = Engine {
-        options,
-        plan,
-        copies: Vec::new(),
-        free_copies: Vec::new(),
-        requests: Vec::new(),
-        free_requests: Vec::new(),
-        nodes: (0..plan.instances).map(|_| Node::default()).collect(),
-        heap: BinaryHeap::new(),
-        seq: 0,
-        tally: Tally::new(config.customers, plan.instances),
-        bucket: hedging.as_ref().map(TokenBucket::of),
+    let mut engine = Engine::new(
+        plan.instances,
+        plan.slots,
+        plan.cap,
+        options.service,
+        config.service_s,
         patience,
-        total_timeout: hedging.map_or(f64::INFINITY, |h| h.total_timeout()),
-        busy_total: 0,
-        capacity_now: active.len() * plan.slots,
-        events: 0,
-    };
+        options.hedging,
+        Tally::new(config.customers, plan.instances),
+    );
+    engine.slow = options.slow;
+    engine.capacity_now = active.len() * plan.slots;
     let mut router = Router::new(config.routing, active);
     let mut arrivals = Mulberry32::stream(config.seed, ARRIVAL_STREAM);
     let mut services = Mulberry32::stream(config.seed, SERVICE_STREAM);
@@ -479,7 +775,7 @@ pub(super) fn run(config: &RunConfig, options: &Options, plan: &Plan) -> RunOutc
         } else {
             f64::INFINITY
         };
-        let t_event = engine.heap.peek().map_or(f64::INFINITY, |e| e.time);
+        let t_event = engine.next_time();
         let t_change = plan
             .changes
             .get(next_change)
@@ -513,67 +809,13 @@ pub(super) fn run(config: &RunConfig, options: &Options, plan: &Plan) -> RunOutc
             continue;
         }
         if t_event <= t_arrival {
-            let Some(event) = engine.heap.pop() else {
-                break;
-            };
-            engine.events += 1;
-            match event.kind {
-                Kind::Done(c) => engine.on_done(c, now),
-                Kind::Deadline(r, generation) => {
-                    let req = engine.requests[r as usize];
-                    if req.generation == generation && !req.resolved {
-                        engine.resolve(r, End::Timeout, now);
-                        engine.maybe_free_request(r);
-                    }
-                }
-                Kind::Hedge(r, generation) => {
-                    let req = engine.requests[r as usize];
-                    if req.generation != generation || req.resolved {
-                        continue;
-                    }
-                    if !engine.alive(r, now) {
-                        engine.resolve(r, End::Timeout, now);
-                        engine.maybe_free_request(r);
-                        continue;
-                    }
-                    let Some(h) = hedging else {
-                        continue;
-                    };
-                    let deadline = req.arrival + engine.total_timeout;
-                    if now >= deadline {
-                        continue;
-                    }
-                    if engine.bucket.as_mut().is_some_and(TokenBucket::try_take) {
-                        let used = req.used;
-                        let target = router.choose_other(
-                            &mut routing,
-                            req.key_hash,
-                            &used[..req.n_used],
-                            |i| engine.held(i, now),
-                        );
-                        if let Some(target) = target {
-                            let service = options.service.draw(&mut services, config.service_s);
-                            let c = engine.new_copy(r, target, now, service, true);
-                            if req.counted {
-                                engine.tally.hedges_sent += 1;
-                            }
-                            if engine.admit(c, target, now) == Admit::Rejected {
-                                engine.drop_copy(c);
-                            }
-                        }
-                    }
-                    if now + h.delay_s < deadline {
-                        engine.push(now + h.delay_s, Kind::Hedge(r, generation));
-                    }
-                }
-            }
+            engine.step(now, &mut router, &mut routing, &mut services);
             continue;
         }
 
         // An arrival.
         let k = arrived;
         arrived += 1;
-        engine.events += 1;
         next_arrival = now + arrivals.exponential(mean_gap);
         let service = options.service.draw(&mut services, config.service_s);
         let key_hash = plan.key_hash(&mut key_draws);
@@ -581,35 +823,7 @@ pub(super) fn run(config: &RunConfig, options: &Options, plan: &Plan) -> RunOutc
         if k == config.warmup {
             first_counted = now;
         }
-        let r = engine.new_request(now, key_hash, counted);
-        let target = router.choose(&mut routing, key_hash, |i| engine.held(i, now));
-        match target {
-            None => engine.resolve(r, End::Rejected, now),
-            Some(target) => {
-                let c = engine.new_copy(r, target, now, service, false);
-                match engine.admit(c, target, now) {
-                    Admit::Rejected => {
-                        engine.drop_copy(c);
-                        engine.resolve(r, End::Rejected, now);
-                    }
-                    admitted => {
-                        if counted && admitted == Admit::Queued {
-                            engine.tally.waited += 1;
-                        }
-                        let generation = engine.requests[r as usize].generation;
-                        if let Some(h) = hedging {
-                            if h.delay_s < engine.total_timeout {
-                                engine.push(now + h.delay_s, Kind::Hedge(r, generation));
-                            }
-                        }
-                        if engine.total_timeout.is_finite() {
-                            engine.push(now + engine.total_timeout, Kind::Deadline(r, generation));
-                        }
-                    }
-                }
-            }
-        }
-        engine.maybe_free_request(r);
+        engine.arrive(now, service, key_hash, counted, &mut router, &mut routing);
         busy_at_last = busy_time;
         capacity_at_last = capacity_time;
     }

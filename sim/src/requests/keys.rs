@@ -120,6 +120,56 @@ impl ZipfKeys {
 }
 
 /// How service times are distributed around the model's mean S.
+/// The same Zipf popularity sampled in constant time by Walker's alias method (Walker 1977,
+/// "An efficient method for generating discrete random variables with general
+/// distributions", ACM TOMS 3(3); the table built as in Vose 1991, IEEE TSE 17(9)): key i
+/// is taken with probability prob\[i\] and its alias otherwise. The minute model's request
+/// engine draws its keys this way (one 32-bit draw per key, no search).
+#[derive(Clone, Debug)]
+pub struct AliasKeys {
+    prob: Vec<f64>,
+    alias: Vec<u32>,
+}
+
+impl AliasKeys {
+    pub fn new(space: KeySpace) -> Self {
+        let k = space.keys.max(1) as usize;
+        let weights: Vec<f64> = (1..=k)
+            .map(|rank| libm::pow(rank as f64, -space.exponent))
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut scaled: Vec<f64> = weights.iter().map(|w| w * k as f64 / total).collect();
+        let mut prob = vec![1.0; k];
+        let mut alias: Vec<u32> = (0..k as u32).collect();
+        let (mut small, mut large): (Vec<usize>, Vec<usize>) =
+            (0..k).partition(|&i| scaled[i] < 1.0);
+        while let (Some(&s), Some(&l)) = (small.last(), large.last()) {
+            small.pop();
+            prob[s] = scaled[s];
+            alias[s] = l as u32;
+            scaled[l] -= 1.0 - scaled[s];
+            if scaled[l] < 1.0 {
+                large.pop();
+                small.push(l);
+            }
+        }
+        // What is left has (up to rounding) probability one of itself.
+        Self { prob, alias }
+    }
+
+    /// The key (0-based rank) for a uniform draw u in [0, 1).
+    pub fn key_of(&self, u: f64) -> u32 {
+        let k = self.prob.len();
+        let x = u * k as f64;
+        let i = (x as usize).min(k - 1);
+        if x - (i as f64) < self.prob[i] {
+            i as u32
+        } else {
+            self.alias[i]
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum ServiceShape {
     /// Exponential with mean S.
@@ -165,6 +215,27 @@ pub fn lognormal(rng: &mut Mulberry32, mean: f64, sigma: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_alias_table_gives_each_key_its_zipf_probability() {
+        // The probability of key i under the alias method is (prob[i] + Σ over j aliased to
+        // i of (1 − prob[j])) / K, which must be the Zipf pmf.
+        let space = KeySpace {
+            keys: 50,
+            exponent: 1.1,
+        };
+        let a = AliasKeys::new(space);
+        let k = 50.0;
+        let mut p = vec![0.0; 50];
+        for i in 0..50 {
+            p[i] += a.prob[i] / k;
+            p[a.alias[i] as usize] += (1.0 - a.prob[i]) / k;
+        }
+        for (i, pi) in p.iter().enumerate() {
+            assert!((pi - space.pmf(i as u32)).abs() < 1e-12, "{i}: {pi}");
+        }
+        assert_eq!(a.key_of(0.0), 0);
+    }
 
     #[test]
     fn the_cumulative_probabilities_end_at_one_and_rank_one_leads() {

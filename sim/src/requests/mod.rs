@@ -28,11 +28,12 @@
 //! that stops is known at its arrival. Hedging needs an event list (a copy is sent later, and
 //! a queued copy leaves its queue when another copy wins): [`events`] runs it.
 
-mod events;
+pub(crate) mod arrivals;
+pub(crate) mod events;
 mod heap;
 pub mod hedging;
 pub mod keys;
-mod route;
+pub(crate) mod route;
 
 use crate::ids::ids;
 use crate::relations::{
@@ -40,7 +41,7 @@ use crate::relations::{
     MITZENMACHER_2001,
 };
 use crate::Mulberry32;
-use heap::TimeHeap;
+use arrivals::{ArrivalFleet, Fate};
 pub use hedging::{HedgeError, Hedging, TokenBucket};
 pub use keys::{KeySpace, ServiceShape, ZipfKeys};
 use route::Router;
@@ -61,7 +62,10 @@ pub const REQUEST_ENGINE: Relation = Relation {
 
 ids! {
     /// How a request chooses its instance (Envoy's load-balancing policies, spelled as the
-    /// command line and links write them).
+    /// command line and links write them). The run's default is least request: of the five
+    /// it comes nearest to the pooled M/M/N queue the formulas solve (the supermarket model,
+    /// Mitzenmacher 2001), so request mode and the formulas agree until the policy is changed.
+    #[derive(Default)]
     Routing, "lb" {
         /// Envoy `ROUND_ROBIN`: the instances in turn.
         RoundRobin = "round-robin",
@@ -70,6 +74,7 @@ ids! {
         /// Envoy `LEAST_REQUEST` with `choice_count` 2 and equal weights: two distinct
         /// instances drawn at random, the request goes to the one holding fewer requests (in
         /// service and queued); a tie goes to the first drawn.
+        #[default]
         LeastRequest = "least-request",
         /// Envoy `RING_HASH`: the request's key on a ring of 1,024 points or more
         /// ([`crate::balance::ring`]).
@@ -413,10 +418,10 @@ pub struct RunOutcome {
 
 /// Each kind of draw has its own stream of the seed ([`Mulberry32::stream`]): disjoint for
 /// 2^30 draws, and a run draws at most two per request for any of them (hedges aside).
-const ARRIVAL_STREAM: u32 = 0;
-const SERVICE_STREAM: u32 = 1;
-const ROUTING_STREAM: u32 = 2;
-const KEY_STREAM: u32 = 3;
+pub(crate) const ARRIVAL_STREAM: u32 = 0;
+pub(crate) const SERVICE_STREAM: u32 = 1;
+pub(crate) const ROUTING_STREAM: u32 = 2;
+pub(crate) const KEY_STREAM: u32 = 3;
 
 /// An index drawn uniformly from 0..n (n ≥ 1), by the multiply-shift of a 32-bit draw.
 fn draw_index(rng: &mut Mulberry32, n: u32) -> usize {
@@ -425,23 +430,23 @@ fn draw_index(rng: &mut Mulberry32, n: u32) -> usize {
 }
 
 /// The counts both ways of running gather, turned into a [`RunOutcome`] at the end.
-struct Tally {
-    customers: u64,
-    sojourns: Vec<f64>,
-    served_by: Vec<u64>,
-    waited: u64,
-    gave_up: u64,
-    rejected: u64,
-    reset: u64,
-    wait_sum: f64,
-    hedges_sent: u64,
-    hedges_won: u64,
-    hedges_cancelled: u64,
-    duplicates: u64,
+pub(crate) struct Tally {
+    pub(crate) customers: u64,
+    pub(crate) sojourns: Vec<f64>,
+    pub(crate) served_by: Vec<u64>,
+    pub(crate) waited: u64,
+    pub(crate) gave_up: u64,
+    pub(crate) rejected: u64,
+    pub(crate) reset: u64,
+    pub(crate) wait_sum: f64,
+    pub(crate) hedges_sent: u64,
+    pub(crate) hedges_won: u64,
+    pub(crate) hedges_cancelled: u64,
+    pub(crate) duplicates: u64,
 }
 
 impl Tally {
-    fn new(customers: u64, instances: usize) -> Self {
+    pub(crate) fn new(customers: u64, instances: usize) -> Self {
         let capacity = usize::try_from(customers).unwrap_or(usize::MAX);
         Tally {
             customers,
@@ -490,14 +495,6 @@ impl Tally {
     }
 }
 
-/// One instance: when each worker frees, and (for least request and the limits) when each
-/// request it holds leaves, and when it stops.
-struct Instance {
-    free: TimeHeap,
-    held: TimeHeap,
-    stop_at: f64,
-}
-
 /// Runs the engine.
 pub fn run(config: &RunConfig) -> Result<RunOutcome, ConfigError> {
     run_with(config, &Options::default()).map_err(|e| match e {
@@ -527,13 +524,9 @@ pub fn run_with_events(config: &RunConfig, options: &Options) -> Result<RunOutco
 fn run_by_arrivals(config: &RunConfig, options: &Options, plan: &Plan) -> RunOutcome {
     let n_inst = plan.instances;
     let track_held = (config.routing == Routing::LeastRequest && n_inst > 1) || plan.cap.is_some();
-    let mut instances: Vec<Instance> = (0..n_inst)
-        .map(|i| Instance {
-            free: TimeHeap::filled(plan.slots, 0.0),
-            held: TimeHeap::default(),
-            stop_at: plan.alive[i].1,
-        })
-        .collect();
+    let mut fleet = ArrivalFleet::new(n_inst, plan.slots, plan.cap, track_held, |i| {
+        plan.alive[i].1
+    });
     let mut router = Router::new(config.routing, plan.initially_active());
     let mut arrivals = Mulberry32::stream(config.seed, ARRIVAL_STREAM);
     let mut services = Mulberry32::stream(config.seed, SERVICE_STREAM);
@@ -565,72 +558,56 @@ fn run_by_arrivals(config: &RunConfig, options: &Options, plan: &Plan) -> RunOut
         if k == config.warmup {
             first_counted = now;
         }
-        let target = router.choose(&mut routing, key_hash, |i| {
-            instances[i].held.drop_until(now);
-            instances[i].held.len()
-        });
-        let Some(target) = target else {
-            if counted {
-                tally.rejected += 1;
-            }
+        let fate = fleet.offer(
+            &mut router,
+            &mut routing,
+            now,
+            service,
+            key_hash,
+            patience,
+            slow,
+        );
+        if !counted {
             continue;
-        };
-        let inst = &mut instances[target];
-        if let Some(cap) = plan.cap {
-            inst.held.drop_until(now);
-            if inst.held.len() >= cap {
-                if counted {
-                    tally.rejected += 1;
-                }
-                continue;
-            }
         }
-        let free_at = inst.free.min().unwrap_or(0.0);
-        let wait = (free_at - now).max(0.0);
-        let leave = if wait > patience && now + patience <= inst.stop_at {
-            if counted {
+        match fate {
+            Fate::Rejected => tally.rejected += 1,
+            Fate::GaveUp { .. } => {
                 tally.waited += 1;
                 tally.gave_up += 1;
             }
-            now + patience
-        } else {
-            let start = now + wait;
-            if counted && wait > 0.0 {
-                tally.waited += 1;
+            Fate::ResetWaiting { waited, .. } => {
+                tally.waited += u64::from(waited);
+                tally.reset += 1;
             }
-            if start >= inst.stop_at {
-                // Still waiting when the instance stops.
-                if counted {
-                    tally.reset += 1;
-                }
-                inst.stop_at
-            } else {
-                let service = service * SlowInstance::factor_at(slow, target, start);
-                let done = start + service;
-                let end = done.min(inst.stop_at);
-                inst.free.replace_min(end);
-                if counted {
-                    // Work before the first counted arrival is not in the window.
-                    busy += end - start.max(first_counted);
-                    if done > inst.stop_at {
-                        tally.reset += 1;
-                    } else {
-                        tally.wait_sum += wait;
-                        tally.sojourns.push(wait + service);
-                        tally.served_by[target] += 1;
-                    }
-                }
-                end
+            Fate::ResetInService {
+                waited, start, end, ..
+            } => {
+                tally.waited += u64::from(waited);
+                // Work before the first counted arrival is not in the window.
+                busy += end - start.max(first_counted);
+                tally.reset += 1;
             }
-        };
-        if track_held {
-            inst.held.push(leave);
+            Fate::Served {
+                instance,
+                wait,
+                service,
+                start,
+                end,
+            } => {
+                tally.waited += u64::from(wait > 0.0);
+                busy += end - start.max(first_counted);
+                tally.wait_sum += wait;
+                tally.sojourns.push(wait + service);
+                tally.served_by[instance] += 1;
+            }
         }
     }
 
     // Busy time after the last arrival is outside the window: after it, a worker whose free
     // time lies later is busy without a gap until then.
-    let overhang: f64 = instances
+    let overhang: f64 = fleet
+        .instances
         .iter()
         .flat_map(|i| i.free.iter())
         .map(|f| (f - now).max(0.0))
@@ -647,7 +624,7 @@ fn run_by_arrivals(config: &RunConfig, options: &Options, plan: &Plan) -> RunOut
 /// Nearest-rank percentiles of `values` (the smallest value with at least a share q of the
 /// values at or below it), for ascending shares, by selection rather than a full sort. The
 /// slice is reordered. All 0 when it is empty.
-fn percentiles<const K: usize>(values: &mut [f64], shares: [f64; K]) -> [f64; K] {
+pub(crate) fn percentiles<const K: usize>(values: &mut [f64], shares: [f64; K]) -> [f64; K] {
     let mut out = [0.0; K];
     let n = values.len();
     if n == 0 {

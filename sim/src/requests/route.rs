@@ -28,6 +28,9 @@ enum Table {
 
 pub(crate) struct Router {
     routing: Routing,
+    /// When set, the hash policies take a key's number instead of its hash: each key's hash,
+    /// and each key's position in `active` under the current table (rebuilt with it).
+    keyed: Option<(Vec<u64>, Vec<u32>)>,
     /// Instances taking new requests, ascending.
     active: Vec<u32>,
     next_turn: usize,
@@ -38,12 +41,28 @@ impl Router {
     pub(crate) fn new(routing: Routing, active: Vec<u32>) -> Self {
         let mut router = Router {
             routing,
+            keyed: None,
             active,
             next_turn: 0,
             table: Table::None,
         };
         router.rebuild();
         router
+    }
+
+    /// The hash policies read keys by number from now on, over keys with these hashes (a
+    /// table lookup per request instead of a search of the ring or a division).
+    pub(crate) fn index_keys(&mut self, hashes: Vec<u64>) {
+        self.keyed = Some((hashes, Vec::new()));
+        self.rebuild();
+    }
+
+    /// The hash of `key`: the key's hash when keys go by number, else `key` itself.
+    fn hash_of(&self, key: u64) -> u64 {
+        match &self.keyed {
+            Some((hashes, _)) => hashes[key as usize],
+            None => key,
+        }
     }
 
     pub(crate) fn uses_keys(routing: Routing) -> bool {
@@ -86,6 +105,17 @@ impl Router {
                 .map_or(Table::None, Table::Maglev),
             _ => Table::None,
         };
+        if let Some((hashes, positions)) = &mut self.keyed {
+            positions.clear();
+            if !matches!(self.table, Table::None) {
+                let table = &self.table;
+                positions.extend(hashes.iter().map(|&h| match table {
+                    Table::Ring(ring) => ring.host_of(h) as u32,
+                    Table::Maglev(m) => m.host_of(h) as u32,
+                    Table::None => 0,
+                }));
+            }
+        }
     }
 
     /// The instance of a new request with key hash `key_hash` (ignored by the policies that
@@ -121,6 +151,10 @@ impl Router {
     }
 
     fn hashed(&self, key_hash: u64) -> Option<usize> {
+        if let Some((_, positions)) = &self.keyed {
+            let position = positions.get(key_hash as usize).copied().unwrap_or(0);
+            return self.active.get(position as usize).map(|&i| i as usize);
+        }
         let position = match &self.table {
             Table::Ring(ring) => ring.host_of(key_hash),
             Table::Maglev(table) => table.host_of(key_hash),
@@ -144,6 +178,7 @@ impl Router {
         if !self.active.iter().any(|&i| unused(i)) {
             return self.choose(rng, key_hash, held);
         }
+        let key_hash = self.hash_of(key_hash);
         match self.routing {
             Routing::RoundRobin => {
                 for _ in 0..n {

@@ -1,0 +1,725 @@
+//! The service stage from single requests: the request-level engine of [`crate::requests`]
+//! run tick by tick, its state carried from one tick to the next (each instance's workers and
+//! held requests, the requests still in the system, the token bucket), so queues persist from
+//! minute to minute.
+//!
+//! Each tick draws Poisson arrivals at the tick's λ over the tick's length (the arrival
+//! process is memoryless, so each tick starts its own from the tick's start). The serving
+//! instances are the first `serving` by index: an instance that stops serving between ticks
+//! takes no new requests and finishes what it holds (it drains); one that comes back, or a new
+//! one, takes requests again from the tick's start. Requests are routed by the run's
+//! load-balancing policy, keys drawn from a Zipf key space (and a hot key's share, when a
+//! scenario makes one surge) for the hash policies; per-node limits come from the tick's
+//! admission; one instance may be slow.
+//!
+//! Without hedging the engine runs by arrival times ([`crate::requests::arrivals`]): a
+//! request's fate is known at its arrival and is counted in the tick it arrives. Hedging needs
+//! the event list ([`crate::requests::events`]); the first tick with hedging on moves the
+//! state there (each worker's committed work stays as a busy worker until its free time) and
+//! the engine stays on the event list for the rest of the run, hedging or not: both give the
+//! same fates without hedging (the tests of the batch runner hold them to it). On the event
+//! list a request is counted in the tick it ends.
+//!
+//! Each tick reports the same [`TickOutcome`] as the formulas, from what the requests did:
+//! utilization, the share of requests that waited, mean wait, the timeout and rejected shares,
+//! the p99 (and p95) of the time in the system of the served requests, nearest rank on the
+//! exact times. The analytic [`crate::queueing::SojournTail`] of the outcome and the offered
+//! load, Erlang C and the source's p99 approximation stay the formulas' own (computed beside
+//! the engine each tick); the minute's p99 is the measured p99 of all its served requests
+//! ([`ServiceModel::close_minute`]), not a mixture of tails. A tick in which no instance serves
+//! is left to the formulas (they model the requests held for the first instance).
+
+use super::formulas::QueueFormulas;
+use super::{ServiceModel, TickInput, TickOutcome};
+use crate::queueing::{self, SojournTail};
+use crate::requests::arrivals::{ArrivalFleet, Fate};
+use crate::requests::events::Engine;
+use crate::requests::hedging::Hedging;
+use crate::requests::keys::{AliasKeys, KeySpace, ServiceShape};
+use crate::requests::route::Router;
+use crate::requests::{
+    percentiles, Routing, SlowInstance, Tally, ARRIVAL_STREAM, KEY_STREAM, ROUTING_STREAM,
+    SERVICE_STREAM,
+};
+use crate::Mulberry32;
+
+/// What the request engine reads of a tick beyond what the formulas read.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RequestConditions {
+    /// Length of the tick, s.
+    pub tick_s: f64,
+    /// The load-balancing policy in force.
+    pub routing: Routing,
+    /// Hedging in force (`None`: off).
+    pub hedging: Option<Hedging>,
+    /// One instance slowed by a factor during the tick.
+    pub slow: Option<SlowFault>,
+    /// Share of requests that carry the hot key (0: none).
+    pub hot_key_share: f64,
+}
+
+/// One instance's service times multiplied by `factor`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SlowFault {
+    /// Index of the instance among the serving ones.
+    pub instance: u32,
+    pub factor: f64,
+}
+
+/// Bins of the latency histogram per doubling of the time.
+pub const BINS_PER_OCTAVE: i32 = 4;
+/// The first bin's lower edge is 2^FLOOR_OCTAVE s (about 1 ms).
+pub const FLOOR_OCTAVE: i32 = -10;
+/// Bins of the latency histogram: 2⁻¹⁰ s (≈ 1 ms) to 2¹⁰ s (≈ 17 min), four a doubling.
+pub const LATENCY_BINS: usize = 80;
+
+/// The lower edge of bin `k` (0 ≤ k ≤ [`LATENCY_BINS`]), 2^(−10 + k/4) s: bin k holds the
+/// times in [edge(k), edge(k + 1)); times below the first edge count in bin 0, times past
+/// the last in the last bin.
+pub fn latency_bin_edge(k: usize) -> f64 {
+    libm::exp2(f64::from(FLOOR_OCTAVE) + k as f64 / f64::from(BINS_PER_OCTAVE))
+}
+
+/// Requests served in each latency bin (time in the system, log-spaced bins).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LatencyHistogram {
+    pub counts: [u64; LATENCY_BINS],
+}
+
+impl Default for LatencyHistogram {
+    fn default() -> Self {
+        Self {
+            counts: [0; LATENCY_BINS],
+        }
+    }
+}
+
+/// The bin of a time: its octave from the exponent of the float, the quarter within it by
+/// comparing the mantissa with 2^(1/4), 2^(1/2) and 2^(3/4) (no logarithm per request).
+#[derive(Clone, Debug)]
+struct Edges([f64; 3]);
+
+impl Edges {
+    fn new() -> Self {
+        Self([libm::exp2(0.25), libm::exp2(0.5), libm::exp2(0.75)])
+    }
+
+    fn bin(&self, x: f64) -> usize {
+        if !(x > 0.0) || !x.is_normal() {
+            return 0;
+        }
+        let bits = x.to_bits();
+        let octave = ((bits >> 52) & 0x7ff) as i32 - 1023;
+        let mantissa = f64::from_bits((bits & ((1u64 << 52) - 1)) | 1.0f64.to_bits());
+        let quarter = self.0.iter().filter(|&&e| mantissa >= e).count() as i32;
+        let k = (octave - FLOOR_OCTAVE) * BINS_PER_OCTAVE + quarter;
+        k.clamp(0, LATENCY_BINS as i32 - 1) as usize
+    }
+}
+
+/// One instance over the minute.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct InstanceLoad {
+    /// Requests it served (with hedging: copies, duplicates included).
+    pub served: u64,
+    /// Requests waiting in its queue at the minute's end.
+    pub queue: u32,
+    /// Busy worker time over its worker time in the minute.
+    pub utilization: f64,
+    /// Whether it took new requests at the minute's end.
+    pub serving: bool,
+}
+
+/// The figures both the formulas and the requests give, for one minute.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Figures {
+    /// Mean over the ticks.
+    pub utilization: f64,
+    /// Mean over the ticks.
+    pub timeout_share: f64,
+    /// Mean over the ticks.
+    pub p_wait: f64,
+    /// Mean over the ticks.
+    pub rejected_share: f64,
+    /// p99 of the time in the system of the minute's served requests, s (the formulas: the
+    /// mixture of the ticks' distributions).
+    pub p99_s: f64,
+}
+
+/// Hedges over the minute.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HedgeCounts {
+    pub sent: u64,
+    /// Requests whose first success was a hedge.
+    pub won: u64,
+    /// Copies taken out of their queue because another copy had won.
+    pub cancelled: u64,
+    /// Copies served after their request had already succeeded (or failed).
+    pub duplicates: u64,
+}
+
+/// What the requests did in one simulated minute, for the request-level panel.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RequestMinute {
+    /// The minute (0-based) of the run.
+    pub minute: u32,
+    /// Every instance the engine knows, by index (the first ones serve).
+    pub instances: Vec<InstanceLoad>,
+    pub latency: LatencyHistogram,
+    /// Measured p50 and p99 of the served requests' time in the system, s.
+    pub p50_s: f64,
+    pub p99_s: f64,
+    /// Requests that arrived, were served, gave up at the timeout, were rejected (503).
+    pub arrivals: u64,
+    pub served: u64,
+    pub timeouts: u64,
+    pub rejected: u64,
+    pub hedges: HedgeCounts,
+    /// Tokens in the bucket at the minute's end (`None`: hedging off).
+    pub tokens_left: Option<f64>,
+    pub routing: Routing,
+    pub hedging: bool,
+    /// The engine's figures and the formulas' beside them.
+    pub measured: Figures,
+    pub formula: Figures,
+}
+
+/// How the state is kept: by arrival times until hedging first comes on, then as an event
+/// list.
+enum Path {
+    Arrivals(ArrivalFleet),
+    Events(Box<Engine>),
+}
+
+/// The counts of one tick.
+#[derive(Clone, Copy, Debug, Default)]
+struct TickCounts {
+    arrivals: u64,
+    served: u64,
+    waited: u64,
+    gave_up: u64,
+    rejected: u64,
+    wait_sum: f64,
+    busy: f64,
+}
+
+/// The request-level engine as a [`ServiceModel`].
+pub struct RequestEngine {
+    keys: KeySpace,
+    service: ServiceShape,
+    /// The key sampler and each key's hash, built the first time a hash policy routes.
+    zipf: Option<AliasKeys>,
+    key_hashes: Vec<u64>,
+    /// The key that surges when a scenario makes one hot (drawn from the seed).
+    hot_key: u32,
+    clock: f64,
+    arrivals: Mulberry32,
+    services: Mulberry32,
+    routing_rng: Mulberry32,
+    key_draws: Mulberry32,
+    router: Router,
+    routing: Routing,
+    serving: u32,
+    slots: usize,
+    path: Path,
+    formulas: QueueFormulas,
+    edges: Edges,
+    /// Busy time of each instance as it stood at the tick's start (event list).
+    busy_mark: Vec<f64>,
+    /// Requests (by instance) waiting past the end of the tick that routed them, and until
+    /// when they wait (arrival-time path).
+    waiting_past: Vec<(u32, f64)>,
+    /// The served requests' times in the system this minute (the tick's are the last).
+    sojourns: Vec<f64>,
+    formula_tails: Vec<(f64, SojournTail)>,
+    /// The formulas' p99 of the last tick, s.
+    formula_p99_s: f64,
+    current: RequestMinute,
+    minute_busy: Vec<f64>,
+    minute_time_s: f64,
+    ticks: u32,
+    minute: u32,
+    last: Option<RequestMinute>,
+}
+
+/// The next request's key, by number (the router knows each key's hash): the hot key with
+/// probability `hot`, else a Zipf draw (one uniform draw either way); 0 when the policy
+/// reads no key.
+fn draw_key(zipf: Option<&AliasKeys>, rng: &mut Mulberry32, hot: f64, hot_key: u32) -> u64 {
+    let Some(zipf) = zipf else {
+        return 0;
+    };
+    let u = rng.uniform();
+    let key = if u < hot {
+        hot_key
+    } else {
+        zipf.key_of((u - hot) / (1.0 - hot))
+    };
+    u64::from(key)
+}
+
+/// The stream of the hot key's draw (the engine's other streams are the batch runner's).
+const HOT_KEY_STREAM: u32 = 4;
+
+impl RequestEngine {
+    /// An engine for a run with `seed`; keys from `keys`, service times of `service`'s shape.
+    pub fn new(seed: u32, keys: KeySpace, service: ServiceShape) -> Self {
+        let hot_key = {
+            let mut rng = Mulberry32::stream(seed, HOT_KEY_STREAM);
+            // A key from the popular end, but not the most popular one: ranks 10 to 99.
+            let span = keys.keys.clamp(1, 100);
+            let lo = 10.min(span - 1);
+            lo + (libm::floor(rng.uniform() * f64::from(span - lo)) as u32).min(span - lo - 1)
+        };
+        Self {
+            keys,
+            service,
+            zipf: None,
+            key_hashes: Vec::new(),
+            hot_key,
+            clock: 0.0,
+            arrivals: Mulberry32::stream(seed, ARRIVAL_STREAM),
+            services: Mulberry32::stream(seed, SERVICE_STREAM),
+            routing_rng: Mulberry32::stream(seed, ROUTING_STREAM),
+            key_draws: Mulberry32::stream(seed, KEY_STREAM),
+            router: Router::new(Routing::default(), Vec::new()),
+            routing: Routing::default(),
+            serving: 0,
+            slots: 0,
+            path: Path::Arrivals(ArrivalFleet::new(0, 0, None, true, |_| f64::INFINITY)),
+            formulas: QueueFormulas::default(),
+            edges: Edges::new(),
+            busy_mark: Vec::new(),
+            waiting_past: Vec::new(),
+            sojourns: Vec::new(),
+            formula_tails: Vec::new(),
+            formula_p99_s: 0.0,
+            current: RequestMinute::default(),
+            minute_busy: Vec::new(),
+            minute_time_s: 0.0,
+            ticks: 0,
+            minute: 0,
+            last: None,
+        }
+    }
+
+    /// The key hot in this run (0-based rank).
+    pub fn hot_key(&self) -> u32 {
+        self.hot_key
+    }
+
+    /// Brings the instances, the router and the state's shape up to this tick.
+    fn prepare(&mut self, input: &TickInput, slots: usize, cap: Option<usize>) {
+        let t0 = self.clock;
+        let c = &input.requests;
+        let serving = input.serving as usize;
+        if self.slots == 0 {
+            self.slots = slots;
+            self.path = Path::Arrivals(ArrivalFleet::new(0, slots, cap, true, |_| f64::INFINITY));
+        }
+        if Router::uses_keys(c.routing) && self.zipf.is_none() {
+            self.key_hashes = (0..u64::from(self.keys.keys))
+                .map(crate::balance::key_hash)
+                .collect();
+            self.zipf = Some(AliasKeys::new(self.keys));
+        }
+        if c.hedging.is_some() {
+            if let Path::Arrivals(fleet) = &self.path {
+                let mut engine = Engine::new(
+                    0,
+                    self.slots,
+                    fleet.cap,
+                    self.service,
+                    input.service_s,
+                    input.timeout_s,
+                    None,
+                    Tally::new(1, 0),
+                );
+                for (i, inst) in fleet.instances.iter().enumerate() {
+                    engine.add_node(t0);
+                    for free in inst.free.iter().filter(|&f| f > t0) {
+                        engine.add_phantom(i, t0, free);
+                    }
+                }
+                self.path = Path::Events(Box::new(engine));
+            }
+        }
+        let known = match &mut self.path {
+            Path::Arrivals(fleet) => {
+                fleet.cap = cap;
+                // Least request and the limits read the requests an instance holds. (A
+                // switch to least request counts only the requests routed from then on.)
+                fleet.track_held = c.routing == Routing::LeastRequest || cap.is_some();
+                while fleet.instances.len() < serving {
+                    fleet.add_instance(t0);
+                }
+                fleet.instances.len()
+            }
+            Path::Events(engine) => {
+                engine.cap = cap;
+                engine.service_mean = input.service_s;
+                engine.patience = input.timeout_s;
+                engine.set_hedging(c.hedging);
+                while engine.nodes.len() < serving {
+                    engine.add_node(t0);
+                }
+                engine.nodes.len()
+            }
+        };
+        self.busy_mark.resize(known, 0.0);
+        self.minute_busy.resize(known, 0.0);
+        self.current
+            .instances
+            .resize(known, InstanceLoad::default());
+        if input.serving != self.serving || c.routing != self.routing {
+            self.router = Router::new(c.routing, (0..input.serving).collect());
+            if Router::uses_keys(c.routing) {
+                self.router.index_keys(self.key_hashes.clone());
+            }
+            self.serving = input.serving;
+            self.routing = c.routing;
+        }
+    }
+
+    /// Serves the tick by arrival times.
+    fn tick_by_arrivals(
+        &mut self,
+        input: &TickInput,
+        t1: f64,
+        slow: Option<SlowInstance>,
+    ) -> TickCounts {
+        let t0 = self.clock;
+        let Path::Arrivals(fleet) = &mut self.path else {
+            return TickCounts::default();
+        };
+        let mut n = TickCounts::default();
+        // Work committed before the tick that runs into it.
+        for (i, inst) in fleet.instances.iter().enumerate() {
+            let carry: f64 = inst.free.iter().map(|f| (f.min(t1) - t0).max(0.0)).sum();
+            self.minute_busy[i] += carry;
+            if i < self.serving as usize {
+                n.busy += carry;
+            }
+        }
+        let mean_gap = 1.0 / input.lambda;
+        let hot = input.requests.hot_key_share;
+        let zipf = self
+            .zipf
+            .as_ref()
+            .filter(|_| Router::uses_keys(self.routing));
+        let mut now = t0 + self.arrivals.exponential(mean_gap);
+        while now < t1 {
+            let service = self.service.draw(&mut self.services, input.service_s);
+            let key_hash = draw_key(zipf, &mut self.key_draws, hot, self.hot_key);
+            n.arrivals += 1;
+            let fate = fleet.offer(
+                &mut self.router,
+                &mut self.routing_rng,
+                now,
+                service,
+                key_hash,
+                input.timeout_s,
+                slow.as_ref(),
+            );
+            match fate {
+                Fate::Rejected => n.rejected += 1,
+                Fate::GaveUp { instance } => {
+                    n.waited += 1;
+                    n.gave_up += 1;
+                    n.wait_sum += input.timeout_s;
+                    if now + input.timeout_s > t1 {
+                        self.waiting_past
+                            .push((instance as u32, now + input.timeout_s));
+                    }
+                }
+                // Instances here never stop: they drain.
+                Fate::ResetWaiting { .. } | Fate::ResetInService { .. } => {}
+                Fate::Served {
+                    instance,
+                    wait,
+                    service,
+                    start,
+                    end,
+                } => {
+                    if start > t1 {
+                        self.waiting_past.push((instance as u32, start));
+                    }
+                    let busy = (end.min(t1) - start).max(0.0);
+                    self.minute_busy[instance] += busy;
+                    if instance < self.serving as usize {
+                        n.busy += busy;
+                    }
+                    n.served += 1;
+                    n.waited += u64::from(wait > 0.0);
+                    n.wait_sum += wait;
+                    let sojourn = wait + service;
+                    self.sojourns.push(sojourn);
+                    self.current.latency.counts[self.edges.bin(sojourn)] += 1;
+                    self.current.instances[instance].served += 1;
+                }
+            }
+            now += self.arrivals.exponential(mean_gap);
+        }
+        // Requests still waiting at the tick's end: those whose wait runs past it.
+        self.waiting_past.retain(|&(_, until)| until > t1);
+        for load in &mut self.current.instances {
+            load.queue = 0;
+        }
+        for &(i, _) in &self.waiting_past {
+            self.current.instances[i as usize].queue += 1;
+        }
+        n
+    }
+
+    /// Serves the tick through the event list.
+    fn tick_by_events(
+        &mut self,
+        input: &TickInput,
+        t1: f64,
+        slow: Option<SlowInstance>,
+    ) -> TickCounts {
+        let t0 = self.clock;
+        let hot = input.requests.hot_key_share;
+        let mean_gap = 1.0 / input.lambda;
+        let mut next_arrival = t0 + self.arrivals.exponential(mean_gap);
+        let mut n = TickCounts::default();
+        let sojourns_before;
+        {
+            let Path::Events(engine) = &mut self.path else {
+                return n;
+            };
+            engine.slow = slow;
+            for (i, node) in engine.nodes.iter_mut().enumerate() {
+                node.busy_until(t0);
+                self.busy_mark[i] = node.busy_time;
+            }
+            sojourns_before = engine.tally.sojourns.len();
+        }
+        loop {
+            let Path::Events(engine) = &mut self.path else {
+                return n;
+            };
+            let t_event = engine.next_time();
+            let now = t_event.min(next_arrival);
+            if now >= t1 {
+                break;
+            }
+            if t_event <= next_arrival {
+                engine.step(
+                    now,
+                    &mut self.router,
+                    &mut self.routing_rng,
+                    &mut self.services,
+                );
+                continue;
+            }
+            let service = engine.service.draw(&mut self.services, input.service_s);
+            let zipf = self
+                .zipf
+                .as_ref()
+                .filter(|_| Router::uses_keys(self.routing));
+            let key_hash = draw_key(zipf, &mut self.key_draws, hot, self.hot_key);
+            let Path::Events(engine) = &mut self.path else {
+                return n;
+            };
+            n.arrivals += 1;
+            engine.arrive(
+                now,
+                service,
+                key_hash,
+                true,
+                &mut self.router,
+                &mut self.routing_rng,
+            );
+            next_arrival = now + self.arrivals.exponential(mean_gap);
+        }
+        let Path::Events(engine) = &mut self.path else {
+            return n;
+        };
+        let tally = &mut engine.tally;
+        n.served = (tally.sojourns.len() - sojourns_before) as u64;
+        n.waited = std::mem::take(&mut tally.waited);
+        n.gave_up = std::mem::take(&mut tally.gave_up);
+        n.rejected = std::mem::take(&mut tally.rejected) + std::mem::take(&mut tally.reset);
+        n.wait_sum = std::mem::take(&mut tally.wait_sum) + n.gave_up as f64 * input.timeout_s;
+        self.current.hedges.sent += std::mem::take(&mut tally.hedges_sent);
+        self.current.hedges.won += std::mem::take(&mut tally.hedges_won);
+        self.current.hedges.cancelled += std::mem::take(&mut tally.hedges_cancelled);
+        self.current.hedges.duplicates += std::mem::take(&mut tally.duplicates);
+        for (i, served) in tally.served_by.iter_mut().enumerate() {
+            self.current.instances[i].served += std::mem::take(served);
+        }
+        for &s in &tally.sojourns[sojourns_before..] {
+            self.current.latency.counts[self.edges.bin(s)] += 1;
+        }
+        self.sojourns
+            .extend_from_slice(&tally.sojourns[sojourns_before..]);
+        tally.sojourns.clear();
+        for i in 0..engine.nodes.len() {
+            engine.nodes[i].busy_until(t1);
+            let busy = engine.nodes[i].busy_time - self.busy_mark[i];
+            self.minute_busy[i] += busy;
+            if i < self.serving as usize {
+                n.busy += busy;
+            }
+            self.current.instances[i].queue = engine.queued(i, t1) as u32;
+        }
+        self.current.tokens_left = engine.bucket.map(|b| b.tokens());
+        n
+    }
+}
+
+impl ServiceModel for RequestEngine {
+    fn tick(&mut self, input: &TickInput) -> TickOutcome {
+        let formula = self.formulas.tick(input);
+        let tick_s = input.requests.tick_s;
+        self.ticks += 1;
+        self.minute_time_s += tick_s;
+        self.formula_tails.push((tick_s, formula.queue.tail));
+        self.formula_p99_s = formula.queue.p99_s;
+        let f = &mut self.current.formula;
+        f.utilization += formula.queue.utilization;
+        f.timeout_share += formula.queue.timeout_share;
+        f.p_wait += formula.queue.p_wait;
+        f.rejected_share += formula.rejected;
+        self.current.routing = input.requests.routing;
+        self.current.hedging = input.requests.hedging.is_some();
+        let t0 = self.clock;
+        let t1 = t0 + tick_s;
+        if input.serving == 0 || !(input.lambda > 0.0) || !(tick_s > 0.0) {
+            // Nothing to route: the formulas' reading (requests held for the first
+            // instance, or none at all).
+            self.clock = t1;
+            let m = &mut self.current.measured;
+            m.utilization += formula.queue.utilization;
+            m.timeout_share += formula.queue.timeout_share;
+            m.p_wait += formula.queue.p_wait;
+            m.rejected_share += formula.rejected;
+            return formula;
+        }
+        let per_node = input
+            .admission
+            .map_or(input.workers_per_instance, |a| a.per_node_requests);
+        let slots = input.workers_per_instance.min(per_node).max(1) as usize;
+        // The node's own requests and its part of the balancer's pending queue.
+        let cap = input.admission.map(|a| {
+            per_node.max(slots as u32) as usize + (a.pending / input.serving.max(1)) as usize
+        });
+        self.prepare(input, slots, cap);
+        // The engine knows instances by index only: a slow index past the serving ones
+        // (after a scale-in) names one of them.
+        let slow = input.requests.slow.map(|s| SlowInstance {
+            instance: s.instance % input.serving,
+            factor: s.factor,
+            from_s: t0,
+            to_s: t1,
+        });
+        let tick_start = self.sojourns.len();
+        let n = match self.path {
+            Path::Arrivals(_) => self.tick_by_arrivals(input, t1, slow),
+            Path::Events(_) => self.tick_by_events(input, t1, slow),
+        };
+        self.clock = t1;
+        let arrivals = n.arrivals.max(1) as f64;
+        let capacity = self.serving as f64 * self.slots as f64 * tick_s;
+        let utilization = if capacity > 0.0 {
+            (n.busy / capacity).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let timeout_share = n.gave_up as f64 / arrivals;
+        let p_wait = n.waited as f64 / arrivals;
+        let rejected = n.rejected as f64 / arrivals;
+        let tick = &mut self.sojourns[tick_start..];
+        let [p95_s, p99_s] = percentiles(tick, [0.95, 0.99]);
+        let counted = (n.served + n.gave_up) as f64;
+        let m = &mut self.current.measured;
+        m.utilization += utilization;
+        m.timeout_share += timeout_share;
+        m.p_wait += p_wait;
+        m.rejected_share += rejected;
+        self.current.arrivals += n.arrivals;
+        self.current.served += n.served;
+        self.current.timeouts += n.gave_up;
+        self.current.rejected += n.rejected;
+        let mean_wait_s = if n.served > 0 {
+            (n.wait_sum - n.gave_up as f64 * input.timeout_s) / n.served as f64
+        } else {
+            0.0
+        };
+        let queue = queueing::QueueOutcome {
+            p_wait,
+            utilization,
+            timeout_share,
+            p99_s,
+            mean_wait_s,
+            mean_wait_all_s: if counted > 0.0 {
+                n.wait_sum / counted
+            } else {
+                0.0
+            },
+            ..formula.queue
+        };
+        TickOutcome {
+            queue,
+            rejected,
+            p95_s: if input.want_p95 { p95_s } else { 0.0 },
+            workers: formula.workers,
+        }
+    }
+
+    fn close_minute(&mut self) -> Option<f64> {
+        let ticks = f64::from(self.ticks.max(1));
+        let mut minute = std::mem::take(&mut self.current);
+        for figures in [&mut minute.measured, &mut minute.formula] {
+            figures.utilization /= ticks;
+            figures.timeout_share /= ticks;
+            figures.p_wait /= ticks;
+            figures.rejected_share /= ticks;
+        }
+        let [p50_s, p99_s] = percentiles(&mut self.sojourns, [0.5, 0.99]);
+        minute.minute = self.minute;
+        minute.p50_s = p50_s;
+        minute.p99_s = p99_s;
+        minute.measured.p99_s = p99_s;
+        minute.formula.p99_s = match self.formula_tails.as_slice() {
+            [] => 0.0,
+            // One tick: its p99, as the minute model reports it.
+            [_] => self.formula_p99_s,
+            tails => queueing::mixture_quantile(tails, 0.01),
+        };
+        let worker_time = self.slots as f64 * self.minute_time_s;
+        for (i, load) in minute.instances.iter_mut().enumerate() {
+            load.utilization = if worker_time > 0.0 {
+                (self.minute_busy[i] / worker_time).min(1.0)
+            } else {
+                0.0
+            };
+            load.serving = i < self.serving as usize;
+        }
+        // Keep the buffers' room for the next minute.
+        let mut next = self.last.take().unwrap_or_default();
+        next.instances.clear();
+        next.instances
+            .resize(minute.instances.len(), InstanceLoad::default());
+        next.latency = LatencyHistogram::default();
+        self.current = RequestMinute {
+            instances: std::mem::take(&mut next.instances),
+            ..RequestMinute::default()
+        };
+        self.current.tokens_left = minute.tokens_left;
+        self.sojourns.clear();
+        self.formula_tails.clear();
+        self.minute_busy.iter_mut().for_each(|b| *b = 0.0);
+        self.minute_time_s = 0.0;
+        self.ticks = 0;
+        self.minute += 1;
+        let measured = (minute.served > 0).then_some(p99_s);
+        self.last = Some(minute);
+        measured.or(Some(self.last.as_ref().map_or(0.0, |m| m.formula.p99_s)))
+    }
+
+    fn requests(&self) -> Option<&RequestMinute> {
+        self.last.as_ref()
+    }
+}

@@ -431,6 +431,30 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             symbols: &["share of instances holding at least i requests", "load of each single-worker instance", "mean time in the system"],
             note: "For two choices and one worker per instance, in the limit of many instances; with a finite number of instances the request-level engine's figure is slightly higher.",
         },
+        RelationId::RoutedShares => RelationTexts {
+            name: "Each instance's share of the requests (load-balancing policy)",
+            formula: "round robin, random, least request: wᵢ = 1/I;  ring hash, Maglev: wᵢ = Σ P(key) over the keys whose hash the ring or table sends to instance i;  λᵢ = wᵢ·λ;  random and the hash policies: each instance is M/M/c+D at λᵢ",
+            symbols: &["instance i's share of the requests", "instance i's arrival rate"],
+            note: "A Poisson stream split at random, or key by key, is independent Poisson streams, so random routing and the hash policies give every instance an exact M/M/c+D queue. With the hash policies a popular key loads one instance however many there are: the shares follow the keys' Zipf popularity, not only the table.",
+        },
+        RelationId::RoundRobinQueue => RelationTexts {
+            name: "Round robin: each instance as E_I/M/c",
+            formula: "every I-th request: gaps Erlang-I of rate λ/I, A*(s) = (λ/(λ + s))^I;  σ = A*(cμ(1 − σ)), 0 < σ < 1;  P(wait) from the chain of (requests held, arrival phase), geometric of ratio σ beyond c − 1 (matrix-geometric);  a request that waits waits Exp(θ), θ = cμ(1 − σ);  timeouts ≈ P(wait)·e^(−θτ)",
+            symbols: &["root of the G/M/c equation", "Laplace–Stieltjes transform of the gap between an instance's requests", "rate of the exponential wait"],
+            note: "Turns make the arrivals at an instance more regular than Poisson (coefficient of variation 1/√I), so round robin waits less than random routing at the same load. Exact without timeouts; with them, the requests that give up are taken as those the queue would make wait past the timeout, without the relief their leaving brings: close when timeouts are rare, too high when many give up. At or past saturation the instances are solved as M/M/c+D instead (Poisson arrivals assumed).",
+        },
+        RelationId::SupermarketLatency => RelationTexts {
+            name: "Least request: latency and timeouts (supermarket model)",
+            formula: "s_k = ρ^((d^k − 1)/(d − 1));  a request finds at least k ahead with probability s_k^d;  with one worker, T after k ahead is Erlang(k + 1, μ):  P(T > t) = Σ_(m≥0) Pois(m; μt)·s_m^d,  P(W > τ) = Σ_(m≥0) Pois(m; μτ)·s_(m+1)^d;  E[T] = S·Σ_(k≥0) s_k^d",
+            symbols: &["choices (Envoy's choice_count, default 2)", "share of instances holding at least k requests", "time in the system", "wait"],
+            note: "The limit of many single-worker instances; with few instances, or near saturation, the request-level engine's figure is higher. With several workers per instance no closed form fits: the pooled queue M/M/(I·c)+D is shown as the bound it is (no dispatching beats one shared queue), and the figure comes from the request-level engine. Timeouts as for round robin: the queue is taken as unchanged by those who give up.",
+        },
+        RelationId::RoutedMixture => RelationTexts {
+            name: "The fleet's latency and timeouts over its instances",
+            formula: "timeouts = Σᵢ wᵢ·timeoutsᵢ;  P(T > t) over the served = Σᵢ wᵢ·servedᵢ·Pᵢ(T > t) / Σᵢ wᵢ·servedᵢ;  p99: the t where it equals 0.01",
+            symbols: &["instance i's share of the requests", "time in the system at instance i"],
+            note: "The fleet's p99 is that of all its requests, not the worst instance's: a hot instance under a hash policy raises it by its share of the requests.",
+        },
         RelationId::ZipfKeys => RelationTexts {
             name: "Request keys: Zipf popularity (request-level engine)",
             formula: "P(key of rank i) = i^(−s) / Σ_(j=1..K) j^(−s);  drawn by one uniform and a binary search of the cumulative probabilities",

@@ -1,0 +1,862 @@
+//! Routing in the minute model: what the load-balancing policy does to the queue, by formula
+//! where one exists.
+//!
+//! The fleet is I instances of c workers each, every instance with its own FIFO queue;
+//! requests arrive as one Poisson stream of rate λ, their service times are exponential with
+//! mean S, and a request that has not reached a worker within the timeout τ gives up (the
+//! patience of [`super::solve`]). The policy decides which instance's queue a request joins:
+//!
+//! - **random**: a Poisson stream split at random is independent Poisson streams, so every
+//!   instance is exactly M/M/c+D at λ/I ([`split_poisson`]);
+//! - **ring hash and Maglev**: each key's requests are a random thinning of the Poisson
+//!   stream, and a host's requests the sum of its keys' streams, so each instance is again
+//!   exactly M/M/c+D, at λ times its arrival share: the popularity of the keys the table
+//!   sends to it ([`hash_shares`]);
+//! - **round robin**: instance i takes every I-th request, so its interarrival times are
+//!   sums of I exponential gaps: Erlang-I renewal arrivals, not Poisson. Each instance is
+//!   E_I/M/c ([`erlang_arrivals_queue`]), exact without timeouts;
+//! - **least request** (power of d choices): with one worker per instance, the supermarket
+//!   model of many instances ([`Supermarket`]); with several workers per instance no closed
+//!   form fits, and the pooled queue M/M/(I·c)+D is given as the bound it is, to be replaced
+//!   by the request engine's figure.
+//!
+//! The fleet's p99 and timeout share are those of the mixture of the instances, weighted by
+//! their arrival shares ([`routed`]). Every function here is pure: it depends on no run.
+
+use super::{mixture_quantile, solve, QueueOutcome, SojournTail};
+use crate::balance::{self, maglev::Maglev, ring::Ring, HashBalancer};
+use crate::relations::{
+    Relation, RelationId, ENVOY_LOAD_BALANCERS, GROSS_HARRIS_2008, KLEINROCK_1975,
+    KLEINROCK_1975_GM, MITZENMACHER_2001, NEUTS_1981, ZIPF_1949,
+};
+use crate::requests::{KeySpace, Routing};
+
+/// Envoy's default `choice_count` of least request.
+pub const DEFAULT_CHOICES: u32 = 2;
+
+/// What an infinite timeout is read as, seconds: beyond every wait a queue below saturation
+/// has any chance of reaching.
+const NO_TIMEOUT_S: f64 = 1e12;
+
+/// The fleet behind the policy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RoutedFleet {
+    /// Instances I.
+    pub instances: u32,
+    /// Workers c of each instance.
+    pub workers_per_instance: u32,
+    /// The keys requests carry (only ring hash and Maglev read them).
+    pub keys: KeySpace,
+    /// Least request's number of choices d (Envoy's `choice_count`); 1 is random routing.
+    pub choices: u32,
+}
+
+impl RoutedFleet {
+    /// I instances of c workers, the default key space and two choices.
+    pub fn new(instances: u32, workers_per_instance: u32) -> Self {
+        RoutedFleet {
+            instances,
+            workers_per_instance,
+            keys: KeySpace::default(),
+            choices: DEFAULT_CHOICES,
+        }
+    }
+}
+
+/// How far a [`RoutedOutcome`] can be trusted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Basis {
+    /// The formula is the model's exact steady state.
+    Exact,
+    /// A closed form under an approximation the relation states (round robin with
+    /// timeouts, the supermarket model's limit of many instances).
+    Approximation,
+    /// No closed form fits: the figures are the pooled queue's, a bound no dispatching
+    /// policy beats; the request engine gives the real one.
+    Bound,
+}
+
+/// The queue of a routed fleet in steady state: the fields the minute model takes from
+/// [`QueueOutcome`], and each instance's arrival share and utilization.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoutedOutcome {
+    /// Busy worker time over worker time, over the fleet.
+    pub utilization: f64,
+    /// Share of requests that find every worker of their instance busy.
+    pub p_wait: f64,
+    /// Share of requests that give up at the timeout.
+    pub timeout_share: f64,
+    /// p99 of the time in the system of the served requests, seconds.
+    pub p99_s: f64,
+    /// Mean wait of the served requests, seconds.
+    pub mean_wait_s: f64,
+    /// Mean time in the system of the served requests, seconds.
+    pub mean_sojourn_s: f64,
+    /// Each instance's share of the arrivals.
+    pub shares: Vec<f64>,
+    /// Each instance's utilization.
+    pub per_instance_utilization: Vec<f64>,
+    pub basis: Basis,
+}
+
+/// The queue of `fleet` behind `policy` for λ = `lambda` requests/s, mean service time
+/// `service_s` and timeout `timeout_s` (`f64::INFINITY`: none).
+pub fn routed(
+    policy: Routing,
+    fleet: &RoutedFleet,
+    lambda: f64,
+    service_s: f64,
+    timeout_s: f64,
+) -> RoutedOutcome {
+    let tau = if timeout_s.is_finite() {
+        timeout_s.max(0.0)
+    } else {
+        NO_TIMEOUT_S
+    };
+    let lambda = lambda.max(0.0);
+    let (i, c) = (fleet.instances, fleet.workers_per_instance);
+    if i == 0 || c == 0 || !(service_s > 0.0) {
+        // Nobody serves: every request waits the timeout and gives up.
+        let q = solve(lambda, service_s, 0, tau);
+        return RoutedOutcome {
+            utilization: 0.0,
+            p_wait: q.p_wait,
+            timeout_share: q.timeout_share,
+            p99_s: q.p99_s,
+            mean_wait_s: q.mean_wait_s,
+            mean_sojourn_s: q.mean_wait_s,
+            shares: vec![1.0 / f64::from(i.max(1)); i as usize],
+            per_instance_utilization: vec![0.0; i as usize],
+            basis: Basis::Exact,
+        };
+    }
+    let shares = arrival_shares(policy, fleet);
+    let rho = lambda * service_s / (f64::from(i) * f64::from(c));
+    match policy {
+        Routing::Random | Routing::RingHash | Routing::Maglev => {
+            split_poisson(&shares, c, lambda, service_s, tau)
+        }
+        Routing::LeastRequest if fleet.choices <= 1 => {
+            split_poisson(&shares, c, lambda, service_s, tau)
+        }
+        _ if i == 1 => split_poisson(&shares, c, lambda, service_s, tau),
+        Routing::RoundRobin => {
+            match erlang_arrivals_queue(i, lambda / f64::from(i), service_s, c) {
+                Some(q) => {
+                    let wait = ExponentialWait {
+                        p_wait: q.p_wait,
+                        theta: q.drain_rate,
+                        mu: 1.0 / service_s,
+                        tau,
+                    };
+                    identical(&wait, shares, lambda, service_s, c, Basis::Approximation)
+                }
+                // At or past saturation no steady state without the timeouts: the instances as
+                // M/M/c+D, as if their arrivals were Poisson.
+                None => {
+                    let mut out = split_poisson(&shares, c, lambda, service_s, tau);
+                    out.basis = Basis::Approximation;
+                    out
+                }
+            }
+        }
+        Routing::LeastRequest if c == 1 && rho < 1.0 => {
+            let model = Supermarket::new(rho, fleet.choices, service_s, tau);
+            identical(&model, shares, lambda, service_s, 1, Basis::Approximation)
+        }
+        Routing::LeastRequest => pooled_bound(shares, i, c, lambda, service_s, tau),
+    }
+}
+
+/// Every instance's share of the arrivals: 1/I for round robin, random and least request
+/// (by symmetry), the popularity of the keys each host's table slots or ring arcs take for
+/// ring hash and Maglev.
+pub fn arrival_shares(policy: Routing, fleet: &RoutedFleet) -> Vec<f64> {
+    let n = fleet.instances as usize;
+    let equal = vec![1.0 / n.max(1) as f64; n];
+    if n <= 1 || !fleet.keys.is_valid() {
+        return equal;
+    }
+    let names: Vec<String> = (0..n).map(balance::host_name).collect();
+    match policy {
+        Routing::RingHash => Ring::new(&names, balance::ring::DEFAULT_MIN_RING_SIZE)
+            .map_or(equal, |ring| hash_shares(&ring, fleet.keys)),
+        // More hosts than slots cannot be tabled; equal shares stand in.
+        Routing::Maglev => Maglev::new(&names, balance::maglev::DEFAULT_TABLE_SIZE)
+            .map_or(equal, |table| hash_shares(&table, fleet.keys)),
+        _ => equal,
+    }
+}
+
+/// A hash policy's arrival shares: host h takes Σ P(key) over the keys its table sends to
+/// it, P the Zipf popularity and key k hashed as the engine hashes it
+/// ([`balance::key_hash`]).
+pub fn hash_shares(table: &dyn HashBalancer, keys: KeySpace) -> Vec<f64> {
+    let mut shares = vec![0.0; table.hosts()];
+    for (key, p) in keys.probabilities().into_iter().enumerate() {
+        shares[table.host_of(balance::key_hash(key as u64))] += p;
+    }
+    shares
+}
+
+/// Arrival shares and the Poisson split, for the sources panel.
+pub const ROUTED_SHARES: Relation = Relation {
+    id: RelationId::RoutedShares,
+    symbols: &["wᵢ", "λᵢ"],
+    citations: &[KLEINROCK_1975, ENVOY_LOAD_BALANCERS, ZIPF_1949],
+    assumption: false,
+};
+
+/// A Poisson stream split into instances with the given shares: instance i is M/M/c+D at
+/// λ·wᵢ ([`solve`]), exact, and the fleet is their mixture ([`mix`]).
+pub fn split_poisson(
+    shares: &[f64],
+    c: u32,
+    lambda: f64,
+    service_s: f64,
+    tau: f64,
+) -> RoutedOutcome {
+    let mut solved: Vec<(f64, QueueOutcome)> = Vec::with_capacity(shares.len());
+    for &w in shares {
+        // Equal shares (random routing) solve once.
+        let q = match solved.last() {
+            Some(&(last, q)) if last == w => q,
+            _ => solve(lambda * w, service_s, c, tau),
+        };
+        solved.push((w, q));
+    }
+    mix(&solved, service_s)
+}
+
+/// The mixture over the instances: arrival-weighted p(wait) and timeout share, the served
+/// requests' mean wait weighted by what each instance serves, and the p99 of the mixture of
+/// the instances' sojourn distributions ([`mixture_quantile`]).
+pub fn mix(instances: &[(f64, QueueOutcome)], service_s: f64) -> RoutedOutcome {
+    let total: f64 = instances.iter().map(|(w, _)| w).sum();
+    let total = if total > 0.0 { total } else { 1.0 };
+    let by_share = |f: &dyn Fn(&QueueOutcome) -> f64| {
+        instances.iter().map(|(w, q)| w * f(q)).sum::<f64>() / total
+    };
+    let served: f64 = by_share(&|q| 1.0 - q.timeout_share);
+    let mean_wait_s = if served > 0.0 {
+        by_share(&|q| (1.0 - q.timeout_share) * q.mean_wait_s) / served
+    } else {
+        0.0
+    };
+    let tails: Vec<(f64, SojournTail)> = instances.iter().map(|(w, q)| (*w, q.tail)).collect();
+    let per_instance_utilization: Vec<f64> = instances.iter().map(|(_, q)| q.utilization).collect();
+    RoutedOutcome {
+        utilization: per_instance_utilization.iter().sum::<f64>()
+            / per_instance_utilization.len().max(1) as f64,
+        p_wait: by_share(&|q| q.p_wait),
+        timeout_share: by_share(&|q| q.timeout_share),
+        p99_s: mixture_quantile(&tails, 0.01),
+        mean_wait_s,
+        mean_sojourn_s: mean_wait_s + service_s,
+        shares: instances.iter().map(|(w, _)| *w).collect(),
+        per_instance_utilization,
+        basis: Basis::Exact,
+    }
+}
+
+/// The mixture over the instances, for the sources panel.
+pub const ROUTED_MIXTURE: Relation = Relation {
+    id: RelationId::RoutedMixture,
+    symbols: &["wᵢ", "Tᵢ"],
+    citations: &[KLEINROCK_1975],
+    assumption: false,
+};
+
+/// The waiting time of one instance when the patience does not change the queue: what
+/// [`routed`] needs of round robin and least request.
+trait WaitLaw {
+    /// P(W > 0).
+    fn p_wait(&self) -> f64;
+    /// P(W > τ): the requests that give up.
+    fn gives_up(&self) -> f64;
+    /// E[W; W ≤ τ] / P(W ≤ τ): the mean wait of the served requests.
+    fn mean_wait_served(&self) -> f64;
+    /// P(T > t | W ≤ τ): the sojourn tail of the served requests.
+    fn served_tail(&self, t: f64) -> f64;
+}
+
+/// The p-quantile of the served requests' sojourn, by bisection between the service time's
+/// own quantile and where the tail has fallen below `tail`.
+fn served_quantile(law: &dyn WaitLaw, service_s: f64, tail: f64) -> f64 {
+    let mut lo = 0.0;
+    let mut hi = service_s * libm::log(1.0 / tail);
+    while law.served_tail(hi) > tail && hi < 1e9 {
+        lo = hi;
+        hi *= 2.0;
+    }
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if law.served_tail(mid) > tail {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    hi
+}
+
+/// I identical instances with the wait law `law`.
+fn identical(
+    law: &dyn WaitLaw,
+    shares: Vec<f64>,
+    lambda: f64,
+    service_s: f64,
+    c: u32,
+    basis: Basis,
+) -> RoutedOutcome {
+    let timeout_share = law.gives_up();
+    let n = shares.len().max(1) as f64;
+    let utilization =
+        (lambda / n * service_s * (1.0 - timeout_share) / f64::from(c.max(1))).min(1.0);
+    let mean_wait_s = law.mean_wait_served();
+    RoutedOutcome {
+        utilization,
+        p_wait: law.p_wait(),
+        timeout_share,
+        p99_s: served_quantile(law, service_s, 0.01),
+        mean_wait_s,
+        mean_sojourn_s: mean_wait_s + service_s,
+        per_instance_utilization: vec![utilization; shares.len()],
+        shares,
+        basis,
+    }
+}
+
+/// Least request with several workers per instance (or at or past saturation): the pooled
+/// queue M/M/(I·c)+D, a bound: a central queue never leaves a worker idle while a request
+/// waits, which no dispatching to per-instance queues can promise.
+fn pooled_bound(
+    shares: Vec<f64>,
+    i: u32,
+    c: u32,
+    lambda: f64,
+    service_s: f64,
+    tau: f64,
+) -> RoutedOutcome {
+    let q = solve(lambda, service_s, i.saturating_mul(c), tau);
+    RoutedOutcome {
+        utilization: q.utilization,
+        p_wait: q.p_wait,
+        timeout_share: q.timeout_share,
+        p99_s: q.p99_s,
+        mean_wait_s: q.mean_wait_s,
+        mean_sojourn_s: q.mean_wait_s + service_s,
+        per_instance_utilization: vec![q.utilization; shares.len()],
+        shares,
+        basis: Basis::Bound,
+    }
+}
+
+/// σ of an instance with Erlang-k arrivals of rate λ (k phases of rate kλ each, the gaps of
+/// round robin over k instances) and c exponential workers of mean S, returned as the gap
+/// 1 − σ: the root in (0, 1) of σ = A*(cμ(1 − σ)), with A*(s) = (kλ/(kλ + s))^k the
+/// Laplace–Stieltjes transform of the gap (Kleinrock 1975, ch. 6, the queue G/M/m; Gross,
+/// Shortle, Thompson & Harris 2008, §6.3, G/M/c). Solved as 1 − (1 + cμx/(kλ))^(−k) = x
+/// for x = 1 − σ by bisection (the left side exceeds x below the root and falls short above
+/// it). `None` at or past saturation (λS ≥ c), where only σ = 1 solves it.
+pub fn erlang_arrivals_gap(phases: u32, lambda: f64, service_s: f64, c: u32) -> Option<f64> {
+    let k = f64::from(phases.max(1));
+    let cmu = f64::from(c) / service_s;
+    if !(lambda > 0.0) || !(service_s > 0.0) || c == 0 || !(lambda < cmu) {
+        return None;
+    }
+    let nu = k * lambda;
+    let f = |x: f64| -libm::expm1(-k * libm::log1p(cmu * x / nu)) - x;
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+        if hi - lo <= 1e-15 * hi {
+            break;
+        }
+    }
+    Some(0.5 * (lo + hi))
+}
+
+/// One instance under round robin: E_k/M/c.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ErlangArrivals {
+    /// σ, the ratio of the geometric number an arrival finds beyond c − 1.
+    pub sigma: f64,
+    /// Share of arrivals that find every worker busy.
+    pub p_wait: f64,
+    /// The rate of the exponential wait of those that wait: θ = cμ(1 − σ), per second.
+    pub drain_rate: f64,
+    /// Time-average number of busy workers (λS by Little's law: a check of the solution).
+    pub busy_workers: f64,
+    /// Time-average share of time in each arrival phase that is the last (1/k: a check).
+    pub last_phase_share: f64,
+}
+
+/// E_k/M/c in steady state, exactly: the Markov chain of (requests held n, arrival phase j)
+/// is a quasi-birth-and-death process whose levels n ≥ c repeat, so π_(n+1) = π_n·R
+/// (Neuts 1981, ch. 1, matrix-geometric solutions). Only the last phase moves up a level,
+/// so R and the boundary's matrices have a single non-zero row: π_n = π_(n−1)(k−1)·ρₙ for
+/// vectors ρₙ found level by level from the top, ρ_c = R's row, (R's row)ⱼ =
+/// (kλ/(kλ + cμ(1 − σ)))^(j+1); each ρₙ (n < c) is linear in its own last entry, which one
+/// division fixes. Arrivals leave the last phase, so the number an arrival finds is
+/// π_n(k−1) normalized: geometric of ratio σ beyond c − 1, and P(wait) = Σ_(n≥c) of it. A
+/// request that waits waits Exp(cμ(1 − σ)) (Kleinrock 1975, ch. 6; Gross et al. 2008,
+/// §6.3). O(c·k) operations; `None` at or past saturation.
+pub fn erlang_arrivals_queue(
+    phases: u32,
+    lambda: f64,
+    service_s: f64,
+    c: u32,
+) -> Option<ErlangArrivals> {
+    let x = erlang_arrivals_gap(phases, lambda, service_s, c)?;
+    let k = phases.max(1) as usize;
+    let nu = k as f64 * lambda;
+    let mu = 1.0 / service_s;
+    let cf = f64::from(c);
+    let ratio = nu / (nu + cf * mu * x);
+    // ρ of the level above, starting from R's row.
+    let mut above: Vec<f64> = Vec::with_capacity(k);
+    let mut r = 1.0;
+    for _ in 0..k {
+        r *= ratio;
+        above.push(r);
+    }
+    let r_sum: f64 = above.iter().sum();
+    // ln of ρₙ(k−1) and of Σⱼ ρₙ(j), for n = 1..c−1.
+    let c_us = c as usize;
+    let mut ln_last = vec![0.0; c_us];
+    let mut ln_sum = vec![0.0; c_us];
+    let (mut a, mut b) = (vec![0.0; k], vec![0.0; k]);
+    for n in (1..c_us).rev() {
+        let out = nu + n as f64 * mu;
+        let down = (n + 1) as f64 * mu;
+        for j in 0..k {
+            let (pa, pb) = if j == 0 {
+                (1.0, 0.0)
+            } else {
+                (a[j - 1], b[j - 1])
+            };
+            a[j] = nu * pa / out;
+            b[j] = (nu * pb + down * above[j]) / out;
+        }
+        let s = a[k - 1] / (1.0 - b[k - 1]);
+        for j in 0..k {
+            above[j] = a[j] + s * b[j];
+        }
+        ln_last[n] = libm::log(s);
+        ln_sum[n] = libm::log(above.iter().sum::<f64>());
+    }
+    // Level 0, scaled so that its last phase is 1: π₀(j) = π₀(j−1) + μ·ρ₁(j)/ν.
+    let mut level0 = 0.0;
+    let mut acc = 0.0;
+    for &rho1 in &above {
+        acc += mu * rho1 / nu;
+        level0 += acc;
+    }
+    // ln S_n = ln π_n(k−1), n = 0..c−1, with S₀ = 1, and ln of each level's mass.
+    let mut ln_s = vec![0.0; c_us];
+    let mut ln_mass = vec![libm::log(level0); c_us];
+    for n in 1..c_us {
+        ln_s[n] = ln_s[n - 1] + ln_last[n];
+        ln_mass[n] = ln_s[n - 1] + ln_sum[n];
+    }
+    let sigma = 1.0 - x;
+    let top = ln_s[c_us - 1];
+    // Levels c and up: π_(c+m) = S_(c−1)·σ^m·r, so their arrivals' mass is S_(c−1)·σ/x and
+    // their whole mass S_(c−1)·Σr/x; all of them keep c workers busy.
+    let scale = ln_s
+        .iter()
+        .chain(&ln_mass)
+        .copied()
+        .fold(top + libm::log(r_sum / x), f64::max);
+    let e = |v: f64| libm::exp(v - scale);
+    let arrivals_low: f64 = ln_s.iter().map(|&v| e(v)).sum();
+    let arrivals_high = e(top) * sigma / x;
+    let mass_low: f64 = ln_mass.iter().map(|&v| e(v)).sum();
+    let mass_high = e(top) * r_sum / x;
+    let busy_low: f64 = ln_mass
+        .iter()
+        .enumerate()
+        .map(|(n, &v)| n as f64 * e(v))
+        .sum();
+    let total = mass_low + mass_high;
+    Some(ErlangArrivals {
+        sigma,
+        p_wait: arrivals_high / (arrivals_low + arrivals_high),
+        drain_rate: cf * mu * x,
+        busy_workers: (busy_low + cf * mass_high) / total,
+        last_phase_share: (arrivals_low + arrivals_high) / total,
+    })
+}
+
+/// Round robin's instances as E_I/M/c, for the sources panel.
+pub const ROUND_ROBIN_QUEUE: Relation = Relation {
+    id: RelationId::RoundRobinQueue,
+    symbols: &["σ", "A*", "θ"],
+    citations: &[KLEINROCK_1975_GM, GROSS_HARRIS_2008, NEUTS_1981],
+    assumption: false,
+};
+
+/// A wait that is 0 with probability 1 − P(wait) and Exp(θ) otherwise (M/M/c, GI/M/c), with
+/// the patience τ cutting the served ones off and not changing the queue: the share that
+/// gives up is P(wait)·e^(−θτ), the share a queue without timeouts would make wait longer
+/// (exact when few give up, above the truth when many do, since those who give up shorten
+/// the others' waits).
+struct ExponentialWait {
+    p_wait: f64,
+    theta: f64,
+    mu: f64,
+    tau: f64,
+}
+
+impl WaitLaw for ExponentialWait {
+    fn p_wait(&self) -> f64 {
+        self.p_wait
+    }
+
+    fn gives_up(&self) -> f64 {
+        self.p_wait * libm::exp(-self.theta * self.tau)
+    }
+
+    fn mean_wait_served(&self) -> f64 {
+        // E[W; W ≤ τ] = P(wait)·(1 − e^(−θτ)(1 + θτ))/θ.
+        let u = self.theta * self.tau;
+        let within = self.p_wait * (-libm::expm1(-u) - u * libm::exp(-u)) / self.theta;
+        within / (1.0 - self.gives_up())
+    }
+
+    fn served_tail(&self, t: f64) -> f64 {
+        // P(T > t, W ≤ τ): no wait and service past t; a wait w ≤ min(t, τ) and service past
+        // t − w; or a wait in (t, τ].
+        let (mu, theta, pw) = (self.mu, self.theta, self.p_wait);
+        let m = t.min(self.tau);
+        let waited_in_service = if (theta - mu).abs() <= 1e-9 * mu {
+            pw * theta * m * libm::exp(-mu * t)
+        } else {
+            pw * theta * (libm::exp(-mu * (t - m) - theta * m) - libm::exp(-mu * t)) / (mu - theta)
+        };
+        let still_waiting = if t < self.tau {
+            pw * (libm::exp(-theta * t) - libm::exp(-theta * self.tau))
+        } else {
+            0.0
+        };
+        let over = (1.0 - pw) * libm::exp(-mu * t) + waited_in_service + still_waiting;
+        (over / (1.0 - self.gives_up())).clamp(0.0, 1.0)
+    }
+}
+
+/// Share of single-worker instances holding at least `i` requests in the supermarket model
+/// with `d` choices at load ρ < 1, in the limit of many instances:
+/// sᵢ = ρ^((d^i − 1)/(d − 1)) (Mitzenmacher 2001, Theorem 3.2 for d = 2 and its
+/// generalization to d choices; d = 1 gives M/M/1's ρ^i).
+pub fn supermarket_share(rho: f64, d: u32, i: u32) -> f64 {
+    let d = f64::from(d.max(1));
+    let exponent = if d == 1.0 {
+        f64::from(i)
+    } else {
+        (libm::pow(d, f64::from(i)) - 1.0) / (d - 1.0)
+    };
+    libm::pow(rho.clamp(0.0, 1.0), exponent)
+}
+
+/// The supermarket model's requests one by one: a request samples d instances and joins the
+/// one holding the fewest, so it finds at least k requests ahead with probability sₖ^d; in
+/// the limit of many instances the instances are independent (Mitzenmacher 2001), so with
+/// k ahead at a single FIFO worker its wait is Erlang(k, μ) and its time in the system
+/// Erlang(k + 1, μ). Summed over k:
+///
+/// - P(T > t) = Σ_(m≥0) Pois(m; μt)·s_m^d, and P(W > τ) = Σ_(m≥0) Pois(m; μτ)·s_(m+1)^d;
+/// - E[T] = S·Σ_(k≥0) s_k^d = S·Σ_(i≥1) sᵢ/ρ (Little's law on the sᵢ: the same mean).
+///
+/// The patience τ cuts the served ones off without changing the queue, as for
+/// [`ExponentialWait`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Supermarket {
+    /// s_k^d for k = 0, 1, … while it exceeds 10⁻¹⁸: the share of arrivals that find at
+    /// least k requests at their instance.
+    at_least: Vec<f64>,
+    mu: f64,
+    tau: f64,
+}
+
+impl Supermarket {
+    /// Load ρ < 1 per single-worker instance, d choices, mean service time S, timeout τ.
+    pub fn new(rho: f64, d: u32, service_s: f64, tau: f64) -> Self {
+        let mut at_least = vec![1.0];
+        for k in 1..10_000 {
+            let s = libm::pow(supermarket_share(rho, d, k), f64::from(d.max(1)));
+            if !(s > 1e-18) {
+                break;
+            }
+            at_least.push(s);
+        }
+        Supermarket {
+            at_least,
+            mu: 1.0 / service_s,
+            tau,
+        }
+    }
+
+    /// Share of arrivals finding exactly k requests ahead.
+    fn finds(&self, k: usize) -> f64 {
+        self.at_least[k] - self.at_least.get(k + 1).copied().unwrap_or(0.0)
+    }
+
+    /// Mean time in the system in mean service times, without timeouts: Σ_(k≥0) s_k^d.
+    pub fn mean_sojourn_in_services(&self) -> f64 {
+        self.at_least.iter().sum()
+    }
+
+    /// P(T > t) without timeouts.
+    pub fn sojourn_tail(&self, t: f64) -> f64 {
+        let y = self.mu * t;
+        self.at_least
+            .iter()
+            .enumerate()
+            .map(|(m, a)| poisson(m, y) * a)
+            .sum::<f64>()
+            .min(1.0)
+    }
+}
+
+/// Pois(m; y) = e^(−y)·y^m/m!, in logarithms so that large y and m neither overflow nor
+/// underflow early.
+fn poisson(m: usize, y: f64) -> f64 {
+    if y <= 0.0 {
+        return if m == 0 { 1.0 } else { 0.0 };
+    }
+    let m = m as f64;
+    libm::exp(-y + m * libm::log(y) - libm::lgamma(m + 1.0))
+}
+
+impl WaitLaw for Supermarket {
+    fn p_wait(&self) -> f64 {
+        self.at_least.get(1).copied().unwrap_or(0.0)
+    }
+
+    fn gives_up(&self) -> f64 {
+        let y = self.mu * self.tau;
+        self.at_least
+            .iter()
+            .skip(1)
+            .enumerate()
+            .map(|(m, a)| poisson(m, y) * a)
+            .sum::<f64>()
+            .min(1.0)
+    }
+
+    fn mean_wait_served(&self) -> f64 {
+        // E[Erlang(k); ≤ τ] = (k/μ)·P(Erlang(k + 1) ≤ τ), and P(Erlang(n) ≤ τ) =
+        // 1 − Σ_(m<n) Pois(m; μτ).
+        let y = self.mu * self.tau;
+        let mut below = 0.0;
+        let mut within = 0.0;
+        for k in 0..self.at_least.len() {
+            below += poisson(k, y);
+            within += self.finds(k) * k as f64 / self.mu * (1.0 - below).max(0.0);
+        }
+        within / (1.0 - self.gives_up())
+    }
+
+    fn served_tail(&self, t: f64) -> f64 {
+        // P(T > t, W ≤ τ) is P(T > t) − P(W > τ) for t ≤ τ; past τ, a request served after
+        // k ahead in at most τ is still there at t with probability e^(−μ(t − τ))·Pois(k; μτ)
+        // (the remaining Erlang time beyond τ: ∫_τ^t of the wait's density, plus the
+        // service beyond t).
+        let over = if t <= self.tau {
+            self.sojourn_tail(t) - self.gives_up()
+        } else {
+            let y = self.mu * self.tau;
+            libm::exp(-self.mu * (t - self.tau))
+                * (0..self.at_least.len())
+                    .map(|k| self.finds(k) * poisson(k, y))
+                    .sum::<f64>()
+        };
+        (over / (1.0 - self.gives_up())).clamp(0.0, 1.0)
+    }
+}
+
+/// Least request's latency and timeouts from the supermarket model, for the sources panel.
+pub const SUPERMARKET_LATENCY: Relation = Relation {
+    id: RelationId::SupermarketLatency,
+    symbols: &["d", "s_k", "T", "W"],
+    citations: &[MITZENMACHER_2001, ENVOY_LOAD_BALANCERS],
+    assumption: false,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queueing::{drain_rate, erlang_c, sojourn_tail};
+
+    #[test]
+    fn poisson_arrivals_make_erlang_arrivals_erlang_c() {
+        // k = 1: the arrivals are Poisson, so σ = λ/(cμ), the wait's rate cμ − λ, and the
+        // share that waits Erlang C.
+        for (lambda, c) in [
+            (0.5f64, 1u32),
+            (4.5, 5),
+            (10.0, 14),
+            (19.0, 20),
+            (90.0, 100),
+        ] {
+            let q = erlang_arrivals_queue(1, lambda, 1.0, c).unwrap();
+            let want = erlang_c(lambda, c);
+            assert!((q.p_wait - want).abs() < 1e-9 * want, "{lambda} {c}");
+            assert!((q.sigma - lambda / f64::from(c)).abs() < 1e-12);
+            assert!((q.drain_rate - drain_rate(c, 1.0, lambda)).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn the_boundary_solution_keeps_little_and_the_phases() {
+        for (k, lambda, c) in [
+            (10u32, 0.9f64, 1u32),
+            (4, 7.0, 8),
+            (100, 15.84, 16),
+            (3, 0.5, 2),
+        ] {
+            let q = erlang_arrivals_queue(k, lambda, 1.0, c).unwrap();
+            assert!((q.busy_workers - lambda).abs() < 1e-9 * lambda, "{k} {c}");
+            assert!(
+                (q.last_phase_share - 1.0 / f64::from(k)).abs() < 1e-9,
+                "{k} {c}"
+            );
+        }
+    }
+
+    #[test]
+    fn one_worker_with_erlang_arrivals_waits_with_probability_sigma() {
+        // E₂/M/1 with λ = 1, S = 0.8 (μ = 1.25): σ = (2/(2 + 1.25(1 − σ)))², i.e.
+        // σ(3.25 − 1.25σ)² = 4. Dividing out the root σ = 1 leaves 25σ² − 105σ + 64 = 0,
+        // whose root in (0, 1) is σ = (105 − √4625)/50 = 0.739853….
+        let want = (105.0 - libm::sqrt(4625.0)) / 50.0;
+        let q = erlang_arrivals_queue(2, 1.0, 0.8, 1).unwrap();
+        assert!((q.sigma - want).abs() < 1e-12, "{} vs {want}", q.sigma);
+        // GI/M/1: an arrival finds n with probability (1 − σ)σ^n, so it waits with σ.
+        assert!((q.p_wait - want).abs() < 1e-12);
+        assert!((q.drain_rate - 1.25 * (1.0 - want)).abs() < 1e-12);
+        assert!(erlang_arrivals_queue(2, 1.25, 0.8, 1).is_none());
+    }
+
+    #[test]
+    fn supermarket_by_hand() {
+        // d = 2, ρ = 0.9: Σ_(i≥1) 0.9^(2^i − 2) = 1 + 0.9² + 0.9⁶ + 0.9¹⁴ + 0.9³⁰ + 0.9⁶² +
+        // 0.9¹²⁶ + … = 1 + 0.81 + 0.531441 + 0.228767924549 + 0.042391158276 +
+        // 0.001455578343 + 0.000001716154 = 2.614057…
+        let want = 1.0
+            + 0.81
+            + 0.531_441
+            + 0.228_767_924_549
+            + 0.042_391_158_276
+            + 0.001_455_578_343
+            + 0.000_001_716_154;
+        let m = Supermarket::new(0.9, 2, 1.0, NO_TIMEOUT_S);
+        assert!(
+            (m.mean_sojourn_in_services() - want).abs() < 1e-9,
+            "{}",
+            m.mean_sojourn_in_services()
+        );
+        assert!((super::super::supermarket_mean_sojourn(0.9) - want).abs() < 1e-9);
+        // d = 1 is M/M/1: mean 1/(1 − ρ), and the tail e^(−(1 − ρ)t).
+        let mm1 = Supermarket::new(0.5, 1, 1.0, NO_TIMEOUT_S);
+        assert!((mm1.mean_sojourn_in_services() - 2.0).abs() < 1e-12);
+        for t in [0.5, 2.0, 7.0] {
+            assert!((mm1.sojourn_tail(t) - libm::exp(-0.5 * t)).abs() < 1e-12);
+        }
+        // d = 3, ρ = 0.9: shares ρ^((3^i − 1)/2): 0.9, 0.9⁴, 0.9¹³, 0.9⁴⁰ …
+        assert!((supermarket_share(0.9, 3, 2) - 0.6561).abs() < 1e-12);
+        assert!((supermarket_share(0.9, 2, 3) - libm::pow(0.9, 7.0)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn exponential_wait_without_timeouts_is_the_mmc_tail() {
+        let (c, lambda) = (10u32, 9.0);
+        let pw = erlang_c(lambda, c);
+        let theta = drain_rate(c, 1.0, lambda);
+        let law = ExponentialWait {
+            p_wait: pw,
+            theta,
+            mu: 1.0,
+            tau: NO_TIMEOUT_S,
+        };
+        for t in [0.1, 1.0, 3.0, 10.0] {
+            assert!((law.served_tail(t) - sojourn_tail(pw, 1.0, theta, t)).abs() < 1e-12);
+        }
+        assert!((law.mean_wait_served() - pw / theta).abs() < 1e-12);
+        assert_eq!(law.gives_up(), 0.0);
+    }
+
+    #[test]
+    fn random_and_one_instance_are_the_patience_queue() {
+        let fleet = RoutedFleet::new(5, 4);
+        let out = routed(Routing::Random, &fleet, 15.0, 1.0, 3.0);
+        let q = solve(3.0, 1.0, 4, 3.0);
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * b;
+        assert!(close(out.p_wait, q.p_wait));
+        assert!(close(out.timeout_share, q.timeout_share));
+        assert!(close(out.mean_wait_s, q.mean_wait_s));
+        assert_eq!(out.p99_s, q.p99_s);
+        assert_eq!(out.basis, Basis::Exact);
+        assert_eq!(out.shares, vec![0.2; 5]);
+        let one = routed(Routing::RoundRobin, &RoutedFleet::new(1, 4), 3.0, 1.0, 3.0);
+        assert_eq!(one.p99_s, q.p99_s);
+    }
+
+    #[test]
+    fn hash_shares_follow_the_keys() {
+        // One key: all the load on the host of key 0.
+        let mut fleet = RoutedFleet::new(4, 2);
+        fleet.keys = KeySpace {
+            keys: 1,
+            exponent: 1.0,
+        };
+        for policy in [Routing::RingHash, Routing::Maglev] {
+            let shares = arrival_shares(policy, &fleet);
+            assert_eq!(shares.iter().filter(|&&s| s == 1.0).count(), 1);
+            assert_eq!(shares.iter().filter(|&&s| s == 0.0).count(), 3);
+        }
+        // Many equally popular keys: close to the table's shares.
+        fleet.keys = KeySpace {
+            keys: 200_000,
+            exponent: 0.0,
+        };
+        let names: Vec<String> = (0..4).map(balance::host_name).collect();
+        let table = Maglev::new(&names, balance::maglev::DEFAULT_TABLE_SIZE).unwrap();
+        for (got, want) in arrival_shares(Routing::Maglev, &fleet)
+            .iter()
+            .zip(table.shares())
+        {
+            assert!((got - want).abs() < 0.005, "{got} vs {want}");
+        }
+        let total: f64 = arrival_shares(Routing::RingHash, &RoutedFleet::new(7, 1))
+            .iter()
+            .sum();
+        assert!((total - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn least_request_with_several_workers_is_a_bound() {
+        let out = routed(
+            Routing::LeastRequest,
+            &RoutedFleet::new(10, 4),
+            36.0,
+            1.0,
+            5.0,
+        );
+        assert_eq!(out.basis, Basis::Bound);
+        assert_eq!(out.p_wait, solve(36.0, 1.0, 40, 5.0).p_wait);
+    }
+
+    #[test]
+    fn nobody_serving_times_everything_out() {
+        let out = routed(Routing::RoundRobin, &RoutedFleet::new(0, 4), 3.0, 1.0, 2.0);
+        assert_eq!(out.timeout_share, 1.0);
+        assert_eq!(out.utilization, 0.0);
+    }
+}

@@ -14,11 +14,12 @@
 //!   sends to it ([`hash_shares`]);
 //! - **round robin**: instance i takes every I-th request, so its interarrival times are
 //!   sums of I exponential gaps: Erlang-I renewal arrivals, not Poisson. Each instance is
-//!   E_I/M/c ([`erlang_arrivals_queue`]), exact without timeouts;
+//!   E_I/M/c ([`erlang_arrivals_queue`]), exact without timeouts; the timeouts cut its wait
+//!   law as M/M/c+D's exact solution cuts M/M/c's (an approximation for these arrivals);
 //! - **least request** (power of d choices): with one worker per instance, the supermarket
-//!   model of many instances ([`Supermarket`]); with several workers per instance no closed
-//!   form fits, and the pooled queue M/M/(I·c)+D is given as the bound it is, to be replaced
-//!   by the request engine's figure.
+//!   model of many instances ([`Supermarket`]), the timeouts cut the same way; with several
+//!   workers per instance no closed form fits, and the pooled queue M/M/(I·c)+D is given as
+//!   the bound it is (on the mean wait), to be replaced by the request engine's figure.
 //!
 //! The fleet's p99 and timeout share are those of the mixture of the instances, weighted by
 //! their arrival shares ([`routed`]). Every function here is pure: it depends on no run.
@@ -71,8 +72,9 @@ pub enum Basis {
     /// A closed form under an approximation the relation states (round robin with
     /// timeouts, the supermarket model's limit of many instances).
     Approximation,
-    /// No closed form fits: the figures are the pooled queue's, a bound no dispatching
-    /// policy beats; the request engine gives the real one.
+    /// No closed form fits: the figures are the pooled queue's, whose mean wait no
+    /// dispatching to per-instance queues beats (without timeouts); the request engine gives
+    /// the real figures.
     Bound,
 }
 
@@ -141,18 +143,30 @@ pub fn routed(
         }
         _ if i == 1 => split_poisson(&shares, c, lambda, service_s, tau),
         Routing::RoundRobin => {
-            match erlang_arrivals_queue(i, lambda / f64::from(i), service_s, c) {
-                Some(q) => {
+            let lambda_i = lambda / f64::from(i);
+            match gap_root(i, lambda_i, service_s, c) {
+                Some(x) => {
+                    let free = erlang_arrivals_free_wait(i, lambda_i, service_s, c, x);
+                    // A*(cμ) of the Erlang-I gap of rate λ/I, whose phases have rate λ.
+                    let all = f64::from(c) / service_s;
+                    let a = libm::pow(lambda / (lambda + all), f64::from(i));
                     let wait = ExponentialWait {
-                        p_wait: q.p_wait,
-                        theta: q.drain_rate,
+                        no_wait: free.no_wait,
+                        density: free.density,
+                        theta: free.theta,
                         mu: 1.0 / service_s,
-                        tau,
+                        overshoot: Some((free.last_free, a / (1.0 - a))),
                     };
-                    identical(&wait, shares, lambda, service_s, c, Basis::Approximation)
+                    // Without timeouts below saturation E_I/M/c is the exact steady state.
+                    let basis = if timeout_s.is_finite() || x < 0.0 {
+                        Basis::Approximation
+                    } else {
+                        Basis::Exact
+                    };
+                    identical(&wait, shares, lambda, service_s, tau, c, basis)
                 }
-                // At or past saturation no steady state without the timeouts: the instances as
-                // M/M/c+D, as if their arrivals were Poisson.
+                // Exactly at saturation: the instances as M/M/c+D, as if their arrivals were
+                // Poisson.
                 None => {
                     let mut out = split_poisson(&shares, c, lambda, service_s, tau);
                     out.basis = Basis::Approximation;
@@ -161,8 +175,16 @@ pub fn routed(
             }
         }
         Routing::LeastRequest if c == 1 && rho < 1.0 => {
-            let model = Supermarket::new(rho, fleet.choices, service_s, tau);
-            identical(&model, shares, lambda, service_s, 1, Basis::Approximation)
+            let model = Supermarket::new(rho, fleet.choices, service_s);
+            identical(
+                &model,
+                shares,
+                lambda,
+                service_s,
+                tau,
+                1,
+                Basis::Approximation,
+            )
         }
         Routing::LeastRequest => pooled_bound(shares, i, c, lambda, service_s, tau),
     }
@@ -267,48 +289,110 @@ pub const ROUTED_MIXTURE: Relation = Relation {
     assumption: false,
 };
 
-/// The waiting time of one instance when the patience does not change the queue: what
-/// [`routed`] needs of round robin and least request.
-trait WaitLaw {
-    /// P(W > 0).
-    fn p_wait(&self) -> f64;
-    /// P(W > τ): the requests that give up.
-    fn gives_up(&self) -> f64;
-    /// E[W; W ≤ τ] / P(W ≤ τ): the mean wait of the served requests.
-    fn mean_wait_served(&self) -> f64;
-    /// P(T > t | W ≤ τ): the sojourn tail of the served requests.
-    fn served_tail(&self, t: f64) -> f64;
+/// The wait W an arriving request would have at its instance if nobody gave up: an atom at 0
+/// and a density beyond, with the service after it exponential of rate μ.
+trait FreeWait {
+    /// The mass of requests that find a free worker (the law need not be normalized: only
+    /// ratios of masses are read).
+    fn no_wait(&self) -> f64;
+    /// The mass of requests that wait some time in (0, τ].
+    fn waited_within(&self, tau: f64) -> f64;
+    /// The density of the wait at x > 0.
+    fn wait_density(&self, x: f64) -> f64;
+    /// ∫ w over the waits in (0, τ].
+    fn wait_moment(&self, tau: f64) -> f64;
+    /// The mass with wait ≤ τ and wait + service > t.
+    fn sojourn_over(&self, t: f64, tau: f64) -> f64;
+    /// The mass of the requests that give up, when the law below τ keeps its free shape and
+    /// `all` = cμ: for Poisson arrivals v(τ)/(cμ) (see [`Patience`]).
+    fn abandon_mass(&self, tau: f64, all: f64) -> f64 {
+        self.wait_density(tau) / all
+    }
 }
 
-/// The p-quantile of the served requests' sojourn, by bisection between the service time's
-/// own quantile and where the tail has fallen below `tail`.
-fn served_quantile(law: &dyn WaitLaw, service_s: f64, tail: f64) -> f64 {
-    let mut lo = 0.0;
-    let mut hi = service_s * libm::log(1.0 / tail);
-    while law.served_tail(hi) > tail && hi < 1e9 {
-        lo = hi;
-        hi *= 2.0;
+/// A [`FreeWait`] with the patience τ: the requests whose wait would pass τ give up, and
+/// their leaving shortens the waits of those behind them. M/M/c+D's exact solution
+/// ([`super::patience`]) is the free law of M/M/c cut at τ, with the mass beyond τ replaced
+/// by v(τ)/(cμ), v the free density: past τ the virtual wait only drains, and it jumps over τ
+/// by a service spacing Exp(cμ), memoryless (for renewal arrivals see
+/// [`FreeWait::abandon_mass`] of [`ExponentialWait`]). The same cut is taken for the other
+/// arrival laws (Erlang arrivals, the supermarket model): exact for Poisson arrivals, an
+/// approximation otherwise (the shape of the waits below τ is taken as unchanged by those
+/// who give up), whose error the tests measure against the request engine.
+struct Patience<'a> {
+    free: &'a dyn FreeWait,
+    tau: f64,
+    /// cμ: the rate at which the workers of one instance finish requests.
+    all: f64,
+}
+
+impl Patience<'_> {
+    /// The mass of those who give up.
+    fn abandon_mass(&self) -> f64 {
+        self.free.abandon_mass(self.tau, self.all)
     }
-    for _ in 0..100 {
-        let mid = 0.5 * (lo + hi);
-        if law.served_tail(mid) > tail {
-            lo = mid;
-        } else {
-            hi = mid;
+
+    /// The mass of those who are served (wait ≤ τ).
+    fn served_mass(&self) -> f64 {
+        self.free.no_wait() + self.free.waited_within(self.tau)
+    }
+
+    fn total(&self) -> f64 {
+        self.served_mass() + self.abandon_mass()
+    }
+
+    fn p_wait(&self) -> f64 {
+        (self.free.waited_within(self.tau) + self.abandon_mass()) / self.total()
+    }
+
+    fn gives_up(&self) -> f64 {
+        self.abandon_mass() / self.total()
+    }
+
+    fn mean_wait_served(&self) -> f64 {
+        self.free.wait_moment(self.tau) / self.served_mass()
+    }
+
+    fn served_tail(&self, t: f64) -> f64 {
+        (self.free.sojourn_over(t, self.tau) / self.served_mass()).clamp(0.0, 1.0)
+    }
+
+    /// The p-quantile of the served requests' sojourn, by bisection from 0 to where the
+    /// tail has fallen below `tail`.
+    fn served_quantile(&self, service_s: f64, tail: f64) -> f64 {
+        let mut lo = 0.0;
+        let mut hi = service_s * libm::log(1.0 / tail);
+        while self.served_tail(hi) > tail && hi < 1e9 {
+            lo = hi;
+            hi *= 2.0;
         }
+        for _ in 0..100 {
+            let mid = 0.5 * (lo + hi);
+            if self.served_tail(mid) > tail {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        hi
     }
-    hi
 }
 
-/// I identical instances with the wait law `law`.
+/// I identical instances of c workers whose free wait is `free`.
 fn identical(
-    law: &dyn WaitLaw,
+    free: &dyn FreeWait,
     shares: Vec<f64>,
     lambda: f64,
     service_s: f64,
+    tau: f64,
     c: u32,
     basis: Basis,
 ) -> RoutedOutcome {
+    let law = Patience {
+        free,
+        tau,
+        all: f64::from(c.max(1)) / service_s,
+    };
     let timeout_share = law.gives_up();
     let n = shares.len().max(1) as f64;
     let utilization =
@@ -318,7 +402,7 @@ fn identical(
         utilization,
         p_wait: law.p_wait(),
         timeout_share,
-        p99_s: served_quantile(law, service_s, 0.01),
+        p99_s: law.served_quantile(service_s, 0.01),
         mean_wait_s,
         mean_sojourn_s: mean_wait_s + service_s,
         per_instance_utilization: vec![utilization; shares.len()],
@@ -328,8 +412,10 @@ fn identical(
 }
 
 /// Least request with several workers per instance (or at or past saturation): the pooled
-/// queue M/M/(I·c)+D, a bound: a central queue never leaves a worker idle while a request
-/// waits, which no dispatching to per-instance queues can promise.
+/// queue M/M/(I·c)+D, a bound on the mean wait: a central queue never leaves a worker idle
+/// while a request waits, which no dispatching to per-instance queues can promise, so it
+/// holds no more requests (without timeouts, and by Little's law waits no longer on
+/// average). Not a bound on every quantile.
 fn pooled_bound(
     shares: Vec<f64>,
     i: u32,
@@ -356,26 +442,40 @@ fn pooled_bound(
 /// round robin over k instances) and c exponential workers of mean S, returned as the gap
 /// 1 − σ: the root in (0, 1) of σ = A*(cμ(1 − σ)), with A*(s) = (kλ/(kλ + s))^k the
 /// Laplace–Stieltjes transform of the gap (Kleinrock 1975, ch. 6, the queue G/M/m; Gross,
-/// Shortle, Thompson & Harris 2008, §6.3, G/M/c). Solved as 1 − (1 + cμx/(kλ))^(−k) = x
-/// for x = 1 − σ by bisection (the left side exceeds x below the root and falls short above
-/// it). `None` at or past saturation (λS ≥ c), where only σ = 1 solves it.
+/// Shortle, Thompson & Harris 2008, ch. 6, G/M/c). `None` at or past saturation (λS ≥ c),
+/// where only σ = 1 solves it in (0, 1].
 pub fn erlang_arrivals_gap(phases: u32, lambda: f64, service_s: f64, c: u32) -> Option<f64> {
+    gap_root(phases, lambda, service_s, c).filter(|&x| x > 0.0)
+}
+
+/// The root x ≠ 0 of 1 − (1 + cμx/(kλ))^(−k) = x, found by bisection: in (0, 1) below
+/// saturation, in (−kλ/(cμ), 0) past it (σ > 1, the continuation that [`Patience`] reads
+/// below τ).
+fn gap_root(phases: u32, lambda: f64, service_s: f64, c: u32) -> Option<f64> {
     let k = f64::from(phases.max(1));
     let cmu = f64::from(c) / service_s;
-    if !(lambda > 0.0) || !(service_s > 0.0) || c == 0 || !(lambda < cmu) {
+    let usable = lambda > 0.0 && lambda.is_finite() && service_s > 0.0 && c > 0;
+    if !usable || lambda == cmu {
         return None;
     }
     let nu = k * lambda;
     let f = |x: f64| -libm::expm1(-k * libm::log1p(cmu * x / nu)) - x;
-    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    // Below saturation f > 0 on (0, root) and f < 0 on (root, 1); past it f < 0 on
+    // (−kλ/(cμ), root) and f > 0 on (root, 0).
+    let below = lambda < cmu;
+    let (mut lo, mut hi) = if below {
+        (0.0f64, 1.0f64)
+    } else {
+        (-nu / cmu, 0.0f64)
+    };
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
-        if f(mid) > 0.0 {
+        if (f(mid) > 0.0) == below {
             lo = mid;
         } else {
             hi = mid;
         }
-        if hi - lo <= 1e-15 * hi {
+        if hi - lo <= 1e-15 * hi.abs().max(lo.abs()) {
             break;
         }
     }
@@ -406,7 +506,7 @@ pub struct ErlangArrivals {
 /// division fixes. Arrivals leave the last phase, so the number an arrival finds is
 /// π_n(k−1) normalized: geometric of ratio σ beyond c − 1, and P(wait) = Σ_(n≥c) of it. A
 /// request that waits waits Exp(cμ(1 − σ)) (Kleinrock 1975, ch. 6; Gross et al. 2008,
-/// §6.3). O(c·k) operations; `None` at or past saturation.
+/// ch. 6). O(c·k) operations; `None` at or past saturation.
 pub fn erlang_arrivals_queue(
     phases: u32,
     lambda: f64,
@@ -414,6 +514,40 @@ pub fn erlang_arrivals_queue(
     c: u32,
 ) -> Option<ErlangArrivals> {
     let x = erlang_arrivals_gap(phases, lambda, service_s, c)?;
+    let free = erlang_arrivals_free_wait(phases, lambda, service_s, c, x);
+    let waiting = free.density / free.theta;
+    Some(ErlangArrivals {
+        sigma: 1.0 - x,
+        p_wait: waiting / (free.no_wait + waiting),
+        drain_rate: free.theta,
+        busy_workers: free.busy_workers,
+        last_phase_share: free.last_phase_share,
+    })
+}
+
+/// The free wait of E_k/M/c (see [`erlang_arrivals_queue`]) for the gap x = 1 − σ, with the
+/// checks: the masses are those of the arrivals, scaled, so that an arrival finds a free
+/// worker with mass Σ_(n<c) π_n(k−1) and waits with density π_(c−1)(k−1)·σ·cμ·e^(−θx) (the
+/// geometric sum of Erlang(m + 1, cμ) waits). Past saturation (x < 0) the levels below c
+/// are still a finite, positive solution of their balance equations; the levels above are
+/// not summable, and only the part of the law below the patience is used.
+struct ErlangFreeWait {
+    no_wait: f64,
+    density: f64,
+    /// The mass of arrivals that find exactly c − 1 busy workers.
+    last_free: f64,
+    theta: f64,
+    busy_workers: f64,
+    last_phase_share: f64,
+}
+
+fn erlang_arrivals_free_wait(
+    phases: u32,
+    lambda: f64,
+    service_s: f64,
+    c: u32,
+    x: f64,
+) -> ErlangFreeWait {
     let k = phases.max(1) as usize;
     let nu = k as f64 * lambda;
     let mu = 1.0 / service_s;
@@ -467,16 +601,12 @@ pub fn erlang_arrivals_queue(
     }
     let sigma = 1.0 - x;
     let top = ln_s[c_us - 1];
-    // Levels c and up: π_(c+m) = S_(c−1)·σ^m·r, so their arrivals' mass is S_(c−1)·σ/x and
-    // their whole mass S_(c−1)·Σr/x; all of them keep c workers busy.
-    let scale = ln_s
-        .iter()
-        .chain(&ln_mass)
-        .copied()
-        .fold(top + libm::log(r_sum / x), f64::max);
+    let scale = ln_s.iter().chain(&ln_mass).copied().fold(top, f64::max);
     let e = |v: f64| libm::exp(v - scale);
-    let arrivals_low: f64 = ln_s.iter().map(|&v| e(v)).sum();
-    let arrivals_high = e(top) * sigma / x;
+    let no_wait: f64 = ln_s.iter().map(|&v| e(v)).sum();
+    let density = e(top) * sigma * cf * mu;
+    // Levels c and up (below saturation): π_(c+m) = S_(c−1)·σ^m·r, so their arrivals' mass
+    // is S_(c−1)·σ/x and their whole mass S_(c−1)·Σr/x; all keep c workers busy.
     let mass_low: f64 = ln_mass.iter().map(|&v| e(v)).sum();
     let mass_high = e(top) * r_sum / x;
     let busy_low: f64 = ln_mass
@@ -485,13 +615,14 @@ pub fn erlang_arrivals_queue(
         .map(|(n, &v)| n as f64 * e(v))
         .sum();
     let total = mass_low + mass_high;
-    Some(ErlangArrivals {
-        sigma,
-        p_wait: arrivals_high / (arrivals_low + arrivals_high),
-        drain_rate: cf * mu * x,
+    ErlangFreeWait {
+        no_wait,
+        density,
+        last_free: e(top),
+        theta: cf * mu * x,
         busy_workers: (busy_low + cf * mass_high) / total,
-        last_phase_share: (arrivals_low + arrivals_high) / total,
-    })
+        last_phase_share: (no_wait + e(top) * sigma / x) / total,
+    }
 }
 
 /// Round robin's instances as E_I/M/c, for the sources panel.
@@ -502,51 +633,85 @@ pub const ROUND_ROBIN_QUEUE: Relation = Relation {
     assumption: false,
 };
 
-/// A wait that is 0 with probability 1 − P(wait) and Exp(θ) otherwise (M/M/c, GI/M/c), with
-/// the patience τ cutting the served ones off and not changing the queue: the share that
-/// gives up is P(wait)·e^(−θτ), the share a queue without timeouts would make wait longer
-/// (exact when few give up, above the truth when many do, since those who give up shorten
-/// the others' waits).
-struct ExponentialWait {
-    p_wait: f64,
-    theta: f64,
-    mu: f64,
-    tau: f64,
+/// ∫_a^b e^(−θx) dx, for any sign of θ.
+fn exp_integral(theta: f64, a: f64, b: f64) -> f64 {
+    let len = b - a;
+    if !(len > 0.0) {
+        return 0.0;
+    }
+    let u = theta * len;
+    let shape = if u.abs() < 1e-12 {
+        1.0
+    } else {
+        -libm::expm1(-u) / u
+    };
+    libm::exp(-theta * a) * len * shape
 }
 
-impl WaitLaw for ExponentialWait {
-    fn p_wait(&self) -> f64 {
-        self.p_wait
+/// A free wait with an atom at 0 and the density D·e^(−θx) beyond: M/M/c's, and E_k/M/c's
+/// with θ = cμ(1 − σ). Past saturation θ < 0: the law is not a distribution any more, but
+/// its part below τ, which is all [`Patience`] reads, still is.
+struct ExponentialWait {
+    no_wait: f64,
+    /// D: the density at 0+.
+    density: f64,
+    theta: f64,
+    mu: f64,
+    /// For renewal arrivals: the mass of arrivals that take the last free worker, and
+    /// A*(cμ)/(1 − A*(cμ)) ([`FreeWait::abandon_mass`]); `None` for Poisson arrivals.
+    overshoot: Option<(f64, f64)>,
+}
+
+impl FreeWait for ExponentialWait {
+    fn no_wait(&self) -> f64 {
+        self.no_wait
     }
 
-    fn gives_up(&self) -> f64 {
-        self.p_wait * libm::exp(-self.theta * self.tau)
+    fn waited_within(&self, tau: f64) -> f64 {
+        self.density * exp_integral(self.theta, 0.0, tau)
     }
 
-    fn mean_wait_served(&self) -> f64 {
-        // E[W; W ≤ τ] = P(wait)·(1 − e^(−θτ)(1 + θτ))/θ.
-        let u = self.theta * self.tau;
-        let within = self.p_wait * (-libm::expm1(-u) - u * libm::exp(-u)) / self.theta;
-        within / (1.0 - self.gives_up())
+    fn wait_density(&self, x: f64) -> f64 {
+        self.density * libm::exp(-self.theta * x)
     }
 
-    fn served_tail(&self, t: f64) -> f64 {
-        // P(T > t, W ≤ τ): no wait and service past t; a wait w ≤ min(t, τ) and service past
-        // t − w; or a wait in (t, τ].
-        let (mu, theta, pw) = (self.mu, self.theta, self.p_wait);
-        let m = t.min(self.tau);
-        let waited_in_service = if (theta - mu).abs() <= 1e-9 * mu {
-            pw * theta * m * libm::exp(-mu * t)
+    fn wait_moment(&self, tau: f64) -> f64 {
+        // D·∫₀^τ x·e^(−θx) dx = D·(1 − e^(−u)(1 + u))/θ², u = θτ (by its series near 0).
+        let u = self.theta * tau;
+        let shape = if u.abs() < 1e-3 {
+            0.5 - u / 3.0 + u * u / 8.0 - u * u * u / 30.0
         } else {
-            pw * theta * (libm::exp(-mu * (t - m) - theta * m) - libm::exp(-mu * t)) / (mu - theta)
+            (-libm::expm1(-u) - u * libm::exp(-u)) / (u * u)
         };
-        let still_waiting = if t < self.tau {
-            pw * (libm::exp(-theta * t) - libm::exp(-theta * self.tau))
-        } else {
-            0.0
+        self.density * tau * tau * shape
+    }
+
+    fn sojourn_over(&self, t: f64, tau: f64) -> f64 {
+        // No wait and service past t; a wait w ≤ min(t, τ) and service past t − w; or a
+        // wait in (t, τ].
+        let m = t.min(tau);
+        let waited_in_service =
+            self.density * libm::exp(-self.mu * t) * exp_integral(self.theta - self.mu, 0.0, m);
+        let still_waiting = self.density * exp_integral(self.theta, t, tau);
+        self.no_wait * libm::exp(-self.mu * t) + waited_in_service + still_waiting
+    }
+
+    /// With renewal arrivals of transform A*, an admitted request that lifts the virtual
+    /// wait past τ does so by a memoryless overshoot O ~ Exp(cμ) (a service spacing of c
+    /// busy workers); the arrivals that follow before O has drained all give up, on average
+    /// Σ_(m≥1) E[e^(−cμ·(G₁ + … + G_m))] = A*(cμ)/(1 − A*(cμ)) of them (G the gaps). The
+    /// crossings are the arrivals below τ whose jump passes it: ∫₀^τ D·e^(−θy)·e^(−cμ(τ−y))
+    /// dy, plus those that take the last free worker, times e^(−cμτ). For Poisson arrivals
+    /// this is v(τ)/(cμ) again, exactly.
+    fn abandon_mass(&self, tau: f64, all: f64) -> f64 {
+        let Some((last_free, renewals)) = self.overshoot else {
+            return self.wait_density(tau) / all;
         };
-        let over = (1.0 - pw) * libm::exp(-mu * t) + waited_in_service + still_waiting;
-        (over / (1.0 - self.gives_up())).clamp(0.0, 1.0)
+        // ∫₀^τ D·e^(−θy − cμ(τ − y)) dy = D·e^(−θτ)·∫₀^τ e^(−(cμ − θ)z) dz.
+        let waited =
+            self.density * libm::exp(-self.theta * tau) * exp_integral(all - self.theta, 0.0, tau);
+        let crossings = waited + last_free * libm::exp(-all * tau);
+        crossings * renewals
     }
 }
 
@@ -571,22 +736,21 @@ pub fn supermarket_share(rho: f64, d: u32, i: u32) -> f64 {
 /// Erlang(k + 1, μ). Summed over k:
 ///
 /// - P(T > t) = Σ_(m≥0) Pois(m; μt)·s_m^d, and P(W > τ) = Σ_(m≥0) Pois(m; μτ)·s_(m+1)^d;
-/// - E[T] = S·Σ_(k≥0) s_k^d = S·Σ_(i≥1) sᵢ/ρ (Little's law on the sᵢ: the same mean).
+/// - E\[T\] = S·Σ_(k≥0) s_k^d = S·Σ_(i≥1) sᵢ/ρ (Little's law on the sᵢ: the same mean).
 ///
-/// The patience τ cuts the served ones off without changing the queue, as for
-/// [`ExponentialWait`].
+/// [`routed`] takes the timeouts by cutting this law at τ, as M/M/c+D's exact solution cuts
+/// M/M/c's (an approximation here: arrivals at an instance depend on its queue).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Supermarket {
     /// s_k^d for k = 0, 1, … while it exceeds 10⁻¹⁸: the share of arrivals that find at
     /// least k requests at their instance.
     at_least: Vec<f64>,
     mu: f64,
-    tau: f64,
 }
 
 impl Supermarket {
-    /// Load ρ < 1 per single-worker instance, d choices, mean service time S, timeout τ.
-    pub fn new(rho: f64, d: u32, service_s: f64, tau: f64) -> Self {
+    /// Load ρ < 1 per single-worker instance, d choices, mean service time S.
+    pub fn new(rho: f64, d: u32, service_s: f64) -> Self {
         let mut at_least = vec![1.0];
         for k in 1..10_000 {
             let s = libm::pow(supermarket_share(rho, d, k), f64::from(d.max(1)));
@@ -598,7 +762,6 @@ impl Supermarket {
         Supermarket {
             at_least,
             mu: 1.0 / service_s,
-            tau,
         }
     }
 
@@ -634,13 +797,11 @@ fn poisson(m: usize, y: f64) -> f64 {
     libm::exp(-y + m * libm::log(y) - libm::lgamma(m + 1.0))
 }
 
-impl WaitLaw for Supermarket {
-    fn p_wait(&self) -> f64 {
-        self.at_least.get(1).copied().unwrap_or(0.0)
-    }
-
-    fn gives_up(&self) -> f64 {
-        let y = self.mu * self.tau;
+impl Supermarket {
+    /// P(W > x).
+    fn wait_over(&self, x: f64) -> f64 {
+        // With k ahead the wait is Erlang(k, μ): P(W > x) = Σ_(m≥0) Pois(m; μx)·s_(m+1)^d.
+        let y = self.mu * x;
         self.at_least
             .iter()
             .skip(1)
@@ -649,35 +810,51 @@ impl WaitLaw for Supermarket {
             .sum::<f64>()
             .min(1.0)
     }
+}
 
-    fn mean_wait_served(&self) -> f64 {
+impl FreeWait for Supermarket {
+    fn no_wait(&self) -> f64 {
+        self.finds(0)
+    }
+
+    fn waited_within(&self, tau: f64) -> f64 {
+        (self.at_least.get(1).copied().unwrap_or(0.0) - self.wait_over(tau)).max(0.0)
+    }
+
+    fn wait_density(&self, x: f64) -> f64 {
+        // Σ_(k≥1) P(k ahead)·μ·Pois(k − 1; μx).
+        let y = self.mu * x;
+        (1..self.at_least.len())
+            .map(|k| self.finds(k) * self.mu * poisson(k - 1, y))
+            .sum()
+    }
+
+    fn wait_moment(&self, tau: f64) -> f64 {
         // E[Erlang(k); ≤ τ] = (k/μ)·P(Erlang(k + 1) ≤ τ), and P(Erlang(n) ≤ τ) =
         // 1 − Σ_(m<n) Pois(m; μτ).
-        let y = self.mu * self.tau;
+        let y = self.mu * tau;
         let mut below = 0.0;
         let mut within = 0.0;
         for k in 0..self.at_least.len() {
             below += poisson(k, y);
             within += self.finds(k) * k as f64 / self.mu * (1.0 - below).max(0.0);
         }
-        within / (1.0 - self.gives_up())
+        within
     }
 
-    fn served_tail(&self, t: f64) -> f64 {
-        // P(T > t, W ≤ τ) is P(T > t) − P(W > τ) for t ≤ τ; past τ, a request served after
-        // k ahead in at most τ is still there at t with probability e^(−μ(t − τ))·Pois(k; μτ)
-        // (the remaining Erlang time beyond τ: ∫_τ^t of the wait's density, plus the
-        // service beyond t).
-        let over = if t <= self.tau {
-            self.sojourn_tail(t) - self.gives_up()
+    fn sojourn_over(&self, t: f64, tau: f64) -> f64 {
+        // For t ≤ τ: P(T > t) − P(W > τ). Past τ, a request with k ahead served within τ is
+        // still there at t with probability e^(−μ(t − τ))·Pois(k; μτ): the wait's density
+        // from τ to t, ∫ μ^k w^(k−1)/(k − 1)! e^(−μt) dw, plus the service beyond t.
+        if t <= tau {
+            (self.sojourn_tail(t) - self.wait_over(tau)).max(0.0)
         } else {
-            let y = self.mu * self.tau;
-            libm::exp(-self.mu * (t - self.tau))
+            let y = self.mu * tau;
+            libm::exp(-self.mu * (t - tau))
                 * (0..self.at_least.len())
                     .map(|k| self.finds(k) * poisson(k, y))
                     .sum::<f64>()
-        };
-        (over / (1.0 - self.gives_up())).clamp(0.0, 1.0)
+        }
     }
 }
 
@@ -756,7 +933,7 @@ mod tests {
             + 0.042_391_158_276
             + 0.001_455_578_343
             + 0.000_001_716_154;
-        let m = Supermarket::new(0.9, 2, 1.0, NO_TIMEOUT_S);
+        let m = Supermarket::new(0.9, 2, 1.0);
         assert!(
             (m.mean_sojourn_in_services() - want).abs() < 1e-9,
             "{}",
@@ -764,7 +941,7 @@ mod tests {
         );
         assert!((super::super::supermarket_mean_sojourn(0.9) - want).abs() < 1e-9);
         // d = 1 is M/M/1: mean 1/(1 − ρ), and the tail e^(−(1 − ρ)t).
-        let mm1 = Supermarket::new(0.5, 1, 1.0, NO_TIMEOUT_S);
+        let mm1 = Supermarket::new(0.5, 1, 1.0);
         assert!((mm1.mean_sojourn_in_services() - 2.0).abs() < 1e-12);
         for t in [0.5, 2.0, 7.0] {
             assert!((mm1.sojourn_tail(t) - libm::exp(-0.5 * t)).abs() < 1e-12);
@@ -779,17 +956,109 @@ mod tests {
         let (c, lambda) = (10u32, 9.0);
         let pw = erlang_c(lambda, c);
         let theta = drain_rate(c, 1.0, lambda);
-        let law = ExponentialWait {
-            p_wait: pw,
+        let free = ExponentialWait {
+            no_wait: 1.0 - pw,
+            density: pw * theta,
             theta,
             mu: 1.0,
+            overshoot: None,
+        };
+        let law = Patience {
+            free: &free,
             tau: NO_TIMEOUT_S,
+            all: 10.0,
         };
         for t in [0.1, 1.0, 3.0, 10.0] {
             assert!((law.served_tail(t) - sojourn_tail(pw, 1.0, theta, t)).abs() < 1e-12);
         }
         assert!((law.mean_wait_served() - pw / theta).abs() < 1e-12);
         assert_eq!(law.gives_up(), 0.0);
+    }
+
+    #[test]
+    fn the_cut_free_law_of_m_m_c_is_m_m_c_plus_d() {
+        // Poisson arrivals: the patience cut of the M/M/c law must be M/M/c+D's exact
+        // solution, below and past saturation.
+        for (c, lambda, tau) in [
+            (10u32, 9.0f64, 0.5f64),
+            (4, 3.96, 20.0),
+            (10, 10.5, 0.5),
+            (1, 0.9, 3.0),
+        ] {
+            let exact = solve(lambda, 1.0, c, tau);
+            // M/M/c's free law on M/M/c+D's scale: the atom 1, the density λ·B(a, c − 1) at
+            // 0+ (past saturation θ < 0 and it is no distribution, but its part below τ is).
+            let b = crate::queueing::erlang_b(lambda, c - 1);
+            let free = ExponentialWait {
+                no_wait: 1.0,
+                density: lambda * b,
+                theta: drain_rate(c, 1.0, lambda),
+                mu: 1.0,
+                overshoot: None,
+            };
+            let law = Patience {
+                free: &free,
+                tau,
+                all: f64::from(c),
+            };
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1e-300);
+            assert!(
+                close(law.p_wait(), exact.p_wait),
+                "{c} {lambda}: {} vs {}",
+                law.p_wait(),
+                exact.p_wait
+            );
+            assert!(close(law.gives_up(), exact.timeout_share), "{c} {lambda}");
+            assert!(
+                close(law.mean_wait_served(), exact.mean_wait_s),
+                "{c} {lambda}"
+            );
+            assert!(
+                (law.served_quantile(1.0, 0.01) - exact.p99_s).abs() < 1e-9 * exact.p99_s,
+                "{c} {lambda}: {} vs {}",
+                law.served_quantile(1.0, 0.01),
+                exact.p99_s
+            );
+        }
+    }
+
+    #[test]
+    fn poisson_arrivals_through_the_boundary_solution_are_m_m_c_plus_d() {
+        // k = 1 through the level-by-level solution, below and past saturation (σ > 1).
+        for (c, lambda, tau) in [
+            (10u32, 9.0f64, 0.5f64),
+            (10, 10.5, 0.5),
+            (4, 5.0, 2.0),
+            (1, 1.2, 3.0),
+        ] {
+            let x = gap_root(1, lambda, 1.0, c).unwrap();
+            assert!((x - (1.0 - lambda / f64::from(c))).abs() < 1e-12);
+            let e = erlang_arrivals_free_wait(1, lambda, 1.0, c, x);
+            // The renewal form of the overshoot with A*(cμ) = λ/(λ + cμ).
+            let a = lambda / (lambda + f64::from(c));
+            let free = ExponentialWait {
+                no_wait: e.no_wait,
+                density: e.density,
+                theta: e.theta,
+                mu: 1.0,
+                overshoot: Some((e.last_free, a / (1.0 - a))),
+            };
+            let law = Patience {
+                free: &free,
+                tau,
+                all: f64::from(c),
+            };
+            let exact = solve(lambda, 1.0, c, tau);
+            assert!((law.p_wait() - exact.p_wait).abs() < 1e-9, "{c} {lambda}");
+            assert!(
+                (law.gives_up() - exact.timeout_share).abs() < 1e-9,
+                "{c} {lambda}"
+            );
+            assert!(
+                (law.mean_wait_served() - exact.mean_wait_s).abs() < 1e-9,
+                "{c} {lambda}"
+            );
+        }
     }
 
     #[test]

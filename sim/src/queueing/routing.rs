@@ -110,6 +110,22 @@ pub fn routed(
     service_s: f64,
     timeout_s: f64,
 ) -> RoutedOutcome {
+    let shares = arrival_shares(policy, fleet);
+    routed_with_shares(policy, fleet, shares, lambda, service_s, timeout_s)
+}
+
+/// [`routed`] with the arrival shares already known ([`arrival_shares`] of the same policy
+/// and fleet): the hash policies' shares change only when the instances do, and building
+/// their table is the costly part. Shares of another length than the fleet's instances are
+/// computed anew.
+pub fn routed_with_shares(
+    policy: Routing,
+    fleet: &RoutedFleet,
+    shares: Vec<f64>,
+    lambda: f64,
+    service_s: f64,
+    timeout_s: f64,
+) -> RoutedOutcome {
     let tau = if timeout_s.is_finite() {
         timeout_s.max(0.0)
     } else {
@@ -132,7 +148,11 @@ pub fn routed(
             basis: Basis::Exact,
         };
     }
-    let shares = arrival_shares(policy, fleet);
+    let shares = if shares.len() == i as usize {
+        shares
+    } else {
+        arrival_shares(policy, fleet)
+    };
     let rho = lambda * service_s / (f64::from(i) * f64::from(c));
     match policy {
         Routing::Random | Routing::RingHash | Routing::Maglev => {
@@ -1107,6 +1127,24 @@ mod tests {
             .iter()
             .sum();
         assert!((total - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn known_shares_give_the_same_outcome() {
+        let fleet = RoutedFleet::new(6, 3);
+        for policy in Routing::ALL {
+            let shares = arrival_shares(*policy, &fleet);
+            let direct = routed(*policy, &fleet, 14.0, 1.0, 4.0);
+            assert_eq!(
+                routed_with_shares(*policy, &fleet, shares, 14.0, 1.0, 4.0),
+                direct
+            );
+            // Shares of another fleet are not used.
+            assert_eq!(
+                routed_with_shares(*policy, &fleet, vec![1.0], 14.0, 1.0, 4.0),
+                direct
+            );
+        }
     }
 
     #[test]

@@ -341,6 +341,40 @@ fn least_request_with_several_workers_is_bounded_by_the_pooled_queue() {
     }
 }
 
+/// The README's example: every policy on 10 instances of 4 workers at load 0.9 with a
+/// timeout of 20 service times, p99 and timeouts beside the formula's (least request: the
+/// pooled bound, which the engine's p99 exceeds here).
+#[test]
+#[cfg_attr(debug_assertions, ignore = "long: run with --release")]
+fn the_readme_example() {
+    for routing in Routing::ALL {
+        let c = with_timeout(case(*routing, 10, 4, 0.9, 2_000_000), 20.0);
+        let formula = c.formula();
+        let outcomes = c.engine();
+        let p99: Vec<f64> = outcomes.iter().map(|o| o.p99_s).collect();
+        let timeouts: Vec<f64> = outcomes.iter().map(|o| o.timeout_share).collect();
+        let ((p99, p99_error), (timeouts, timeouts_error)) =
+            (mean_and_error(&p99), mean_and_error(&timeouts));
+        println!(
+            "{routing}: p99 formula {:.2}, engine {p99:.3} ± {p99_error:.3}; timeouts formula {:.3} %, engine {:.3} % ± {:.3} ({:?})",
+            formula.p99_s,
+            100.0 * formula.timeout_share,
+            100.0 * timeouts,
+            100.0 * timeouts_error,
+            formula.basis
+        );
+        if formula.basis == Basis::Bound {
+            assert!(p99 > formula.p99_s, "{routing}");
+        } else {
+            assert!(
+                (p99 - formula.p99_s).abs() < 0.03 * formula.p99_s,
+                "{routing}"
+            );
+            assert!(2.0 * p99_error < 0.03 * formula.p99_s, "{routing}");
+        }
+    }
+}
+
 /// The quick versions, run in every build: P(wait) of random routing (exact) and round
 /// robin (exact without timeouts) at 0.9, 10 × 200 k requests (standard error about 0.2 %
 /// against 2 %).

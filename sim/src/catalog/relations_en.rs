@@ -447,7 +447,7 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             name: "Least request: latency and timeouts (supermarket model)",
             formula: "s_k = ρ^((d^k − 1)/(d − 1));  a request finds at least k ahead with probability s_k^d;  with one worker, T after k ahead is Erlang(k + 1, μ):  P(T > t) = Σ_(m≥0) Pois(m; μt)·s_m^d,  P(W > τ) = Σ_(m≥0) Pois(m; μτ)·s_(m+1)^d;  E[T] = S·Σ_(k≥0) s_k^d",
             symbols: &["choices (Envoy's choice_count, default 2)", "share of instances holding at least k requests", "time in the system", "wait"],
-            note: "The limit of many single-worker instances; with few instances, or near saturation, the request-level engine's figure is higher. With several workers per instance no closed form fits: the pooled queue M/M/(I·c)+D is shown as the bound it is (no dispatching beats one shared queue), and the figure comes from the request-level engine. Timeouts as for round robin: the queue is taken as unchanged by those who give up.",
+            note: "The limit of many single-worker instances; with few instances, or near saturation, the request-level engine's figure is higher (measured mean time in the system: within 1.3 % with 100 instances up to load 0.9 and with 1,000 at 0.99; 8 % higher with 100 at 0.99, 14 % with 10 at 0.9). With several workers per instance no closed form fits: the pooled queue M/M/(I·c)+D is shown as the bound it is (no dispatching beats one shared queue), and the figure comes from the request-level engine. Timeouts as for round robin: the queue is taken as unchanged by those who give up.",
         },
         RelationId::RoutedMixture => RelationTexts {
             name: "The fleet's latency and timeouts over its instances",

@@ -225,6 +225,10 @@ pub const NEUTS_1981: Citation = Citation {
     text: "M. F. Neuts, Matrix-Geometric Solutions in Stochastic Models: An Algorithmic Approach, Johns Hopkins University Press (1981), ch. 1 (matrix-geometric invariant vectors)",
     url: "",
 };
+pub const GRASSMANN_TAKSAR_HEYMAN_1985: Citation = Citation {
+    text: "W. K. Grassmann, M. I. Taksar, D. P. Heyman, \"Regenerative Analysis and Steady State Distributions for Markov Chains\", Operations Research 33(5), 1107–1116 (1985) (elimination without subtraction)",
+    url: "https://doi.org/10.1287/opre.33.5.1107",
+};
 pub const HARCHOL_BALTER_2013: Citation = Citation {
     text: "M. Harchol-Balter, Performance Modeling and Design of Computer Systems, Cambridge University Press (2013), ch. 14 (M/M/k)",
     url: "https://www.cs.cmu.edu/~harchol/PerformanceModeling/book.html",

@@ -27,8 +27,8 @@
 use super::{mixture_quantile, solve, QueueOutcome, SojournTail};
 use crate::balance::{self, maglev::Maglev, ring::Ring, HashBalancer};
 use crate::relations::{
-    Relation, RelationId, ENVOY_LOAD_BALANCERS, GROSS_HARRIS_2008, KLEINROCK_1975,
-    KLEINROCK_1975_GM, MITZENMACHER_2001, NEUTS_1981, ZIPF_1949,
+    Relation, RelationId, ENVOY_LOAD_BALANCERS, GRASSMANN_TAKSAR_HEYMAN_1985, GROSS_HARRIS_2008,
+    KLEINROCK_1975, KLEINROCK_1975_GM, MITZENMACHER_2001, NEUTS_1981, ZIPF_1949,
 };
 use crate::requests::{KeySpace, Routing};
 
@@ -171,11 +171,14 @@ pub fn routed_with_shares(
                     let all = f64::from(c) / service_s;
                     let a = libm::pow(lambda / (lambda + all), f64::from(i));
                     let wait = ExponentialWait {
-                        no_wait: free.no_wait,
-                        density: free.density,
-                        theta: free.theta,
-                        mu: 1.0 / service_s,
                         overshoot: Some((free.last_free, a / (1.0 - a))),
+                        ..ExponentialWait::new(
+                            free.no_wait,
+                            free.density,
+                            free.theta,
+                            1.0 / service_s,
+                            tau,
+                        )
                     };
                     // Without timeouts below saturation E_I/M/c is the exact steady state.
                     let basis = if timeout_s.is_finite() || x < 0.0 {
@@ -523,8 +526,9 @@ pub struct ErlangArrivals {
 /// so R and the boundary's matrices have a single non-zero row: π_n = π_(n−1)(k−1)·ρₙ for
 /// vectors ρₙ found level by level from the top, ρ_c = R's row, (R's row)ⱼ =
 /// (kλ/(kλ + cμ(1 − σ)))^(j+1); each ρₙ (n < c) is linear in its own last entry, which one
-/// division fixes. Arrivals leave the last phase, so the number an arrival finds is
-/// π_n(k−1) normalized: geometric of ratio σ beyond c − 1, and P(wait) = Σ_(n≥c) of it. A
+/// division fixes, written without subtraction so that no level loses digits however many
+/// workers (Grassmann, Taksar & Heyman 1985). Arrivals leave the last phase, so the number
+/// an arrival finds is π_n(k−1) normalized: geometric of ratio σ beyond c − 1, and P(wait) = Σ_(n≥c) of it. A
 /// request that waits waits Exp(cμ(1 − σ)) (Kleinrock 1975, ch. 6; Gross et al. 2008,
 /// ch. 6). O(c·k) operations; `None` at or past saturation.
 pub fn erlang_arrivals_queue(
@@ -585,24 +589,36 @@ fn erlang_arrivals_free_wait(
     let c_us = c as usize;
     let mut ln_last = vec![0.0; c_us];
     let mut ln_sum = vec![0.0; c_us];
-    let (mut a, mut b) = (vec![0.0; k], vec![0.0; k]);
+    // Level n, from the top down: π_n = π_(n−1)(k−1)·ν·x, x solving x·(−L_n) = e₀, L_n
+    // the generator of level n with the trips above it folded in: a trip that leaves
+    // (n, k−1) upwards comes back to (n, j) with probability p_j = d·ρ_(n+1)(j)/ν, d the
+    // down rate of level n + 1 (the p_j add up to 1: the rows of the folded generator keep
+    // summing to −nμ). Its diagonal is written without subtraction (Grassmann, Taksar &
+    // Heyman 1985): the last phase leaves at nμ + ν·Σ_(j<k−1) p_j·(1 − q^(k−1−j)),
+    // q = ν/(ν + nμ), the chance that a return to phase j moves on before going down.
+    let mut p = vec![0.0; k];
     for n in (1..c_us).rev() {
-        let out = nu + n as f64 * mu;
+        let nmu = n as f64 * mu;
+        let out = nu + nmu;
+        let q = nu / out;
         let down = (n + 1) as f64 * mu;
         for j in 0..k {
-            let (pa, pb) = if j == 0 {
-                (1.0, 0.0)
-            } else {
-                (a[j - 1], b[j - 1])
-            };
-            a[j] = nu * pa / out;
-            b[j] = (nu * pb + down * above[j]) / out;
+            p[j] = down * above[j] / nu;
         }
-        let s = a[k - 1] / (1.0 - b[k - 1]);
-        for j in 0..k {
-            above[j] = a[j] + s * b[j];
+        let ln_q = libm::log(q);
+        let leave: f64 = (0..k - 1)
+            .map(|j| p[j] * -libm::expm1((k - 1 - j) as f64 * ln_q))
+            .sum();
+        // x_(k−1), then x_j = q^j/(ν + nμ) + x_(k−1)·β_j with β_j = q·(β_(j−1) + p_j).
+        let last = libm::pow(q, (k - 1) as f64) / (nmu + nu * leave);
+        let (mut alpha, mut beta) = (1.0 / out, q * p[0]);
+        for j in 0..k - 1 {
+            above[j] = nu * (alpha + last * beta);
+            alpha *= q;
+            beta = q * (beta + p[j + 1]);
         }
-        ln_last[n] = libm::log(s);
+        above[k - 1] = nu * last;
+        ln_last[n] = libm::log(above[k - 1]);
         ln_sum[n] = libm::log(above.iter().sum::<f64>());
     }
     // Level 0, scaled so that its last phase is 1: π₀(j) = π₀(j−1) + μ·ρ₁(j)/ν.
@@ -649,71 +665,115 @@ fn erlang_arrivals_free_wait(
 pub const ROUND_ROBIN_QUEUE: Relation = Relation {
     id: RelationId::RoundRobinQueue,
     symbols: &["σ", "A*", "θ"],
-    citations: &[KLEINROCK_1975_GM, GROSS_HARRIS_2008, NEUTS_1981],
+    citations: &[
+        KLEINROCK_1975_GM,
+        GROSS_HARRIS_2008,
+        NEUTS_1981,
+        GRASSMANN_TAKSAR_HEYMAN_1985,
+    ],
     assumption: false,
 };
 
-/// ∫_a^b e^(−θx) dx, for any sign of θ.
-fn exp_integral(theta: f64, a: f64, b: f64) -> f64 {
-    let len = b - a;
+/// ∫₀^len exp(e₀ + (e₁ − e₀)·x/len) dx: an exponential between the exponents e₀ and e₁,
+/// computed from the larger one so that nothing overflows when both are ≤ 0.
+fn exp_span(e0: f64, e1: f64, len: f64) -> f64 {
     if !(len > 0.0) {
         return 0.0;
     }
-    let u = theta * len;
-    let shape = if u.abs() < 1e-12 {
-        1.0
+    let d = (e1 - e0).abs();
+    let shape = if d < 1e-12 { 1.0 } else { -libm::expm1(-d) / d };
+    libm::exp(e0.max(e1)) * len * shape
+}
+
+/// (1 − e^(−u)(1 + u))/u² = ∫₀^1 y·e^(−u·y) dy for u ≥ 0, by its series near 0.
+fn first_moment_shape(u: f64) -> f64 {
+    if u < 1e-3 {
+        0.5 - u / 3.0 + u * u / 8.0 - u * u * u / 30.0
     } else {
-        -libm::expm1(-u) / u
-    };
-    libm::exp(-theta * a) * len * shape
+        (-libm::expm1(-u) - u * libm::exp(-u)) / (u * u)
+    }
 }
 
 /// A free wait with an atom at 0 and the density D·e^(−θx) beyond: M/M/c's, and E_k/M/c's
 /// with θ = cμ(1 − σ). Past saturation θ < 0: the law is not a distribution any more, but
-/// its part below τ, which is all [`Patience`] reads, still is.
+/// its part below τ, which is all [`Patience`] reads, still is. Every mass is kept
+/// multiplied by e^(θ·x*), x* = τ when θ < 0 (where the density peaks) and 0 otherwise, so
+/// that no exponential exceeds 1 (the scale cancels in [`Patience`]'s ratios).
 struct ExponentialWait {
     no_wait: f64,
     /// D: the density at 0+.
     density: f64,
     theta: f64,
     mu: f64,
+    /// x*: τ past saturation, 0 below.
+    anchor: f64,
     /// For renewal arrivals: the mass of arrivals that take the last free worker, and
     /// A*(cμ)/(1 − A*(cμ)) ([`FreeWait::abandon_mass`]); `None` for Poisson arrivals.
     overshoot: Option<(f64, f64)>,
 }
 
+impl ExponentialWait {
+    /// The law with the atom `no_wait`, the density `density`·e^(−θx), the service rate μ,
+    /// to be read up to the timeout `tau`.
+    fn new(no_wait: f64, density: f64, theta: f64, mu: f64, tau: f64) -> Self {
+        ExponentialWait {
+            no_wait,
+            density,
+            theta,
+            mu,
+            anchor: if theta < 0.0 { tau } else { 0.0 },
+            overshoot: None,
+        }
+    }
+
+    /// The exponent of the scaled density at x: −θ(x − x*).
+    fn at(&self, x: f64) -> f64 {
+        -self.theta * (x - self.anchor)
+    }
+
+    /// The scale e^(θ·x*) of the masses that carry no exponential of θ.
+    fn scale(&self) -> f64 {
+        libm::exp(self.theta * self.anchor)
+    }
+}
+
 impl FreeWait for ExponentialWait {
     fn no_wait(&self) -> f64 {
-        self.no_wait
+        self.no_wait * self.scale()
     }
 
     fn waited_within(&self, tau: f64) -> f64 {
-        self.density * exp_integral(self.theta, 0.0, tau)
+        self.density * exp_span(self.at(0.0), self.at(tau), tau)
     }
 
     fn wait_density(&self, x: f64) -> f64 {
-        self.density * libm::exp(-self.theta * x)
+        self.density * libm::exp(self.at(x))
     }
 
     fn wait_moment(&self, tau: f64) -> f64 {
-        // D·∫₀^τ x·e^(−θx) dx = D·(1 − e^(−u)(1 + u))/θ², u = θτ (by its series near 0).
-        let u = self.theta * tau;
-        let shape = if u.abs() < 1e-3 {
-            0.5 - u / 3.0 + u * u / 8.0 - u * u * u / 30.0
+        // D·∫₀^τ x·e^(−θ(x − x*)) dx: from 0 when θ ≥ 0, measured back from τ otherwise.
+        let u = self.theta.abs() * tau;
+        let moment = if self.theta >= 0.0 {
+            tau * tau * first_moment_shape(u)
         } else {
-            (-libm::expm1(-u) - u * libm::exp(-u)) / (u * u)
+            tau * exp_span(-u, 0.0, tau) - tau * tau * first_moment_shape(u)
         };
-        self.density * tau * tau * shape
+        self.density * moment
     }
 
     fn sojourn_over(&self, t: f64, tau: f64) -> f64 {
         // No wait and service past t; a wait w ≤ min(t, τ) and service past t − w; or a
         // wait in (t, τ].
         let m = t.min(tau);
+        let mu = self.mu;
         let waited_in_service =
-            self.density * libm::exp(-self.mu * t) * exp_integral(self.theta - self.mu, 0.0, m);
-        let still_waiting = self.density * exp_integral(self.theta, t, tau);
-        self.no_wait * libm::exp(-self.mu * t) + waited_in_service + still_waiting
+            self.density * exp_span(self.at(0.0) - mu * t, self.at(m) - mu * (t - m), m);
+        let still_waiting = if t < tau {
+            self.density * exp_span(self.at(t), self.at(tau), tau - t)
+        } else {
+            0.0
+        };
+        self.no_wait() * libm::exp(-mu * t) + waited_in_service + still_waiting
     }
 
     /// With renewal arrivals of transform A*, an admitted request that lifts the virtual
@@ -727,10 +787,11 @@ impl FreeWait for ExponentialWait {
         let Some((last_free, renewals)) = self.overshoot else {
             return self.wait_density(tau) / all;
         };
-        // ∫₀^τ D·e^(−θy − cμ(τ − y)) dy = D·e^(−θτ)·∫₀^τ e^(−(cμ − θ)z) dz.
-        let waited =
-            self.density * libm::exp(-self.theta * tau) * exp_integral(all - self.theta, 0.0, tau);
-        let crossings = waited + last_free * libm::exp(-all * tau);
+        // ∫₀^τ D·e^(−θy − cμ(τ − y)) dy, its exponents −cμτ at y = 0 and −θτ at y = τ
+        // (shifted by the scale).
+        let shift = self.theta * self.anchor;
+        let waited = self.density * exp_span(shift - all * tau, self.at(tau), tau);
+        let crossings = waited + last_free * libm::exp(shift - all * tau);
         crossings * renewals
     }
 }
@@ -976,13 +1037,7 @@ mod tests {
         let (c, lambda) = (10u32, 9.0);
         let pw = erlang_c(lambda, c);
         let theta = drain_rate(c, 1.0, lambda);
-        let free = ExponentialWait {
-            no_wait: 1.0 - pw,
-            density: pw * theta,
-            theta,
-            mu: 1.0,
-            overshoot: None,
-        };
+        let free = ExponentialWait::new(1.0 - pw, pw * theta, theta, 1.0, NO_TIMEOUT_S);
         let law = Patience {
             free: &free,
             tau: NO_TIMEOUT_S,
@@ -1009,13 +1064,7 @@ mod tests {
             // M/M/c's free law on M/M/c+D's scale: the atom 1, the density λ·B(a, c − 1) at
             // 0+ (past saturation θ < 0 and it is no distribution, but its part below τ is).
             let b = crate::queueing::erlang_b(lambda, c - 1);
-            let free = ExponentialWait {
-                no_wait: 1.0,
-                density: lambda * b,
-                theta: drain_rate(c, 1.0, lambda),
-                mu: 1.0,
-                overshoot: None,
-            };
+            let free = ExponentialWait::new(1.0, lambda * b, drain_rate(c, 1.0, lambda), 1.0, tau);
             let law = Patience {
                 free: &free,
                 tau,
@@ -1057,11 +1106,8 @@ mod tests {
             // The renewal form of the overshoot with A*(cμ) = λ/(λ + cμ).
             let a = lambda / (lambda + f64::from(c));
             let free = ExponentialWait {
-                no_wait: e.no_wait,
-                density: e.density,
-                theta: e.theta,
-                mu: 1.0,
                 overshoot: Some((e.last_free, a / (1.0 - a))),
+                ..ExponentialWait::new(e.no_wait, e.density, e.theta, 1.0, tau)
             };
             let law = Patience {
                 free: &free,
@@ -1127,6 +1173,44 @@ mod tests {
             .iter()
             .sum();
         assert!((total - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn round_robin_is_sound_over_a_grid() {
+        for k in [2u32, 10, 100, 1000] {
+            for c in [1u32, 4, 16, 64] {
+                for rho in [0.3, 0.9, 0.999, 1.001, 1.05, 1.5, 3.0] {
+                    let lambda = rho * f64::from(k * c);
+                    let out = routed(
+                        Routing::RoundRobin,
+                        &RoutedFleet::new(k, c),
+                        lambda,
+                        1.0,
+                        20.0,
+                    );
+                    let label = format!("k={k} c={c} ρ={rho}: {out:?}");
+                    for share in [out.p_wait, out.timeout_share, out.utilization] {
+                        assert!((0.0..=1.0).contains(&share), "{label}");
+                    }
+                    assert!(
+                        out.p99_s.is_finite() && out.p99_s >= 1.0 && out.p99_s <= 20.0 + 5.0,
+                        "{label}"
+                    );
+                    assert!(out.mean_wait_s >= 0.0 && out.mean_wait_s <= 20.0, "{label}");
+                    // Past saturation the served ones are at most what c workers serve.
+                    assert!(1.0 - out.timeout_share <= 1.0 / rho + 0.02, "{label}");
+                    if rho < 1.0 {
+                        let q = erlang_arrivals_queue(k, lambda / f64::from(k), 1.0, c).unwrap();
+                        let busy = lambda / f64::from(k);
+                        assert!((q.busy_workers - busy).abs() < 1e-6 * busy, "{label}");
+                        assert!(
+                            (q.last_phase_share - 1.0 / f64::from(k)).abs() < 1e-6 / f64::from(k),
+                            "{label}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -188,6 +188,8 @@ pub fn routed_with_shares(
                     };
                     identical(&wait, shares, lambda, service_s, tau, c, basis)
                 }
+                // No arrivals: nothing waits.
+                None if lambda_i == 0.0 => split_poisson(&shares, c, lambda, service_s, tau),
                 // Exactly at saturation: the instances as M/M/c+D, as if their arrivals were
                 // Poisson.
                 None => {
@@ -1242,6 +1244,22 @@ mod tests {
         );
         assert_eq!(out.basis, Basis::Bound);
         assert_eq!(out.p_wait, solve(36.0, 1.0, 40, 5.0).p_wait);
+    }
+
+    #[test]
+    fn no_arrivals_no_wait() {
+        for policy in Routing::ALL {
+            let out = routed(*policy, &RoutedFleet::new(4, 2), 0.0, 1.0, 2.0);
+            assert_eq!(
+                (out.p_wait, out.timeout_share, out.utilization),
+                (0.0, 0.0, 0.0)
+            );
+            assert!(
+                (out.p99_s - libm::log(100.0)).abs() < 1e-9,
+                "{policy}: {}",
+                out.p99_s
+            );
+        }
     }
 
     #[test]

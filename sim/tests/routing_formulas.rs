@@ -316,25 +316,40 @@ fn least_request_is_the_supermarket_model() {
     }
 }
 
-/// Least request with several workers per instance has no closed form: the pooled queue
-/// M/M/(I·c) is returned as a bound, and the engine's mean time in the system must not be
-/// below it (two standard errors of slack).
+/// Least request with several workers per instance: the supermarket model's fixed point
+/// with c workers draining each instance, again the limit of many instances. 100 instances of
+/// 4 workers (and 50 of 16, the minute model's instances), 10 × 2 M requests: standard errors
+/// below 1 % at 0.9. At 0.5 hardly anyone waits with 4 workers (P(wait) ≈ 0.003) and the
+/// finite fleet's P(wait) is 30 % above the limit's with 16 workers at 0.9 (0.100 against
+/// 0.070), so P(wait) is compared at 0.9 with 4 workers only. At 0.99 the finite fleet
+/// waits longer than the limit: the engine's mean time in the system is above the formula's,
+/// by less than 10 %.
 #[test]
 #[cfg_attr(debug_assertions, ignore = "long: run with --release")]
-fn least_request_with_several_workers_is_bounded_by_the_pooled_queue() {
-    for load in [0.5, 0.9, 0.99] {
-        let c = case(Routing::LeastRequest, 10, 4, load, 2_000_000);
-        let formula = c.formula();
-        assert_eq!(formula.basis, Basis::Bound);
+fn least_request_with_several_workers_is_the_supermarket_fixed_point() {
+    let waits = [(MeanSojourn, 0.03), (P99, 0.03)];
+    check(
+        case(Routing::LeastRequest, 100, 4, 0.5, 2_000_000),
+        Basis::Approximation,
+        &waits,
+    );
+    check(
+        case(Routing::LeastRequest, 100, 4, 0.9, 2_000_000),
+        Basis::Approximation,
+        &[(PWait, 0.02), (MeanSojourn, 0.03), (P99, 0.03)],
+    );
+    check(
+        case(Routing::LeastRequest, 50, 16, 0.9, 2_000_000),
+        Basis::Approximation,
+        &waits,
+    );
+    for (instances, workers) in [(100, 4), (50, 16)] {
+        let c = case(Routing::LeastRequest, instances, workers, 0.99, 2_000_000);
+        check(c, Basis::Approximation, &[(MeanSojourn, 0.10), (P99, 0.05)]);
         let xs: Vec<f64> = c.engine().iter().map(|o| o.mean_sojourn_s).collect();
         let (mean, error) = mean_and_error(&xs);
-        println!(
-            "{} mean sojourn: engine {mean:.5} ± {error:.5}, pooled bound {:.5}",
-            c.label(),
-            formula.mean_sojourn_s
-        );
         assert!(
-            mean + 2.0 * error >= formula.mean_sojourn_s,
+            mean - 2.0 * error > c.formula().mean_sojourn_s,
             "{}",
             c.label()
         );
@@ -342,8 +357,7 @@ fn least_request_with_several_workers_is_bounded_by_the_pooled_queue() {
 }
 
 /// The README's example: every policy on 10 instances of 4 workers at load 0.9 with a
-/// timeout of 20 service times, p99 and timeouts beside the formula's (least request: the
-/// pooled bound, which the engine's p99 exceeds here).
+/// timeout of 20 service times, p99 and timeouts beside the formula's.
 #[test]
 #[cfg_attr(debug_assertions, ignore = "long: run with --release")]
 fn the_readme_example() {
@@ -363,8 +377,12 @@ fn the_readme_example() {
             100.0 * timeouts_error,
             formula.basis
         );
-        if formula.basis == Basis::Bound {
-            assert!(p99 > formula.p99_s, "{routing}");
+        if *routing == Routing::LeastRequest {
+            // The limit of many instances: 10 instances wait a little longer.
+            assert!(
+                p99 > formula.p99_s && p99 < 1.05 * formula.p99_s,
+                "{routing}"
+            );
         } else {
             assert!(
                 (p99 - formula.p99_s).abs() < 0.03 * formula.p99_s,

@@ -16,10 +16,11 @@
 //!   sums of I exponential gaps: Erlang-I renewal arrivals, not Poisson. Each instance is
 //!   E_I/M/c ([`erlang_arrivals_queue`]), exact without timeouts; the timeouts cut its wait
 //!   law as M/M/c+D's exact solution cuts M/M/c's (an approximation for these arrivals);
-//! - **least request** (power of d choices): with one worker per instance, the supermarket
-//!   model of many instances ([`Supermarket`]), the timeouts cut the same way; with several
-//!   workers per instance no closed form fits, and the pooled queue M/M/(I·c)+D is given as
-//!   the bound it is (on the mean wait), to be replaced by the request engine's figure.
+//! - **least request** (power of d choices): the supermarket model's fixed point, in the
+//!   limit of many instances ([`Supermarket`] for one worker per instance, in closed form;
+//!   [`SupermarketWithWorkers`] for c workers, solved numerically); the timeouts cut the
+//!   same way; past saturation the pooled queue M/M/(I·c)+D stands in as the bound it is (on
+//!   the mean wait), to be replaced by the request engine's figure.
 //!
 //! The fleet's p99 and timeout share are those of the mixture of the instances, weighted by
 //! their arrival shares ([`routed`]). Every function here is pure: it depends on no run.
@@ -69,12 +70,12 @@ impl RoutedFleet {
 pub enum Basis {
     /// The formula is the model's exact steady state.
     Exact,
-    /// A closed form under an approximation the relation states (round robin with
-    /// timeouts, the supermarket model's limit of many instances).
+    /// A formula under an approximation the relation states (round robin with timeouts,
+    /// the supermarket model's limit of many instances).
     Approximation,
-    /// No closed form fits: the figures are the pooled queue's, whose mean wait no
-    /// dispatching to per-instance queues beats (without timeouts); the request engine gives
-    /// the real figures.
+    /// No formula fits (least request past saturation): the figures are the pooled queue's,
+    /// an optimistic stand-in (one shared queue never leaves a worker idle while a request
+    /// waits); the request engine gives the real figures.
     Bound,
 }
 
@@ -208,6 +209,18 @@ pub fn routed_with_shares(
                 service_s,
                 tau,
                 1,
+                Basis::Approximation,
+            )
+        }
+        Routing::LeastRequest if rho < 1.0 => {
+            let model = SupermarketWithWorkers::new(rho, fleet.choices, c, service_s);
+            identical(
+                &model,
+                shares,
+                lambda,
+                service_s,
+                tau,
+                c,
                 Basis::Approximation,
             )
         }
@@ -436,11 +449,11 @@ fn identical(
     }
 }
 
-/// Least request with several workers per instance (or at or past saturation): the pooled
-/// queue M/M/(I·c)+D, a bound on the mean wait: a central queue never leaves a worker idle
-/// while a request waits, which no dispatching to per-instance queues can promise, so it
-/// holds no more requests (without timeouts, and by Little's law waits no longer on
-/// average). Not a bound on every quantile.
+/// Least request at or past saturation: the pooled queue M/M/(I·c)+D, an optimistic
+/// stand-in: a central queue never leaves a worker idle while a request waits, which no
+/// dispatching to per-instance queues can promise (without timeouts it holds no more
+/// requests, so by Little's law its mean wait is a lower bound). Not a bound on every
+/// quantile.
 fn pooled_bound(
     shares: Vec<f64>,
     i: u32,
@@ -941,6 +954,178 @@ impl FreeWait for Supermarket {
     }
 }
 
+/// The supermarket model's shares for c workers per instance, s_0 = 1, s_1, …: the share of
+/// instances holding at least i requests at the fixed point of the model's differential
+/// equations (Mitzenmacher 2001, §3, with the departure rate of an instance holding i
+/// requests min(i, c)·μ instead of μ). Balancing the flow across each level, for load ρ per
+/// worker: cρ·s_(i−1)^d = i·s_i + Σ_(j=i+1..c) s_j for 1 ≤ i ≤ c, and s_i = ρ·s_(i−1)^d
+/// beyond c. Solved from s_(c−1) down, each step a sum (no subtraction), with s_(c−1)
+/// found by bisection so that s_0 = 1. With d = 1 it gives M/M/c's P(N ≥ i). Up to the
+/// first share below 10⁻¹⁸ (at least to s_c).
+pub fn supermarket_shares_with_workers(rho: f64, d: u32, c: u32) -> Vec<f64> {
+    let (c, df) = (c.max(1) as usize, f64::from(d.max(1)));
+    let rho = rho.clamp(0.0, 1.0);
+    if rho == 0.0 {
+        let mut s = vec![0.0; c + 1];
+        s[0] = 1.0;
+        return s;
+    }
+    let down = |top: f64| -> Vec<f64> {
+        let mut s = vec![0.0; c + 1];
+        s[c] = rho * libm::pow(top, df);
+        s[c - 1] = top;
+        let mut above = s[c];
+        for i in (1..c).rev() {
+            let v = (i as f64 * s[i] + above) / (c as f64 * rho);
+            s[i - 1] = libm::pow(v, 1.0 / df);
+            above += s[i];
+        }
+        s
+    };
+    let mut shares = if c == 1 {
+        vec![1.0, rho]
+    } else {
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if down(mid)[0] > 1.0 {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+            if hi - lo <= 1e-16 * hi {
+                break;
+            }
+        }
+        let mut s = down(0.5 * (lo + hi));
+        s[0] = 1.0;
+        s
+    };
+    while let Some(&last) = shares.last() {
+        let next = rho * libm::pow(last, df);
+        if !(next > 1e-18) || shares.len() > 100_000 {
+            break;
+        }
+        shares.push(next);
+    }
+    shares
+}
+
+/// P(Pois(y) ≥ n), which is P(Erlang(n, r) ≤ y/r): the lower sum's complement where the
+/// mass lies above n, the upper sum itself otherwise, so that neither loses digits.
+fn poisson_at_least(n: usize, y: f64) -> f64 {
+    if n == 0 {
+        return 1.0;
+    }
+    if y > n as f64 {
+        (1.0 - (0..n).map(|j| poisson(j, y)).sum::<f64>()).max(0.0)
+    } else {
+        let mut sum = 0.0;
+        let mut j = n;
+        loop {
+            let term = poisson(j, y);
+            sum += term;
+            if term <= 1e-17 * sum || j > n + 10_000 {
+                break;
+            }
+            j += 1;
+        }
+        sum
+    }
+}
+
+/// The supermarket model with c ≥ 2 workers per instance: a request that finds k requests
+/// at its instance (probability s_k^d − s_(k+1)^d) starts at once when k < c, and otherwise
+/// waits Erlang(k − c + 1, cμ) (each of the c workers frees at rate μ); its service is
+/// Exp(μ) after. In the limit of many instances, as [`Supermarket`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SupermarketWithWorkers {
+    /// s_k^d: the share of arrivals that find at least k requests at their instance.
+    at_least: Vec<f64>,
+    workers: usize,
+    mu: f64,
+}
+
+impl SupermarketWithWorkers {
+    /// Load ρ < 1 per worker, d choices, c ≥ 2 workers per instance, mean service time S.
+    pub fn new(rho: f64, d: u32, c: u32, service_s: f64) -> Self {
+        let df = f64::from(d.max(1));
+        SupermarketWithWorkers {
+            at_least: supermarket_shares_with_workers(rho, d, c.max(2))
+                .into_iter()
+                .map(|s| libm::pow(s, df))
+                .collect(),
+            workers: c.max(2) as usize,
+            mu: 1.0 / service_s,
+        }
+    }
+
+    fn at(&self, k: usize) -> f64 {
+        self.at_least.get(k).copied().unwrap_or(0.0)
+    }
+
+    /// P(W > x) = Σ_(m≥0) Pois(m; cμx)·s_(c+m)^d.
+    fn wait_over(&self, x: f64) -> f64 {
+        let y = self.workers as f64 * self.mu * x;
+        (self.workers..self.at_least.len())
+            .map(|k| poisson(k - self.workers, y) * self.at(k))
+            .sum::<f64>()
+            .min(1.0)
+    }
+
+    /// For each k ≥ c: the share of arrivals finding exactly k requests, and the number of
+    /// phases n = k − c + 1 of its wait.
+    fn waiting(&self) -> impl Iterator<Item = (f64, usize)> + '_ {
+        (self.workers..self.at_least.len())
+            .map(|k| (self.at(k) - self.at(k + 1), k - self.workers + 1))
+    }
+}
+
+impl FreeWait for SupermarketWithWorkers {
+    fn no_wait(&self) -> f64 {
+        1.0 - self.at(self.workers)
+    }
+
+    fn waited_within(&self, tau: f64) -> f64 {
+        (self.at(self.workers) - self.wait_over(tau)).max(0.0)
+    }
+
+    fn wait_density(&self, x: f64) -> f64 {
+        let rate = self.workers as f64 * self.mu;
+        self.waiting()
+            .map(|(p, n)| p * rate * poisson(n - 1, rate * x))
+            .sum()
+    }
+
+    fn wait_moment(&self, tau: f64) -> f64 {
+        // E[Erlang(n, r); ≤ τ] = (n/r)·P(Erlang(n + 1, r) ≤ τ).
+        let rate = self.workers as f64 * self.mu;
+        self.waiting()
+            .map(|(p, n)| p * n as f64 / rate * poisson_at_least(n + 1, rate * tau))
+            .sum()
+    }
+
+    fn sojourn_over(&self, t: f64, tau: f64) -> f64 {
+        // No wait and service past t; a wait w ≤ m = min(t, τ) of Erlang(n, cμ) and service
+        // past t − w: ∫₀^m (cμ)^n w^(n−1)/(n − 1)! e^(−cμw) e^(−μ(t−w)) dw =
+        // e^(−μt)·(c/(c − 1))^n·P(Erlang(n, (c − 1)μ) ≤ m); or a wait in (t, τ].
+        let (mu, c) = (self.mu, self.workers as f64);
+        let m = t.min(tau);
+        let ratio = c / (c - 1.0);
+        let in_service: f64 = self
+            .waiting()
+            .map(|(p, n)| p * libm::pow(ratio, n as f64) * poisson_at_least(n, (c - 1.0) * mu * m))
+            .sum::<f64>()
+            * libm::exp(-mu * t);
+        let still_waiting = if t < tau {
+            (self.wait_over(t) - self.wait_over(tau)).max(0.0)
+        } else {
+            0.0
+        };
+        self.no_wait() * libm::exp(-mu * t) + in_service + still_waiting
+    }
+}
+
 /// Least request's latency and timeouts from the supermarket model, for the sources panel.
 pub const SUPERMARKET_LATENCY: Relation = Relation {
     id: RelationId::SupermarketLatency,
@@ -1234,16 +1419,71 @@ mod tests {
     }
 
     #[test]
-    fn least_request_with_several_workers_is_a_bound() {
+    fn one_choice_with_workers_is_m_m_c() {
+        // d = 1 is random routing: the shares are M/M/c's P(N ≥ i), so s_c is Erlang C
+        // and the law of the wait M/M/c's.
+        for (c, rho) in [(2u32, 0.5f64), (4, 0.9), (16, 0.95)] {
+            let a = rho * f64::from(c);
+            let s = supermarket_shares_with_workers(rho, 1, c);
+            let want = erlang_c(a, c);
+            assert!(
+                (s[c as usize] - want).abs() < 1e-9 * want,
+                "{c} {rho}: {} vs {want}",
+                s[c as usize]
+            );
+            let model = SupermarketWithWorkers::new(rho, 1, c, 1.0);
+            let theta = drain_rate(c, 1.0, a);
+            let law = Patience {
+                free: &model,
+                tau: NO_TIMEOUT_S,
+                all: f64::from(c),
+            };
+            for t in [0.5, 2.0, 6.0] {
+                let exact = sojourn_tail(want, 1.0, theta, t);
+                assert!((law.served_tail(t) - exact).abs() < 1e-9, "{c} {rho} {t}");
+            }
+            assert!((law.mean_wait_served() - want / theta).abs() < 1e-9);
+            // With a timeout, the cut of M/M/c's law is M/M/c+D.
+            let exact = solve(a, 1.0, c, 3.0);
+            let law = Patience {
+                free: &model,
+                tau: 3.0,
+                all: f64::from(c),
+            };
+            assert!(
+                (law.gives_up() - exact.timeout_share).abs()
+                    < 1e-9 * exact.timeout_share.max(1e-12)
+            );
+            assert!((law.served_quantile(1.0, 0.01) - exact.p99_s).abs() < 1e-6 * exact.p99_s);
+        }
+        // Two choices with one worker: the closed form ρ^(2^i − 1).
+        let s = supermarket_shares_with_workers(0.9, 2, 1);
+        for (i, share) in s.iter().enumerate().take(6) {
+            assert!((share - supermarket_share(0.9, 2, i as u32)).abs() < 1e-12);
+        }
+        // Two choices with several workers: the flow balance holds, and the busy workers
+        // are cρ (Little's law).
+        let (c, rho) = (4usize, 0.9f64);
+        let s = supermarket_shares_with_workers(rho, 2, c as u32);
+        let busy: f64 = s[1..=c].iter().sum();
+        assert!((busy - c as f64 * rho).abs() < 1e-9, "{busy}");
+        for i in 1..=c {
+            let rhs = i as f64 * s[i] + s[i + 1..=c].iter().sum::<f64>();
+            assert!((c as f64 * rho * s[i - 1] * s[i - 1] - rhs).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn least_request_past_saturation_is_a_bound() {
         let out = routed(
             Routing::LeastRequest,
             &RoutedFleet::new(10, 4),
-            36.0,
+            42.0,
             1.0,
             5.0,
         );
         assert_eq!(out.basis, Basis::Bound);
-        assert_eq!(out.p_wait, solve(36.0, 1.0, 40, 5.0).p_wait);
+        assert_eq!(out.p_wait, solve(42.0, 1.0, 40, 5.0).p_wait);
     }
 
     #[test]

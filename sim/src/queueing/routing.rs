@@ -1401,6 +1401,33 @@ mod tests {
     }
 
     #[test]
+    fn least_request_is_sound_over_a_grid() {
+        for instances in [2u32, 50] {
+            for c in [1u32, 2, 16, 64] {
+                for rho in [0.1, 0.9, 0.999, 1.0, 1.2] {
+                    for tau in [0.5, 40.0, f64::INFINITY] {
+                        let lambda = rho * f64::from(instances * c);
+                        let fleet = RoutedFleet::new(instances, c);
+                        let out = routed(Routing::LeastRequest, &fleet, lambda, 1.0, tau);
+                        let label = format!("I={instances} c={c} ρ={rho} τ={tau}: {out:?}");
+                        for share in [out.p_wait, out.timeout_share, out.utilization] {
+                            assert!((0.0..=1.0).contains(&share), "{label}");
+                        }
+                        assert!(out.p99_s.is_finite() && out.p99_s >= 1.0, "{label}");
+                        assert!(
+                            out.mean_wait_s >= 0.0 && out.mean_wait_s.is_finite(),
+                            "{label}"
+                        );
+                        if tau.is_finite() {
+                            assert!(out.p99_s <= tau + 5.0 && out.mean_wait_s <= tau, "{label}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn known_shares_give_the_same_outcome() {
         let fleet = RoutedFleet::new(6, 3);
         for policy in Routing::ALL {

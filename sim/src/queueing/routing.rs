@@ -19,8 +19,8 @@
 //! - **least request** (power of d choices): the supermarket model's fixed point, in the
 //!   limit of many instances ([`Supermarket`] for one worker per instance, in closed form;
 //!   [`SupermarketWithWorkers`] for c workers, solved numerically); the timeouts cut the
-//!   same way; past saturation the pooled queue M/M/(I·c)+D stands in as the bound it is (on
-//!   the mean wait), to be replaced by the request engine's figure.
+//!   same way; past saturation, where the model has no fixed point, the pooled queue
+//!   M/M/(I·c)+D stands in as an optimistic figure, to be replaced by the request engine's.
 //!
 //! The fleet's p99 and timeout share are those of the mixture of the instances, weighted by
 //! their arrival shares ([`routed`]). Every function here is pure: it depends on no run.

@@ -90,6 +90,10 @@ relation_ids! {
     HashKeysMoved => "hash_keys_moved",
     RequestEngine => "request_engine",
     Supermarket => "supermarket",
+    RoutedShares => "routed_shares",
+    RoundRobinQueue => "round_robin_queue",
+    SupermarketLatency => "supermarket_latency",
+    RoutedMixture => "routed_mixture",
     ZipfKeys => "zipf_keys",
     LognormalService => "lognormal_service",
     HedgeTokenBucket => "hedge_token_bucket",
@@ -187,6 +191,10 @@ impl Relation {
             RelationId::HashKeysMoved => &crate::balance::KEYS_MOVED,
             RelationId::RequestEngine => &crate::requests::REQUEST_ENGINE,
             RelationId::Supermarket => &crate::queueing::SUPERMARKET,
+            RelationId::RoutedShares => &crate::queueing::routing::ROUTED_SHARES,
+            RelationId::RoundRobinQueue => &crate::queueing::routing::ROUND_ROBIN_QUEUE,
+            RelationId::SupermarketLatency => &crate::queueing::routing::SUPERMARKET_LATENCY,
+            RelationId::RoutedMixture => &crate::queueing::routing::ROUTED_MIXTURE,
             RelationId::ZipfKeys => &crate::requests::keys::ZIPF_KEYS,
             RelationId::LognormalService => &crate::requests::keys::LOGNORMAL_SERVICE,
             RelationId::HedgeTokenBucket => &crate::requests::hedging::TOKEN_BUCKET,
@@ -204,6 +212,22 @@ pub const ERLANG_1917: Citation = Citation {
 pub const KLEINROCK_1975: Citation = Citation {
     text: "L. Kleinrock, Queueing Systems, Volume 1: Theory, Wiley (1975), §3.5–3.6 (M/M/m)",
     url: "https://www.wiley.com/en-us/Queueing+Systems%2C+Volume+1%3A+Theory-p-9780471491101",
+};
+pub const KLEINROCK_1975_GM: Citation = Citation {
+    text: "L. Kleinrock, Queueing Systems, Volume 1: Theory, Wiley (1975), ch. 6 (the queue G/M/m: σ = A*(mμ − mμσ), the number an arrival finds geometric beyond m − 1, the wait of those who wait exponential of rate mμ(1 − σ))",
+    url: "https://www.wiley.com/en-us/Queueing+Systems%2C+Volume+1%3A+Theory-p-9780471491101",
+};
+pub const GROSS_HARRIS_2008: Citation = Citation {
+    text: "D. Gross, J. F. Shortle, J. M. Thompson, C. M. Harris, Fundamentals of Queueing Theory, 4th ed., Wiley (2008), ch. 6 (general input: G/M/1 and G/M/c)",
+    url: "https://doi.org/10.1002/9781118625651",
+};
+pub const NEUTS_1981: Citation = Citation {
+    text: "M. F. Neuts, Matrix-Geometric Solutions in Stochastic Models: An Algorithmic Approach, Johns Hopkins University Press (1981), ch. 1 (matrix-geometric invariant vectors)",
+    url: "",
+};
+pub const GRASSMANN_TAKSAR_HEYMAN_1985: Citation = Citation {
+    text: "W. K. Grassmann, M. I. Taksar, D. P. Heyman, \"Regenerative Analysis and Steady State Distributions for Markov Chains\", Operations Research 33(5), 1107–1116 (1985) (elimination without subtraction)",
+    url: "https://doi.org/10.1287/opre.33.5.1107",
 };
 pub const HARCHOL_BALTER_2013: Citation = Citation {
     text: "M. Harchol-Balter, Performance Modeling and Design of Computer Systems, Cambridge University Press (2013), ch. 14 (M/M/k)",

@@ -6,6 +6,7 @@
 //! a step lasts seconds to a minute.
 
 mod patience;
+pub mod routing;
 
 pub use patience::SojournTail;
 

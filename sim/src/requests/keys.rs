@@ -79,6 +79,16 @@ impl KeySpace {
         let total: f64 = (1..=self.keys).map(weight).sum();
         weight(key + 1) / total
     }
+
+    /// The probability of every key, in key order (the same as [`KeySpace::pmf`] of each,
+    /// computed in one pass).
+    pub fn probabilities(&self) -> Vec<f64> {
+        let weights: Vec<f64> = (1..=self.keys)
+            .map(|rank| libm::pow(f64::from(rank), -self.exponent))
+            .collect();
+        let total: f64 = weights.iter().sum();
+        weights.into_iter().map(|w| w / total).collect()
+    }
 }
 
 /// Draws keys of a [`KeySpace`]: the cumulative probabilities, computed once.

@@ -164,6 +164,13 @@ pub fn live(id: RelationId, sim: &Simulation) -> Option<Message> {
 /// Why the minute's utilization, timeouts and p99 are not those of one M/M/N+D queue, if
 /// they are not.
 fn no_single_queue(sim: &Simulation, servers: u32) -> Option<Message> {
+    let engine = sim.params().engine.unwrap_or(sim.scenario().engine);
+    if engine == crate::params::EngineKind::Requests {
+        return Some(Message::new(MessageId::LiveMeasured));
+    }
+    if sim.settings().lb != crate::requests::Routing::LeastRequest {
+        return Some(Message::new(MessageId::LiveRouted).code("lb", sim.settings().lb.as_str()));
+    }
     let ticks = sim.ticks_per_minute();
     if ticks > 1 {
         return Some(

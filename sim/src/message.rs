@@ -307,6 +307,8 @@ ids! {
         LiveSplitMinute = "live.split_minute",
         LiveNodeLimits = "live.node_limits",
         LiveNoServers = "live.no_servers",
+        LiveMeasured = "live.measured",
+        LiveRouted = "live.routed",
         LessonBadDeploy = "lesson.bad_deploy",
         LessonViralSurge = "lesson.viral_surge",
         LessonCacheFlush = "lesson.cache_flush",

@@ -90,7 +90,9 @@ fn check_run(mut sim: Simulation, minutes: u32) -> Vec<(MessageId, usize)> {
                 }
                 MessageId::LiveSplitMinute
                 | MessageId::LiveNodeLimits
-                | MessageId::LiveNoServers => {
+                | MessageId::LiveNoServers
+                | MessageId::LiveMeasured
+                | MessageId::LiveRouted => {
                     assert!(
                         matches!(
                             id,
@@ -170,6 +172,19 @@ fn a_split_minute_and_per_node_limits_are_said_not_substituted() {
         3 * 40,
         "{elastic:?}"
     );
+}
+
+#[test]
+fn request_mode_and_a_routed_fleet_are_said_not_substituted() {
+    for (set, id) in [
+        (("engine", "requests"), MessageId::LiveMeasured),
+        (("lb", "maglev"), MessageId::LiveRouted),
+    ] {
+        let mut setup = RunSetup::new(ScenarioId::FreePlay, 5);
+        setup.set(set.0, set.1).unwrap();
+        let seen = check_run(setup.build().unwrap(), 5);
+        assert_eq!(count(&seen, id), 3 * 5, "{seen:?}");
+    }
 }
 
 #[test]

@@ -110,6 +110,7 @@ pub fn SetupPanel() -> impl IntoView {
                 </select>
                 <p class="muted small policy-note">{t(Msg::PolicyChangeNote)}</p>
             </div>
+            <crate::components::engine_settings::EngineSettings />
             <form
                 class="field seed-form"
                 hidden=locks.seed

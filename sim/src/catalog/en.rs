@@ -191,6 +191,8 @@ pub fn template(id: MessageId) -> &'static str {
         LiveDbLoad => "Now: (λ × q × miss + warm-up) / capacity = ({lambda:.1} × {queries:.1} × {miss:.1} % + {warmup:.0}) / {capacity:.0} = {demand:.0} / {capacity:.0} queries per s = {rho:.1} %",
         LiveSplitMinute => "This minute was served in {ticks} ticks of {tick} s, the autoscaler's cadence, and the row is their mean: no single substitution gives it.",
         LiveNodeLimits => "Envoy's per-node limits bound the queue this minute (M/M/N/K, see the overflow relation): this formula alone does not give the row.",
+        LiveMeasured => "In request mode this row is measured on the simulated requests; the request panel shows the formula's value beside it.",
+        LiveRouted => "Under {lb} each instance has its own queue: the row comes from the routed fleet's relations (each instance's share of the arrivals, mixed over the instances), not from one pooled queue.",
         LiveNoServers => "No instance served this minute, so there is no queue to put numbers in.",
         LessonFreePlay => "Every control has a price: capacity costs money, a longer TTL serves older answers, shedding turns users away. Read the cost before you pull the lever.",
         LessonBadDeploy => "When errors start right after a deploy, roll back first and diagnose later: the rollback is the fastest fix, and every minute on the bad build spends budget.",

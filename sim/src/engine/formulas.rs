@@ -1,8 +1,17 @@
 //! The service stage from queueing formulas: the fleet as one M/M/N queue with a timeout
 //! (Erlang C and its waiting-time tail), or M/M/N/K behind Envoy's per-node limits.
+//!
+//! Under a load-balancing policy that splits the requests over the instances' own queues
+//! (round robin, random, ring hash, Maglev), the queue is the routed fleet's
+//! ([`queueing::routing`]): each instance's share of the arrivals and its own queue, mixed
+//! over the instances. Least request, the run's default, stays the pooled queue it comes
+//! near (the supermarket model). The pooled queue also stands in where the routed formulas do
+//! not reach: behind per-node limits, while no instance serves, and in minutes a fast
+//! autoscaler splits into ticks (their p95 and the minute's mixture read the pooled tail).
 
 use super::{ServiceModel, TickInput, TickOutcome};
-use crate::queueing;
+use crate::queueing::{self, routing};
+use crate::requests::Routing;
 
 /// Inputs of a queue solve; ticks with the same inputs reuse the last solution.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -14,12 +23,57 @@ struct QueueKey {
     timeout_s: f64,
     want_p95: bool,
     cold_start: Option<super::ColdStart>,
+    routing: Routing,
 }
 
 /// The formulas of the sources panel, with the last solve remembered.
 #[derive(Clone, Debug, Default)]
 pub struct QueueFormulas {
     last: Option<(QueueKey, TickOutcome)>,
+    /// The arrival shares of the last routed fleet: its policy, instances and workers each,
+    /// and the shares (building a hash policy's table is the costly part).
+    shares: Option<(Routing, u32, u32, Vec<f64>)>,
+}
+
+impl QueueFormulas {
+    /// The routed fleet's queue in place of the pooled one's figures, where it applies.
+    fn routed(&mut self, input: &TickInput, pooled: &mut queueing::QueueOutcome) {
+        let policy = input.requests.routing;
+        let fleet = routing::RoutedFleet::new(input.serving, input.workers_per_instance);
+        let shares = match &self.shares {
+            Some((p, i, c, shares))
+                if *p == policy && *i == input.serving && *c == input.workers_per_instance =>
+            {
+                shares.clone()
+            }
+            _ => {
+                let shares = routing::arrival_shares(policy, &fleet);
+                self.shares = Some((
+                    policy,
+                    input.serving,
+                    input.workers_per_instance,
+                    shares.clone(),
+                ));
+                shares
+            }
+        };
+        let r = routing::routed_with_shares(
+            policy,
+            &fleet,
+            shares,
+            input.lambda,
+            input.service_s,
+            input.timeout_s,
+        );
+        pooled.utilization = r.utilization;
+        pooled.p_wait = r.p_wait;
+        pooled.timeout_share = r.timeout_share;
+        pooled.p99_s = r.p99_s;
+        pooled.mean_wait_s = r.mean_wait_s;
+        // Those that give up waited exactly the timeout.
+        pooled.mean_wait_all_s =
+            (1.0 - r.timeout_share) * r.mean_wait_s + r.timeout_share * input.timeout_s;
+    }
 }
 
 impl ServiceModel for QueueFormulas {
@@ -47,6 +101,7 @@ impl ServiceModel for QueueFormulas {
             timeout_s: input.timeout_s,
             want_p95: input.want_p95,
             cold_start: input.cold_start.filter(|_| input.serving == 0),
+            routing: input.requests.routing,
         };
         if let Some((k, outcome)) = self.last {
             if k == key {
@@ -76,6 +131,16 @@ impl ServiceModel for QueueFormulas {
                 input.timeout_s,
             ),
         };
+        let mut queue = queue;
+        let routed = key.routing != Routing::LeastRequest
+            && room.is_none()
+            && key.cold_start.is_none()
+            && !input.want_p95
+            && input.serving > 1
+            && input.lambda > 0.0;
+        if routed {
+            self.routed(input, &mut queue);
+        }
         // Only the policies read the p95; minute-cadence ones skip the solve.
         let p95_s = if input.want_p95 {
             queue.tail.quantile(0.05)
@@ -90,5 +155,51 @@ impl ServiceModel for QueueFormulas {
         };
         self.last = Some((key, outcome));
         outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::requests::RequestConditions;
+
+    fn input(routing: Routing, want_p95: bool) -> TickInput {
+        TickInput {
+            lambda: 1100.0,
+            service_s: 0.09,
+            serving: 10,
+            workers_per_instance: 16,
+            timeout_s: 2.0,
+            admission: None,
+            want_p95,
+            cold_start: None,
+            requests: RequestConditions {
+                routing,
+                ..RequestConditions::default()
+            },
+        }
+    }
+
+    /// A policy that splits the requests takes the routed fleet's figures; least request
+    /// keeps the pooled queue, and so does a minute split into ticks.
+    #[test]
+    fn the_policy_chooses_the_queue() {
+        let pooled = queueing::solve(1100.0, 0.09, 160, 2.0);
+        let mut f = QueueFormulas::default();
+        let least = f.tick(&input(Routing::LeastRequest, false));
+        assert_eq!(least.queue, pooled);
+        for policy in [Routing::RoundRobin, Routing::Random, Routing::Maglev] {
+            let fleet = routing::RoutedFleet::new(10, 16);
+            let want = routing::routed(policy, &fleet, 1100.0, 0.09, 2.0);
+            let got = f.tick(&input(policy, false)).queue;
+            assert_eq!(got.p_wait, want.p_wait, "{policy:?}");
+            assert_eq!(got.timeout_share, want.timeout_share, "{policy:?}");
+            assert_eq!(got.p99_s, want.p99_s, "{policy:?}");
+            assert_eq!(got.utilization, want.utilization, "{policy:?}");
+            // Each instance's own queue waits more than the pooled one.
+            assert!(got.p_wait > pooled.p_wait, "{policy:?}");
+            let ticked = f.tick(&input(policy, true)).queue;
+            assert_eq!(ticked.p_wait, pooled.p_wait, "{policy:?}");
+        }
     }
 }

@@ -1,0 +1,191 @@
+//! How the requests are served: the formulas or the request-level engine, Envoy's
+//! load-balancing policy, hedged requests and their token bucket. Each is a parameter of the
+//! run (`engine`, `lb`, `hedge`, `hedge_delay_ms`, `hedge_max_tokens`, `hedge_refill_ratio` in
+//! the link); a change replays the run's actions under it, like another autoscaler. The core
+//! checks every value, hedging's rule included, before the run changes.
+
+use leptos::prelude::*;
+use oncall_sim::params::{EngineKind, ModelParams, ParamError, Switch};
+use oncall_sim::requests::Routing;
+
+use crate::components::run::{use_run, RunHandle};
+use crate::i18n::{core_text, t, Msg};
+
+/// The engine in force: the link's, or the scenario's.
+fn engine_of(run: RunHandle) -> EngineKind {
+    run.with(|c| {
+        let sim = c.sim();
+        sim.params().engine.unwrap_or(sim.scenario().engine)
+    })
+    .unwrap_or_default()
+}
+
+fn routing_name(r: Routing) -> Msg {
+    match r {
+        Routing::RoundRobin => Msg::LbRoundRobin,
+        Routing::Random => Msg::LbRandom,
+        Routing::LeastRequest => Msg::LbLeastRequest,
+        Routing::RingHash => Msg::LbRingHash,
+        Routing::Maglev => Msg::LbMaglev,
+    }
+}
+
+/// The run's parameters with one change, checked as the core checks a link: the value's range,
+/// then hedging's rule when hedging is on.
+fn checked(
+    params: &ModelParams,
+    hedge_on: bool,
+    edit: impl FnOnce(&mut ModelParams) -> Result<(), ParamError>,
+) -> Result<ModelParams, ParamError> {
+    let mut p = params.clone();
+    edit(&mut p)?;
+    if hedge_on {
+        p.hedging_rule()?;
+    }
+    Ok(p)
+}
+
+/// A number parameter of hedging, applied when the field is left or Enter is pressed.
+#[component]
+fn HedgeNumber(label: Msg, name: &'static str, error: RwSignal<Option<String>>) -> impl IntoView {
+    let run = use_run();
+    let shown = move || {
+        run.snapshot.track();
+        run.with(|c| c.sim().params().get(name))
+            .flatten()
+            .map(|x| x.to_string())
+            .unwrap_or_default()
+    };
+    let apply = move |text: String| {
+        let Some(value) = oncall_sim::params::parse_number(&text) else {
+            error.set(Some(format!("{name}: {text}")));
+            return;
+        };
+        let result = run.with(|c| {
+            let sim = c.sim();
+            checked(sim.params(), sim.settings().hedge, |p| p.set(name, value))
+        });
+        match result {
+            Some(Ok(_)) => {
+                error.set(None);
+                run.rerun(|state| {
+                    let _ = state.params.set(name, value);
+                });
+            }
+            Some(Err(e)) => error.set(Some(core_text(&e.message()))),
+            None => {}
+        }
+    };
+    view! {
+        <label class="field engine-number">
+            <span>{t(label)}</span>
+            <input
+                type="text"
+                inputmode="decimal"
+                data-param=name
+                prop:value=shown
+                on:change=move |ev| apply(event_target_value(&ev))
+            />
+        </label>
+    }
+}
+
+/// The engine, the load-balancing policy and hedging.
+#[component]
+pub fn EngineSettings() -> impl IntoView {
+    let run = use_run();
+    let error: RwSignal<Option<String>> = RwSignal::new(None);
+    let engine = Memo::new(move |_| {
+        run.snapshot.track();
+        engine_of(run)
+    });
+    let lb = Memo::new(move |_| {
+        run.snapshot
+            .with(|_| run.with(|c| c.sim().settings().lb))
+            .unwrap_or_default()
+    });
+    let hedge_on = Memo::new(move |_| {
+        run.snapshot.track();
+        run.with(|c| c.sim().settings().hedge).unwrap_or(false)
+    });
+    let requests = move || engine.get() == EngineKind::Requests;
+
+    let lb_options = Routing::ALL
+        .iter()
+        .map(|&r| {
+            view! {
+                <option value=r.as_str() selected=move || lb.get() == r>
+                    {t(routing_name(r))}
+                </option>
+            }
+        })
+        .collect_view();
+
+    let set_hedge = move |on: bool| {
+        let result = run.with(|c| checked(c.sim().params(), on, |_| Ok(())));
+        match result {
+            Some(Ok(_)) => {
+                error.set(None);
+                let switch = if on { Switch::On } else { Switch::Off };
+                run.rerun(|state| state.params.hedge = Some(switch));
+            }
+            Some(Err(e)) => error.set(Some(core_text(&e.message()))),
+            None => {}
+        }
+    };
+
+    view! {
+        <div class="engine-settings" data-field="engine-settings">
+            <div class="field">
+                <label for="engine-select">{t(Msg::EngineLabel)}</label>
+                <select
+                    id="engine-select"
+                    data-field="engine"
+                    on:change=move |ev| {
+                        if let Ok(kind) = event_target_value(&ev).parse::<EngineKind>() {
+                            run.rerun(|state| state.params.engine = Some(kind));
+                        }
+                    }
+                >
+                    <option value="formulas" selected=move || !requests()>
+                        {t(Msg::EngineFormulas)}
+                    </option>
+                    <option value="requests" selected=requests>
+                        {t(Msg::EngineRequests)}
+                    </option>
+                </select>
+            </div>
+            <div class="field" hidden=move || !requests()>
+                <label for="lb-select">{t(Msg::LbLabel)}</label>
+                <select
+                    id="lb-select"
+                    data-field="lb"
+                    on:change=move |ev| {
+                        if let Ok(r) = event_target_value(&ev).parse::<Routing>() {
+                            run.rerun(|state| state.params.lb = Some(r));
+                        }
+                    }
+                >
+                    {lb_options}
+                </select>
+            </div>
+            <div class="field hedge-field" hidden=move || !requests()>
+                <label class="check">
+                    <input
+                        type="checkbox"
+                        data-field="hedge"
+                        prop:checked=move || hedge_on.get()
+                        on:change=move |ev| set_hedge(event_target_checked(&ev))
+                    />
+                    {t(Msg::HedgeLabel)}
+                </label>
+                <HedgeNumber label=Msg::HedgeDelayLabel name="hedge_delay_ms" error=error />
+                <HedgeNumber label=Msg::HedgeTokensLabel name="hedge_max_tokens" error=error />
+                <HedgeNumber label=Msg::HedgeRefillLabel name="hedge_refill_ratio" error=error />
+            </div>
+            <p class="field-error" role="alert" data-field="engine-error">
+                {move || error.get()}
+            </p>
+        </div>
+    }
+}

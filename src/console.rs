@@ -182,7 +182,7 @@ impl Console {
                 ActionKind::CacheTtlS(n) => s.cache_ttl_s = n,
                 ActionKind::ShedLowPriority(x) => s.shed_low_priority = x,
                 ActionKind::HeavyFeature(on) => s.heavy_feature = on,
-                ActionKind::WarmCache | ActionKind::Rollback => {}
+                ActionKind::WarmCache | ActionKind::Rollback | ActionKind::Region(_) => {}
             }
         }
         s

@@ -74,6 +74,7 @@ pub fn action_text(kind: &ActionKind) -> String {
         ActionKind::HeavyFeature(true) => t(Msg::ActHeavyOn).to_owned(),
         ActionKind::HeavyFeature(false) => t(Msg::ActHeavyOff).to_owned(),
         ActionKind::Rollback => t(Msg::ActRollback).to_owned(),
+        ActionKind::Region(a) => crate::i18n::core_text(&a.message()),
     }
 }
 
@@ -255,6 +256,15 @@ pub fn describe(event: &Event, clock_at: &dyn Fn(u32) -> String) -> (EventFamily
                 ],
             ),
         ),
+        // Regions: health transitions, failover, ejections and injected failures speak
+        // through the core's catalog.
+        other => (
+            F::Fleet,
+            other
+                .regional_message()
+                .map(|m| core_text(&m))
+                .unwrap_or_default(),
+        ),
     }
 }
 
@@ -310,6 +320,7 @@ mod tests {
             minute: 3,
             clock: "12:03".into(),
             second: Some(15),
+            region: None,
             kind: EventKind::Scaling {
                 policy: PolicyId::Hpa,
                 driver: DriverId::Cpu,

@@ -59,6 +59,8 @@ pub enum ActionKind {
     ShedLowPriority(f64),
     HeavyFeature(bool),
     Rollback,
+    /// A regional control or an injected failure ([`crate::regions::RegionAction`]).
+    Region(crate::regions::RegionAction),
 }
 
 /// An action and the simulated minute at whose start it applies.
@@ -95,10 +97,21 @@ pub fn sort_by_minute(actions: Vec<Action>) -> Vec<Action> {
 /// What an action's value may be.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Allowed {
-    Whole { lo: u32, hi: u32 },
-    Seconds { lo: u32, hi: u32 },
-    Fraction { lo: f64, hi: f64 },
+    Whole {
+        lo: u32,
+        hi: u32,
+    },
+    Seconds {
+        lo: u32,
+        hi: u32,
+    },
+    Fraction {
+        lo: f64,
+        hi: f64,
+    },
     OnOff,
+    /// A regional action's value (by the action's name).
+    Regional(&'static str),
 }
 
 impl Allowed {
@@ -115,6 +128,7 @@ impl Allowed {
                 .num("lo", lo)
                 .num("hi", hi),
             Allowed::OnOff => Message::new(MessageId::ActionAllowedOnOff),
+            Allowed::Regional(name) => crate::regions::RegionAction::allowed(name),
         }
     }
 }
@@ -191,7 +205,8 @@ impl fmt::Display for ActionError {
 
 impl std::error::Error for ActionError {}
 
-/// Action names, as the CLI and the URL spell them.
+/// Action names, as the CLI and the URL spell them (the regional ones are
+/// [`crate::regions::ACTION_NAMES`]).
 pub const ACTION_NAMES: &[&str] = &[
     "min_instances",
     "autoscaling",
@@ -215,6 +230,7 @@ impl ActionKind {
             Self::ShedLowPriority(_) => "shed_low_priority",
             Self::HeavyFeature(_) => "heavy_feature",
             Self::Rollback => "rollback",
+            Self::Region(a) => a.name(),
         }
     }
 
@@ -230,6 +246,7 @@ impl ActionKind {
             Self::ShedLowPriority(x) => format!("shed_low_priority={x}"),
             Self::HeavyFeature(b) => format!("heavy_feature={}", on_off(b)),
             Self::Rollback => "rollback".into(),
+            Self::Region(a) => format!("{}={}", a.name(), a.value()),
         }
     }
 
@@ -295,9 +312,19 @@ impl ActionKind {
             }
             "warm_cache" => no_value(value).map(|()| Self::WarmCache),
             "rollback" => no_value(value).map(|()| Self::Rollback),
-            _ => Err(ActionError::UnknownAction {
-                name: name.to_string(),
-            }),
+            _ => {
+                let Some(&known) = crate::regions::ACTION_NAMES.iter().find(|n| **n == name) else {
+                    return Err(ActionError::UnknownAction {
+                        name: name.to_string(),
+                    });
+                };
+                let allowed = Allowed::Regional(known);
+                let v = need(value, allowed)?;
+                match crate::regions::RegionAction::parse(known, &v) {
+                    Some(Ok(a)) => Ok(Self::Region(a)),
+                    _ => Err(bad(name, &v, allowed)),
+                }
+            }
         }
     }
 }

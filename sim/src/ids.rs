@@ -68,6 +68,7 @@ ids! {
         BadDeploy = "bad-deploy",
         ViralSurge = "viral-surge",
         CacheFlush = "cache-flush",
+        RegionalOutage = "regional-outage",
     }
 }
 

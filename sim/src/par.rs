@@ -47,6 +47,15 @@ const CACHE_FLUSH: &[Step] = &[
     at_page(ActionKind::WarmCache),
 ];
 
+/// A region failed over: give the region that takes its users the floor they need at once,
+/// and make each request cheaper while its cache is cold for them.
+const REGIONAL_OUTAGE: &[Step] = &[
+    at_page(ActionKind::Region(
+        crate::regions::RegionAction::RegionMinInstances { region: 1, min: 14 },
+    )),
+    at_page(ActionKind::HeavyFeature(false)),
+];
+
 /// What an experienced on-call engineer does in each scenario once the page fires: the
 /// responses the scenarios' briefings teach.
 pub fn textbook(id: ScenarioId) -> &'static [Step] {
@@ -55,6 +64,7 @@ pub fn textbook(id: ScenarioId) -> &'static [Step] {
         ScenarioId::BadDeploy => BAD_DEPLOY,
         ScenarioId::ViralSurge => VIRAL_SURGE,
         ScenarioId::CacheFlush => CACHE_FLUSH,
+        ScenarioId::RegionalOutage => REGIONAL_OUTAGE,
     }
 }
 

@@ -321,6 +321,12 @@ model_params! {
     slo: f64 = 0.999, 0.9, 0.99999, "";
     diurnal_amplitude: f64 = 0.25, 0.0, 0.9, "";
     traffic_drift_cv: f64 = 0.02, 0.0, 0.5, "";
+    regions: u32 = 1.0, 1.0, 3.0, "";
+    healthy_percent: u32 = 60.0, 0.0, 100.0, "percent";
+    min_healthy: u32 = 1.0, 0.0, 1000.0, "instances";
+    propagation_delay_s: u32 = 30.0, 0.0, 600.0, "s";
+    cross_region_ms: f64 = 60.0, 0.0, 1000.0, "ms";
+    db_replicas: u32 = 3.0, 1.0, 20.0, "";
 }
 
 impl ModelParams {

@@ -25,6 +25,11 @@ pub enum Scripted {
     },
     /// `share` of the cache is flushed.
     CacheFlush { minute: u32, share: f64 },
+    /// A failure in a region (a zone outage, a database failure, a bad build) or its end.
+    RegionFailure {
+        minute: u32,
+        action: crate::regions::RegionAction,
+    },
 }
 
 pub const SCENARIO_TWISTS: Relation = Relation {
@@ -156,6 +161,10 @@ pub struct Scenario {
     pub drift: Option<DriftDraw>,
     /// Length of the exercise in minutes; the debrief comes after it. `None`: endless.
     pub minutes: Option<u32>,
+    /// Regions the scenario runs in, at least (the `regions` parameter may ask for more).
+    pub regions: u32,
+    /// The regional failure, drawn from the seed.
+    pub region_failure: Option<crate::regions::scenario::FailureDraw>,
 }
 
 impl Scenario {
@@ -165,6 +174,7 @@ impl Scenario {
             .map(|d| d.draw(seed))
             .into_iter()
             .chain(self.flush.map(|f| f.draw(seed)))
+            .chain(self.region_failure.iter().flat_map(|f| f.draw(seed)))
             .collect()
     }
 }
@@ -188,6 +198,7 @@ pub fn lesson(id: ScenarioId) -> crate::message::MessageId {
         ScenarioId::BadDeploy => MessageId::LessonBadDeploy,
         ScenarioId::ViralSurge => MessageId::LessonViralSurge,
         ScenarioId::CacheFlush => MessageId::LessonCacheFlush,
+        ScenarioId::RegionalOutage => MessageId::LessonRegionalOutage,
     }
 }
 
@@ -206,6 +217,8 @@ pub fn get(id: ScenarioId) -> Scenario {
         surge: None,
         drift: None,
         minutes: None,
+        regions: 1,
+        region_failure: None,
     };
     match id {
         // The usual traffic drifts to between 15 % less and 20 % more, with a time constant
@@ -263,6 +276,25 @@ pub fn get(id: ScenarioId) -> Scenario {
             minutes: Some(180),
             ..base
         },
+        // Two regions; between 11:55 and 12:10, at region a's peak, a zone outage crashes
+        // 45 % to 70 % of its instances (three seeds in four) or its database fails, for
+        // 30 to 60 minutes.
+        ScenarioId::RegionalOutage => Scenario {
+            id,
+            clock_min: 11 * 60 + 30,
+            budget_left: 0.5,
+            boot_minutes: 3,
+            instances: 12,
+            regions: 2,
+            region_failure: Some(crate::regions::scenario::FailureDraw {
+                start_min: (25, 40),
+                zone_outage_chance: 0.75,
+                share: (0.45, 0.7),
+                duration_min: (30, 60),
+            }),
+            minutes: Some(150),
+            ..base
+        },
     }
 }
 
@@ -272,7 +304,7 @@ mod tests {
 
     #[test]
     fn every_id_resolves() {
-        assert_eq!(all().len(), 4);
+        assert_eq!(all().len(), 5);
         for s in all() {
             assert_eq!(by_id(s.id.as_str()).unwrap(), s);
         }

@@ -95,6 +95,14 @@ impl Deploys {
         }
     }
 
+    /// The rolling update's progress at `minute` on another region's fleet (the rollout
+    /// itself moves on with [`Deploys::advance_rollout`]).
+    pub fn roll_out_fleet(&self, minute: u32, fleet: &mut Fleet) {
+        if let Some(r) = self.rollout {
+            fleet.roll_out(r.build, minute - r.start_minute + 1, r.minutes);
+        }
+    }
+
     /// The build a rollback would return to: the one live before the current one.
     pub fn rollback_target(&self) -> Option<u32> {
         self.previous().map(|(build, _)| build)

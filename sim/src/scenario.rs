@@ -277,7 +277,7 @@ pub fn get(id: ScenarioId) -> Scenario {
             ..base
         },
         // Two regions; between 11:55 and 12:10, at region a's peak, a zone outage crashes
-        // 45 % to 70 % of its instances (three seeds in four) or its database fails, for
+        // 50 % to 80 % of its instances (three seeds in four) or its database fails, for
         // 30 to 60 minutes.
         ScenarioId::RegionalOutage => Scenario {
             id,
@@ -289,7 +289,7 @@ pub fn get(id: ScenarioId) -> Scenario {
             region_failure: Some(crate::regions::scenario::FailureDraw {
                 start_min: (25, 40),
                 zone_outage_chance: 0.75,
-                share: (0.45, 0.7),
+                share: (0.5, 0.8),
                 duration_min: (30, 60),
             }),
             minutes: Some(150),

@@ -68,6 +68,8 @@ pub struct Simulation {
     pub(crate) failover_on: bool,
     /// The floor shared by the regions (a region may have its own).
     pub(crate) shared_min: u32,
+    /// The ceiling shared by the regions (a region in a zone outage has its own).
+    pub(crate) shared_max: u32,
     /// Instances of the current region that outlier detection keeps out of service.
     pub(crate) ejected_now: u32,
     /// Each minute's regions, when the run has several or health checks run.
@@ -202,6 +204,7 @@ impl Simulation {
             at: 0,
             failover_on: true,
             shared_min: scenario.settings.min_instances,
+            shared_max: params.max_instances,
             ejected_now: 0,
             region_history: Vec::new(),
             params,

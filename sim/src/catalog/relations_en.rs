@@ -409,7 +409,7 @@ pub const fn texts(id: RelationId) -> RelationTexts {
         },
         RelationId::HealthProbes => RelationTexts {
             name: "Endpoint health checks",
-            formula: "a probe every I = 5 s (timeout 5 s);  a healthy endpoint becomes unhealthy after k_u = 2 consecutive failed probes, an unhealthy one healthy after k_h = 2 consecutive passed probes;  a probe fails when the instance crashed or is not serving, or when most of its requests time out (the probe waits in the same queue);  the consumer stops routing at most I × k_u + d = 10 s + {propagation_delay_s} s after a failure",
+            formula: "a probe every I = 5 s (timeout 5 s);  a healthy endpoint becomes unhealthy after k_u = 2 consecutive failed probes, an unhealthy one healthy after k_h = 2 consecutive passed probes;  a probe fails when the instance crashed or is not serving, or when it cannot answer within the probe's timeout (it waits in the same queue, whose requests give up after {timeout_s} s: only with a request timeout of at least 5 s and most requests timing out);  the consumer stops routing at most I × k_u + d = 10 s + {propagation_delay_s} s after a failure",
             symbols: &["seconds between probes", "failed probes that make an endpoint unhealthy", "passed probes that make it healthy", "propagation delay to the consumer, seconds"],
             note: "Google Cloud's defaults. A bad build that fails real requests but answers its probes passes them: the grey failure. Probes inside a minute judge the fleet of the minute's start and the queue of the minute before; a new instance enters healthy, its boot ending when it passes its readiness checks.",
         },
@@ -441,7 +441,7 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             name: "Regions' users",
             formula: "λ_r = λ × w_r · D(t, clock + o_r) / Σ_s w_s · D(t, clock + o_s);  with 2 regions w = 60 %, 40 %; with 3, 50 %, 30 %, 20 %;  o = 0, −60, −180 min",
             symbols: &["share of the users in region r", "region r's users' clock against the scenario's, minutes"],
-            note: "Assumptions of this model. Each region's fleet, database (its share of {db_capacity_qps} queries/s) and cache are its own; its users' keys are their share of the working set, and another region's cache starts cold for them.",
+            note: "Assumptions of this model. Each region's fleet, database (sized like the one region's, {db_capacity_qps} queries/s, so that it can take the others' users) and cache are its own; its users' keys are their share of the working set, and another region's cache starts cold for them. While a zone is down its region cannot grow past what it has left (its other zones have no capacity to spare).",
         },
         RelationId::Calibration => RelationTexts {
             name: "Constants (assumptions)",

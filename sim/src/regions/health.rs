@@ -289,11 +289,18 @@ pub const PROBES: Relation = Relation {
 };
 
 /// Whether a probe of an app instance passes: it fails when the instance crashed or is not
-/// serving, or when the instance cannot answer within the probe's timeout, which this model
-/// takes to be the case when most of its requests time out (the probe waits in the same
-/// queue). A bad build that still answers the probe passes: the grey failure.
-pub fn probe_passes(serving: bool, timeout_share: f64) -> bool {
-    serving && timeout_share < 0.5
+/// serving, or when the instance cannot answer within the probe's timeout. The probe waits
+/// in the same queue as the requests, and they give up after the request timeout, so the
+/// queue holds a probe longer than its own timeout only when the request timeout is at
+/// least the probe's; this model says it does then when most requests time out. A bad build
+/// that still answers the probe passes: the grey failure.
+pub fn probe_passes(
+    serving: bool,
+    timeout_share: f64,
+    request_timeout_s: f64,
+    probe_timeout_s: f64,
+) -> bool {
+    serving && !(timeout_share >= 0.5 && request_timeout_s >= probe_timeout_s)
 }
 
 #[cfg(test)]
@@ -416,9 +423,13 @@ mod tests {
 
     #[test]
     fn grey_failure_passes_probes() {
-        assert!(probe_passes(true, 0.0));
-        assert!(!probe_passes(false, 0.0));
-        assert!(!probe_passes(true, 0.6));
+        assert!(probe_passes(true, 0.0, 2.0, 5.0));
+        assert!(!probe_passes(false, 0.0, 2.0, 5.0));
+        // Requests give up after 2 s: the queue never holds a 5 s probe that long.
+        assert!(probe_passes(true, 0.9, 2.0, 5.0));
+        // With a 10 s request timeout and most requests timing out, the probe does too.
+        assert!(!probe_passes(true, 0.6, 10.0, 5.0));
+        assert!(probe_passes(true, 0.4, 10.0, 5.0));
     }
 
     #[test]

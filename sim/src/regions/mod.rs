@@ -175,7 +175,9 @@ pub struct Region {
     pub utc_offset_min: i32,
     /// A floor of its own set by hand (`region_min_instances`); `None`: the shared one.
     pub min_instances: Option<u32>,
-    /// Its database's capacity, queries per second.
+    /// Its database's capacity, queries per second: each region's database is sized like
+    /// the one region's (an active-active deployment provisions each region to take the
+    /// others' users; an assumption of this model).
     pub db_capacity_qps: f64,
     /// Its database failed (every replica down, every query fails).
     pub db_failed: bool,
@@ -190,6 +192,10 @@ pub struct Region {
     pub outlier: outlier::Outlier,
     /// Taken out of routing by hand.
     pub drained: bool,
+    /// While a zone is down, the region cannot grow past what it has left: its remaining
+    /// zones have no capacity to spare (every tenant of the lost zone moves there). An
+    /// assumption of this model.
+    pub capacity_cap: Option<u32>,
     /// Timeout share of its last served tick (probe timeouts read it).
     pub last_timeout_share: f64,
     /// Error share of its requests in the last minute (outlier detection reads it).

@@ -73,7 +73,7 @@ pub fn regions_of(scenario: &Scenario, params: &ModelParams, fleet: &mut Fleet) 
                 share: shares[r],
                 utc_offset_min: UTC_OFFSETS_MIN[r],
                 min_instances: None,
-                db_capacity_qps: params.db_capacity_qps * shares[r],
+                db_capacity_qps: params.db_capacity_qps,
                 db_failed: false,
                 foreign_warm,
                 crashed: Vec::new(),
@@ -81,6 +81,7 @@ pub fn regions_of(scenario: &Scenario, params: &ModelParams, fleet: &mut Fleet) 
                 health: RegionHealth::new(params.db_replicas),
                 outlier: Default::default(),
                 drained: false,
+                capacity_cap: None,
                 last_timeout_share: 0.0,
                 last_error_rate: 0.0,
             }
@@ -112,6 +113,7 @@ impl Simulation {
             self.at = r;
         }
         self.settings.min_instances = self.regions[r].min_instances.unwrap_or(self.shared_min);
+        self.params.max_instances = self.regions[r].capacity_cap.unwrap_or(self.shared_max);
         self.ejected_now = self.regions[r].outlier.ejected.len() as u32;
         self.journal.region = (self.regions.len() > 1).then(|| code(r));
     }
@@ -166,6 +168,9 @@ impl Simulation {
                         .retain(|i| !crashed.contains(&i.id));
                     self.regions[r].grey.retain(|g| !crashed.contains(g));
                     self.regions[r].crashed.extend(crashed.iter().copied());
+                    let left = self.service.fleet.live().max(1);
+                    self.regions[r].capacity_cap = Some(left);
+                    self.params.max_instances = left;
                     if !crashed.is_empty() {
                         self.emit(EventKind::InstancesCrashed {
                             count: crashed.len() as u32,
@@ -175,6 +180,8 @@ impl Simulation {
                     // The zone is back: its crashed instances leave the backend (the
                     // instance group replaces them as the autoscaler asks).
                     let ids = core::mem::take(&mut self.regions[r].crashed);
+                    self.regions[r].capacity_cap = None;
+                    self.params.max_instances = self.shared_max;
                     self.regions[r]
                         .health
                         .app
@@ -316,13 +323,18 @@ impl Simulation {
     fn probe_all(&mut self, t: u32, cfg: &ProbeConfig) {
         let policy = policy_of(&self.params);
         let delay = self.params.propagation_delay_s;
+        let (request_timeout, probe_timeout) = (self.params.timeout_s, f64::from(cfg.timeout_s));
         for r in 0..self.regions.len() {
             let timeout_share = self.regions[r].last_timeout_share;
             let mut changes = Vec::new();
             let region = &mut self.regions[r];
             for (id, e) in region.health.app.iter_mut() {
                 let crashed = region.crashed.contains(id);
-                let next = probe_step(*e, probe_passes(!crashed, timeout_share), cfg);
+                let next = probe_step(
+                    *e,
+                    probe_passes(!crashed, timeout_share, request_timeout, probe_timeout),
+                    cfg,
+                );
                 if next.healthy != e.healthy {
                     changes.push((Resource::Endpoint { instance: *id }, e.healthy, crashed));
                 }
@@ -423,7 +435,7 @@ impl Simulation {
                 .map(|e| e.instance)
                 .collect();
             self.regions[r].outlier.ejected.retain(|e| e.until_s > t);
-            for instance in back {
+            for &instance in &back {
                 self.emit(EventKind::Unejected { instance });
             }
             let ids = self.service.fleet.serving_ids();
@@ -436,7 +448,9 @@ impl Simulation {
             let per_host = rate[r] / in_service as f64 * f64::from(cfg.interval_s);
             for id in ids {
                 let region = &self.regions[r];
-                if region.outlier.is_ejected(id) {
+                // A host back from ejection served nothing since the last sweep: the next
+                // sweep judges it.
+                if region.outlier.is_ejected(id) || back.contains(&id) {
                     continue;
                 }
                 let e = if region.grey.contains(&id) {

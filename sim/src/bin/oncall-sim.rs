@@ -468,6 +468,13 @@ fn par(args: &[String]) -> Result<String, Usage> {
         out.push_str(&serde_json::to_string(&line).unwrap_or_default());
         out.push('\n');
     }
+    // With regions: the same run with failover off, and with outlier detection only.
+    let regional = oncall_sim::regions::debrief::comparison(&setup, minutes)
+        .map_err(|e| Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+    for line in regional {
+        out.push_str(&serde_json::to_string(&line).unwrap_or_default());
+        out.push('\n');
+    }
     Ok(out)
 }
 

@@ -73,10 +73,20 @@ pub fn nearest_order(home: usize, regions: usize) -> Vec<usize> {
 /// hand); then the nearest region that is in routing. With every region out, the users
 /// stay home (there is nowhere better to go).
 pub fn route(home: usize, out_of_routing: &[bool]) -> usize {
-    nearest_order(home, out_of_routing.len())
-        .into_iter()
-        .find(|&r| !out_of_routing[r])
-        .unwrap_or(home)
+    // The order of [`nearest_order`], without building it: distance 0, 1, …, the lower
+    // index first at each distance.
+    let n = out_of_routing.len();
+    for d in 0..n {
+        for r in [home.checked_sub(d), home.checked_add(d)]
+            .into_iter()
+            .flatten()
+        {
+            if r < n && !out_of_routing[r] {
+                return r;
+            }
+        }
+    }
+    home
 }
 
 /// Whether a region is out of the consumer's routing: drained by hand, or UNHEALTHY as the
@@ -104,6 +114,19 @@ mod tests {
         assert_eq!(route(0, &[true, false]), 1);
         assert_eq!(route(2, &[false, true, true]), 0);
         assert_eq!(route(0, &[true, true]), 0);
+        // The same order as nearest_order, for every home and every set of regions out.
+        for n in 1..=3usize {
+            for mask in 0..(1u32 << n) {
+                let out: Vec<bool> = (0..n).map(|r| mask & (1 << r) != 0).collect();
+                for home in 0..n {
+                    let want = nearest_order(home, n)
+                        .into_iter()
+                        .find(|&r| !out[r])
+                        .unwrap_or(home);
+                    assert_eq!(route(home, &out), want);
+                }
+            }
+        }
         assert!(out_of_routing(Unhealthy, true, false));
         assert!(!out_of_routing(Unhealthy, false, false));
         assert!(!out_of_routing(Unknown, true, false));

@@ -103,7 +103,12 @@ struct Walk {
 impl Simulation {
     /// Makes region `r`'s unit the current one.
     pub(crate) fn visit(&mut self, r: usize) {
-        if r != self.at {
+        self.ejected_now = self.regions[r].outlier.ejected.len() as u32;
+        self.journal.region = (self.regions.len() > 1).then(|| code(r));
+        if r == self.at {
+            return;
+        }
+        {
             let unit = self.regions[r]
                 .unit
                 .take()
@@ -114,8 +119,6 @@ impl Simulation {
         }
         self.settings.min_instances = self.regions[r].min_instances.unwrap_or(self.shared_min);
         self.params.max_instances = self.regions[r].capacity_cap.unwrap_or(self.shared_max);
-        self.ejected_now = self.regions[r].outlier.ejected.len() as u32;
-        self.journal.region = (self.regions.len() > 1).then(|| code(r));
     }
 
     /// Applies a user's action in a run with regions: a shared control to every region, a
@@ -302,8 +305,24 @@ impl Simulation {
     /// readiness checks).
     fn sync_endpoints(&mut self) {
         for r in 0..self.regions.len() {
-            self.visit(r);
-            let mut ids = self.service.fleet.serving_ids();
+            let Some(fleet) = self.region_fleet(r) else {
+                continue;
+            };
+            let region = &self.regions[r];
+            // Unchanged since the last minute (the usual case): nothing to do.
+            let mut serving = fleet
+                .instances
+                .iter()
+                .filter(|i| !i.rollback && i.state == InstanceState::Serving)
+                .map(|i| i.id)
+                .chain(region.crashed.iter().copied());
+            let app = &region.health.app;
+            let same =
+                app.iter().all(|(id, _)| serving.next() == Some(*id)) && serving.next().is_none();
+            if same {
+                continue;
+            }
+            let mut ids = fleet.serving_ids();
             ids.extend(self.regions[r].crashed.iter().copied());
             let old = core::mem::take(&mut self.regions[r].health.app);
             self.regions[r].health.app = ids
@@ -475,23 +494,60 @@ impl Simulation {
         }
     }
 
-    /// Walks the minute second by second: probes, arrivals at the consumer, outlier sweeps,
-    /// and where each region's users are sent.
+    /// Walks the minute from event to event (probes, arrivals at the consumer, outlier
+    /// sweeps): between two events nothing changes, so each stretch counts for its length.
+    #[allow(clippy::needless_range_loop)]
     fn walk_minute(&mut self, users: &[f64; MAX_REGIONS]) -> Walk {
         let n = self.regions.len();
         let probes = ProbeConfig::default();
         let outlier = OutlierConfig::default();
         let mut walk = Walk::default();
         self.sync_endpoints();
-        let mut routed: Vec<usize> = (0..n).map(|h| self.route_of(h)).collect();
-        for j in 0..60u32 {
-            let t = self.minute * 60 + j;
+        let start = self.minute * 60;
+        let end = start + 60;
+        // The moments something may change, in order. While every region is quiet a
+        // round of probes changes nothing, so none is walked.
+        let any_outlier = self.regions.iter().any(|r| r.outlier.on);
+        let probing = (0..n).any(|r| !self.quiet(r, &probes));
+        let mut times: Vec<u32> = if probing || any_outlier {
+            (start..end)
+                .filter(|t| {
+                    (probing && t.is_multiple_of(probes.interval_s))
+                        || (any_outlier && *t > start && t.is_multiple_of(outlier.interval_s))
+                })
+                .collect()
+        } else {
+            Vec::with_capacity(4)
+        };
+        for r in &self.regions {
+            times.extend(
+                r.health
+                    .propagation
+                    .in_flight
+                    .iter()
+                    .map(|(t, _)| *t)
+                    .filter(|t| (start..end).contains(t)),
+            );
+        }
+        times.push(start);
+        if times.len() > 1 {
+            times.sort_unstable();
+            times.dedup();
+        }
+        let mut routed = [0usize; MAX_REGIONS];
+        for (h, d) in routed.iter_mut().enumerate().take(n) {
+            *d = self.route_of(h);
+        }
+        for (k, &t) in times.iter().enumerate() {
+            let j = t - start;
             self.tick_second = Some(j);
-            if t.is_multiple_of(probes.interval_s) {
+            if probing && t.is_multiple_of(probes.interval_s) {
                 self.probe_all(t, &probes);
             }
+            let mut arrived = false;
             for r in 0..n {
                 for (from, to) in self.regions[r].health.propagation.arrive(t) {
+                    arrived = true;
                     self.health_event(
                         r,
                         Resource::ConsumerRouting,
@@ -502,46 +558,48 @@ impl Simulation {
                     );
                 }
             }
-            for (h, was) in routed.iter_mut().enumerate() {
-                let now = self.route_of(h);
-                if now != *was {
-                    self.journal.region = None;
-                    self.emit(EventKind::Rerouted {
-                        users: code(h),
-                        from: code(*was),
-                        to: code(now),
-                    });
-                    *was = now;
+            if arrived {
+                for h in 0..n {
+                    let now = self.route_of(h);
+                    if now != routed[h] {
+                        self.journal.region = None;
+                        self.emit(EventKind::Rerouted {
+                            users: code(h),
+                            from: code(routed[h]),
+                            to: code(now),
+                        });
+                        routed[h] = now;
+                    }
                 }
             }
-            let mut rate = [0.0; MAX_REGIONS];
-            for (h, d) in routed.iter().enumerate() {
-                rate[*d] += users[h];
-            }
-            if t.is_multiple_of(outlier.interval_s) && j > 0 {
+            if any_outlier && j > 0 && t.is_multiple_of(outlier.interval_s) {
+                let mut rate = [0.0; MAX_REGIONS];
+                for h in 0..n {
+                    rate[routed[h]] += users[h];
+                }
                 self.outlier_sweep(t, &rate, &outlier);
             }
-            for (h, d) in routed.iter().enumerate() {
-                walk.to[h][*d] += 1.0 / 60.0;
+            let until = times.get(k + 1).copied().unwrap_or(end);
+            let w = f64::from(until - t) / 60.0;
+            for h in 0..n {
+                walk.to[h][routed[h]] += w;
             }
             for r in 0..n {
                 let region = &self.regions[r];
-                let marked: Vec<u32> = region
-                    .health
-                    .app
-                    .iter()
-                    .filter(|(id, e)| e.healthy && !region.outlier.is_ejected(*id))
-                    .map(|(id, _)| *id)
-                    .collect();
-                if !marked.is_empty() {
-                    let dead = marked
-                        .iter()
-                        .filter(|id| region.crashed.contains(id))
-                        .count();
-                    let grey = marked.iter().filter(|id| region.grey.contains(id)).count();
-                    let all = marked.len() as f64;
-                    walk.blackhole[r] += dead as f64 / all / 60.0;
-                    walk.grey[r] += grey as f64 / all / 60.0;
+                if region.crashed.is_empty() && region.grey.is_empty() {
+                    continue;
+                }
+                let (mut marked, mut dead, mut grey) = (0u32, 0u32, 0u32);
+                for (id, e) in &region.health.app {
+                    if e.healthy && !region.outlier.is_ejected(*id) {
+                        marked += 1;
+                        dead += u32::from(region.crashed.contains(id));
+                        grey += u32::from(region.grey.contains(id));
+                    }
+                }
+                if marked > 0 {
+                    walk.blackhole[r] += f64::from(dead) / f64::from(marked) * w;
+                    walk.grey[r] += f64::from(grey) / f64::from(marked) * w;
                 }
             }
         }
@@ -549,14 +607,39 @@ impl Simulation {
         walk
     }
 
+    /// Whether a round of probes would change nothing in region `r`: nothing crashed, its
+    /// database up, no probe can time out, every endpoint healthy with no failure counted,
+    /// and its sources and composite already what their counts give.
+    fn quiet(&self, r: usize, cfg: &ProbeConfig) -> bool {
+        let region = &self.regions[r];
+        let h = &region.health;
+        let steady = |e: &EndpointHealth| e.healthy && e.streak == 0;
+        if !region.crashed.is_empty()
+            || region.db_failed
+            || !probe_passes(
+                true,
+                region.last_timeout_share,
+                self.params.timeout_s,
+                f64::from(cfg.timeout_s),
+            )
+            || !h.app.iter().all(|(_, e)| steady(e))
+            || !h.db.iter().all(steady)
+        {
+            return false;
+        }
+        let policy = policy_of(&self.params);
+        let app = source_state(h.app.len() as u32, h.app.len() as u32, policy);
+        let db = source_state(h.db.len() as u32, h.db.len() as u32, policy);
+        h.app_state == app && h.db_state == db && h.composite == composite_state(&[app, db])
+    }
+
     /// Where the consumer sends region `h`'s users now.
     fn route_of(&self, h: usize) -> usize {
-        let out: Vec<bool> = self
-            .regions
-            .iter()
-            .map(|r| out_of_routing(r.health.propagation.view, self.failover_on, r.drained))
-            .collect();
-        route(h, &out)
+        let mut out = [false; MAX_REGIONS];
+        for (o, r) in out.iter_mut().zip(&self.regions) {
+            *o = out_of_routing(r.health.propagation.view, self.failover_on, r.drained);
+        }
+        route(h, &out[..self.regions.len()])
     }
 
     /// The cache and the database of region `r` for the requests sent to it:
@@ -619,14 +702,11 @@ impl Simulation {
         self.visit(0);
         self.apply_due_actions();
         self.run_regional_script();
+        self.run_script();
+        self.fleet_at_minute_start(start_ms);
         for r in 1..n {
             self.visit(r);
-            self.deploys.roll_out_fleet(m, &mut self.service.fleet);
-        }
-        self.visit(0);
-        self.run_script();
-        for r in 0..n {
-            self.visit(r);
+            self.deploys.roll_out_fleet(&mut self.service.fleet);
             self.fleet_at_minute_start(start_ms);
         }
         self.visit(0);
@@ -661,14 +741,14 @@ impl Simulation {
 
         // Each region's errors: requests sent to crashed instances, those its bad build
         // fails, and what its queue and database fail.
-        let errors: Vec<f64> = (0..n)
-            .map(|r| {
-                let e = served[r].2.sums.error_rate;
-                1.0 - (1.0 - walk.blackhole[r])
+        let mut errors = [0.0; MAX_REGIONS];
+        for (r, e) in errors.iter_mut().enumerate().take(n) {
+            let served_errors = served[r].2.sums.error_rate;
+            *e = 1.0
+                - (1.0 - walk.blackhole[r])
                     * (1.0 - walk.grey[r] * GREY_ERROR_SHARE)
-                    * (1.0 - e)
-            })
-            .collect();
+                    * (1.0 - served_errors);
+        }
         let admitted_all: f64 = served
             .iter()
             .map(|(t, ..)| t.rate * (1.0 - t.shed_share))
@@ -757,6 +837,23 @@ impl Simulation {
 
         self.budget.spend(error_rate, traffic.admitted, p.slo);
         self.ledger.close_minute(cost_per_hour);
+        self.visit(0);
+        if burn.page != self.budget.paging {
+            self.budget.paging = burn.page;
+            self.journal.region = None;
+            self.emit(if burn.page {
+                EventKind::PageFired {
+                    burn_rate_1h: burn.burn_1h,
+                    burn_rate_5m: burn.burn_5m,
+                }
+            } else {
+                EventKind::PageResolved {
+                    burn_rate_1h: burn.burn_1h,
+                    burn_rate_5m: burn.burn_5m,
+                }
+            });
+        }
+        self.journal.history.push(record);
         let total_rate: f64 = served.iter().map(|s| s.0.rate).sum();
         let mut views = Vec::with_capacity(n);
         for r in 0..n {
@@ -814,33 +911,12 @@ impl Simulation {
                 db_failed: region.db_failed,
                 fleet_cost_per_hour: s.sums.cost_per_hour,
             });
+            self.scale_at_minute_end(s, t.admitted, secs((m + 1) * 60));
         }
         for (h, v) in views.iter_mut().enumerate() {
             v.routed_to = code(self.route_of(h));
         }
-        self.visit(0);
-        if burn.page != self.budget.paging {
-            self.budget.paging = burn.page;
-            self.journal.region = None;
-            self.emit(if burn.page {
-                EventKind::PageFired {
-                    burn_rate_1h: burn.burn_1h,
-                    burn_rate_5m: burn.burn_5m,
-                }
-            } else {
-                EventKind::PageResolved {
-                    burn_rate_1h: burn.burn_1h,
-                    burn_rate_5m: burn.burn_5m,
-                }
-            });
-        }
-        self.journal.history.push(record);
         self.region_history.push(views);
-        for (r, (t, _, s, _)) in served.iter().enumerate() {
-            self.visit(r);
-            let admitted = t.admitted;
-            self.scale_at_minute_end(s, admitted, secs((m + 1) * 60));
-        }
         self.visit(0);
         self.minute += 1;
         self.journal
@@ -850,14 +926,15 @@ impl Simulation {
     }
 
     /// Share of all regions' serving instances whose build passes `keep(build, live)`.
-    fn fleet_share(&mut self, keep: impl Fn(u32, u32) -> bool) -> f64 {
+    fn fleet_share(&self, keep: impl Fn(u32, u32) -> bool) -> f64 {
         let live = self.deploys.live_build;
         let (mut yes, mut all) = (0.0, 0.0);
         for r in 0..self.regions.len() {
-            self.visit(r);
-            let serving = f64::from(self.service.fleet.serving());
-            yes += self.service.fleet.serving_share(|b| keep(b, live)) * serving;
-            all += serving;
+            if let Some(fleet) = self.region_fleet(r) {
+                let serving = f64::from(fleet.serving());
+                yes += fleet.serving_share(|b| keep(b, live)) * serving;
+                all += serving;
+            }
         }
         if all > 0.0 {
             yes / all
@@ -994,5 +1071,24 @@ impl Simulation {
                 .filter(|i| i.state == InstanceState::Serving)
                 .count() as u32
         })
+    }
+}
+#[cfg(test)]
+mod quiet_tests {
+    use crate::setup::RunSetup;
+
+    #[test]
+    fn a_quiet_day_walks_no_probe_after_the_first_evaluation() {
+        let mut s = RunSetup::new(crate::ids::ScenarioId::FreePlay, 1);
+        s.set("regions", "3").unwrap();
+        let mut sim = s.build().unwrap();
+        sim.run(2);
+        let cfg = super::ProbeConfig::default();
+        for _ in 0..300 {
+            for r in 0..3 {
+                assert!(sim.quiet(r, &cfg), "minute {} region {r}", sim.minute);
+            }
+            sim.step();
+        }
     }
 }

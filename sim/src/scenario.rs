@@ -405,6 +405,8 @@ mod tests {
         let f = get(ScenarioId::CacheFlush).flush.unwrap();
         let r = get(ScenarioId::FreePlay).drift.unwrap();
         let v = get(ScenarioId::ViralSurge).surge.unwrap();
+        let o = get(ScenarioId::RegionalOutage).region_failure.unwrap();
+        assert_eq!(o.zone_outage_chance, 0.75, "3 seeds in 4");
         for needle in [
             format!(
                 "rollout starts at minute {}–{}",
@@ -421,6 +423,16 @@ mod tests {
             format!("ramp {}–{} min", v.ramp_min.0, v.ramp_min.1),
             format!("hold {}–{} min", v.hold_min.0, v.hold_min.1),
             format!("τ = {} min", v.decay_min),
+            format!(
+                "regional outage: at minute {}–{}",
+                o.start_min.0, o.start_min.1
+            ),
+            format!(
+                "loses {}–{} % of its instances",
+                o.share.0 * 100.0,
+                o.share.1 * 100.0
+            ),
+            format!("back after {}–{} min", o.duration_min.0, o.duration_min.1),
         ] {
             let needle = needle.replace('-', "−");
             assert!(text.contains(&needle), "{needle:?} not in {text:?}");

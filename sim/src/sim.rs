@@ -357,6 +357,14 @@ impl Simulation {
                         .code("policy", self.service.autoscaler.id().as_str()),
                 )
             }
+            ActionKind::Region(a) if a.region().is_some_and(|r| r >= self.regions.len()) => Some(
+                Message::new(MessageId::RegionNoSuchRegion)
+                    .code("region", crate::regions::code(a.region().unwrap_or(0)))
+                    .codes(
+                        "regions",
+                        crate::regions::REGION_CODES[..self.regions.len()].to_vec(),
+                    ),
+            ),
             ActionKind::Rollback if self.deploys.rollback_target().is_none() => Some(
                 Message::new(MessageId::RollbackNothingEarlier)
                     .int("build", self.deploys.live_build),

@@ -278,3 +278,157 @@ fn print_outage_minutes() {
         );
     }
 }
+
+mod common;
+use common::cli;
+
+#[test]
+fn the_command_line_prints_source_and_composite_states() {
+    let state = |args: &[&str]| {
+        let mut all = vec!["health"];
+        all.extend_from_slice(args);
+        let (code, out, err) = cli(&all);
+        assert_eq!(code, 0, "{err}");
+        out.split([':', '\n'])
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(state(&["--endpoints", "6/10"]), "HEALTHY");
+    assert_eq!(state(&["--endpoints", "5/10"]), "UNHEALTHY");
+    assert_eq!(
+        state(&["--endpoints", "3/4", "--min-healthy", "4"]),
+        "UNHEALTHY"
+    );
+    assert_eq!(state(&["--endpoints", "0/0"]), "UNHEALTHY");
+    assert_eq!(
+        state(&["--endpoints", "10/10", "--healthy-percent", "100"]),
+        "HEALTHY"
+    );
+    assert_eq!(
+        state(&["--endpoints", "9/10", "--healthy-percent", "100"]),
+        "UNHEALTHY"
+    );
+    assert_eq!(state(&["--sources", "HEALTHY,HEALTHY"]), "HEALTHY");
+    assert_eq!(state(&["--sources", "HEALTHY,UNKNOWN"]), "UNKNOWN");
+    assert_eq!(
+        state(&["--sources", "UNKNOWN,UNHEALTHY,HEALTHY"]),
+        "UNHEALTHY"
+    );
+}
+
+#[test]
+fn bad_health_arguments_name_the_argument_and_exit_2() {
+    for (args, needle) in [
+        (&["health", "--endpoints", "11/10"][..], "--endpoints"),
+        (&["health", "--endpoints", "six/ten"][..], "HEALTHY/TOTAL"),
+        (&["health", "--sources", "HEALTHY,MAYBE"][..], "UNKNOWN"),
+        (
+            &["health", "--endpoints", "6/10", "--healthy-percent", "101"][..],
+            "0 to 100",
+        ),
+        (&["health"][..], "--endpoints"),
+        (
+            &["health", "--sources", "HEALTHY", "--min-healthy", "2"][..],
+            "--min-healthy",
+        ),
+        (
+            &[
+                "run",
+                "--scenario",
+                "free-play",
+                "--seed",
+                "1",
+                "--minutes",
+                "5",
+                "--action",
+                "3:zone_outage=d:0.5",
+            ][..],
+            "REGION:SHARE",
+        ),
+        (
+            &[
+                "run",
+                "--scenario",
+                "free-play",
+                "--seed",
+                "1",
+                "--minutes",
+                "5",
+                "--set",
+                "regions=4",
+            ][..],
+            "regions",
+        ),
+    ] {
+        let (code, out, err) = cli(args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn run_and_compare_take_regions_and_failures() {
+    let (code, out, err) = cli(&[
+        "run",
+        "--scenario",
+        "free-play",
+        "--seed",
+        "7",
+        "--minutes",
+        "32",
+        "--set",
+        "regions=2",
+        "--action",
+        "30:zone_outage=a:0.7",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"event\":\"health_transition\""));
+    assert!(
+        out.contains("\"event\":\"rerouted\",\"users\":\"a\",\"from\":\"a\",\"to\":\"b\""),
+        "{out}"
+    );
+    let (code, _, err) = cli(&[
+        "compare",
+        "--scenario",
+        "regional-outage",
+        "--seed",
+        "3",
+        "--minutes",
+        "60",
+        "--policies",
+        "target-tracking,hpa",
+        "--action",
+        "0:outlier_detection=b:on",
+    ]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn a_link_carries_the_regions_and_the_regional_actions() {
+    use oncall_sim::share::{owned_pairs, ShareState};
+    let pairs = owned_pairs(&[
+        ("scenario", "free-play"),
+        ("seed", "7"),
+        ("regions", "3"),
+        ("healthy_percent", "75"),
+        (
+            "actions",
+            "30:zone_outage=b:0.5,31:failover=off,32:region_min_instances=c:9",
+        ),
+    ]);
+    let (state, notices, _) = ShareState::from_pairs(&pairs);
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(state.params.regions, 3);
+    assert_eq!(state.params.healthy_percent, 75);
+    assert_eq!(state.actions.len(), 3);
+    let back = state.to_pairs();
+    assert!(back.contains(&("regions".to_string(), "3".to_string())));
+    assert!(back.contains(&(
+        "actions".to_string(),
+        "30:zone_outage=b:0.5,31:failover=off,32:region_min_instances=c:9".to_string()
+    )));
+    let sim = state.simulation(7).unwrap();
+    assert_eq!(sim.region_count(), 3);
+}

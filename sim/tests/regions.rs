@@ -211,7 +211,7 @@ fn failover_keeps_more_budget_than_failover_off_in_the_regional_outage() {
     // seed 2 (zone outage, 63 %):                   0.0436 / 0.2570 / 1.0422
     // seed 3 (a's database fails):                  0.0459 / 0.1783 / 0.1783
     // seed 4 (zone outage, 70 %):                   0.0492 / 0.1752 / 1.0529
-    // seed 5 (zone outage, 76 %):                   0.0810 / 0.4624 / 1.3077
+    // seed 5 (zone outage, 76 %):                   0.0810 / 0.4624 / 1.2855
     for seed in 1..=5 {
         let spent = |actions: &[&str]| {
             setup(ScenarioId::RegionalOutage, seed, 2, actions)

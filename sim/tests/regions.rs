@@ -432,3 +432,74 @@ fn a_link_carries_the_regions_and_the_regional_actions() {
     let sim = state.simulation(7).unwrap();
     assert_eq!(sim.region_count(), 3);
 }
+
+#[test]
+fn a_database_failure_fails_the_region_over_while_every_instance_answers() {
+    let out = setup(
+        ScenarioId::FreePlay,
+        7,
+        2,
+        &["20:db_failure=a:on", "40:db_failure=a:off"],
+    )
+    .run(45)
+    .unwrap();
+    let app = transitions(
+        &out.events,
+        "a",
+        Resource::Source {
+            source: SourceKind::AppFleet,
+        },
+    );
+    assert_eq!(app.len(), 1, "the app fleet stays HEALTHY: {app:?}");
+    let db = transitions(
+        &out.events,
+        "a",
+        Resource::Source {
+            source: SourceKind::Database,
+        },
+    );
+    assert_eq!(db[1], (20, 5, HealthState::Healthy, HealthState::Unhealthy));
+    // Back at 40:00: the replicas pass the probes at 40:00 and 40:05.
+    assert_eq!(db[2], (40, 5, HealthState::Unhealthy, HealthState::Healthy));
+    let consumer = transitions(&out.events, "a", Resource::ConsumerRouting);
+    assert_eq!(
+        consumer[1],
+        (20, 35, HealthState::Healthy, HealthState::Unhealthy)
+    );
+    assert_eq!(
+        consumer[2],
+        (40, 35, HealthState::Unhealthy, HealthState::Healthy)
+    );
+}
+
+#[test]
+fn draining_a_region_and_its_own_floor() {
+    let mut sim = setup(
+        ScenarioId::FreePlay,
+        7,
+        2,
+        &[
+            "10:drain_region=a:on",
+            "10:region_min_instances=b:12",
+            "20:drain_region=a:off",
+        ],
+    )
+    .build()
+    .unwrap();
+    sim.run(25);
+    let rerouted: Vec<(u32, Option<u32>, &str)> = sim
+        .events()
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Rerouted { to, .. } => Some((e.minute, e.second, to)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rerouted, vec![(10, Some(0), "b"), (20, Some(0), "a")]);
+    let minute = &sim.region_history()[15];
+    assert_eq!(minute[0].routed_to, "b");
+    assert!(minute[0].drained && !minute[0].in_routing);
+    assert_eq!(minute[0].requests_per_s, 0.0);
+    assert!((minute[1].traffic_share - 1.0).abs() < 1e-12);
+    assert!(sim.region_serving(1) >= 12);
+}

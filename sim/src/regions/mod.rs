@@ -193,6 +193,8 @@ pub struct Region {
     pub outlier: outlier::Outlier,
     /// Taken out of routing by hand.
     pub drained: bool,
+    /// Where the consumer sent this region's users last.
+    pub routed_to: usize,
     /// While a zone is down, the region cannot grow past what it has left: its remaining
     /// zones have no capacity to spare (every tenant of the lost zone moves there). An
     /// assumption of this model.

@@ -81,6 +81,7 @@ pub fn regions_of(scenario: &Scenario, params: &ModelParams, fleet: &mut Fleet) 
                 health: RegionHealth::new(params.db_replicas),
                 outlier: Default::default(),
                 drained: false,
+                routed_to: r,
                 capacity_cap: None,
                 last_timeout_share: 0.0,
                 last_error_rate: 0.0,
@@ -536,7 +537,7 @@ impl Simulation {
         }
         let mut routed = [0usize; MAX_REGIONS];
         for (h, d) in routed.iter_mut().enumerate().take(n) {
-            *d = self.route_of(h);
+            *d = self.regions[h].routed_to;
         }
         for (k, &t) in times.iter().enumerate() {
             let j = t - start;
@@ -544,10 +545,8 @@ impl Simulation {
             if probing && t.is_multiple_of(probes.interval_s) {
                 self.probe_all(t, &probes);
             }
-            let mut arrived = false;
             for r in 0..n {
                 for (from, to) in self.regions[r].health.propagation.arrive(t) {
-                    arrived = true;
                     self.health_event(
                         r,
                         Resource::ConsumerRouting,
@@ -558,7 +557,8 @@ impl Simulation {
                     );
                 }
             }
-            if arrived {
+            // Routing changes with what the consumer learns, and with a drain by hand.
+            {
                 for h in 0..n {
                     let now = self.route_of(h);
                     if now != routed[h] {
@@ -604,6 +604,9 @@ impl Simulation {
             }
         }
         self.tick_second = None;
+        for h in 0..n {
+            self.regions[h].routed_to = routed[h];
+        }
         walk
     }
 

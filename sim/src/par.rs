@@ -267,6 +267,7 @@ mod tests {
             ScenarioId::BadDeploy,
             ScenarioId::CacheFlush,
             ScenarioId::ViralSurge,
+            ScenarioId::RegionalOutage,
         ] {
             for seed in [7, 11] {
                 let setup = RunSetup::new(id, seed);

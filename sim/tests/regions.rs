@@ -503,3 +503,39 @@ fn draining_a_region_and_its_own_floor() {
     assert!((minute[1].traffic_share - 1.0).abs() < 1e-12);
     assert!(sim.region_serving(1) >= 12);
 }
+
+#[test]
+fn run_writes_each_regions_minute() {
+    let path = std::env::temp_dir().join(format!("oncall-regions-{}.jsonl", std::process::id()));
+    let p = path.to_str().unwrap();
+    let (code, _, err) = cli(&[
+        "run",
+        "--scenario",
+        "regional-outage",
+        "--seed",
+        "1",
+        "--minutes",
+        "30",
+        "--regions",
+        p,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 60, "two regions, 30 minutes");
+    // Seed 1: the zone outage comes at minute 25; a's users are on b from 25:35.
+    let a25 = &lines[50];
+    assert_eq!(a25["region"], "a");
+    assert_eq!(a25["minute"], 25);
+    assert_eq!(a25["composite"], "UNHEALTHY");
+    assert_eq!(a25["routed_to"], "b");
+    assert_eq!(a25["app"]["healthy_percent"], 60);
+    assert_eq!(a25["crashed"], 4);
+    // 4 of 6 endpoints crashed and still marked healthy for the minute's first 5 s.
+    let e = a25["error_rate"].as_f64().unwrap();
+    assert!((e - 4.0 / 6.0 * 5.0 / 60.0).abs() < 1e-9, "{e}");
+}

@@ -190,6 +190,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
             "--elastic-config",
             "--format",
             "--events",
+            "--regions",
         ],
     )?;
     let scenario = scenario_arg(&pairs)?;
@@ -209,6 +210,14 @@ fn run(args: &[String]) -> Result<String, Usage> {
             std::fs::File::create(path)
                 .map(|file| (path, file))
                 .map_err(|e| cannot_write("--events", path, &e))
+        })
+        .transpose()?;
+    // Each region's minute, one JSON line per region and minute (with `minute`).
+    let regions_file = single(&pairs, "--regions")?
+        .map(|path| {
+            std::fs::File::create(path)
+                .map(|file| (path, file))
+                .map_err(|e| cannot_write("--regions", path, &e))
         })
         .transpose()?;
 
@@ -260,6 +269,22 @@ fn run(args: &[String]) -> Result<String, Usage> {
         file.write_all(events.as_bytes())
             .and_then(|()| file.flush())
             .map_err(|e| cannot_write("--events", path, &e))?;
+    }
+    if let Some((path, mut file)) = regions_file {
+        let mut lines = String::new();
+        for (minute, regions) in sim.region_history().iter().enumerate() {
+            for region in regions {
+                let mut value = serde_json::to_value(region).unwrap_or_default();
+                if let serde_json::Value::Object(map) = &mut value {
+                    map.insert("minute".into(), serde_json::Value::from(minute));
+                }
+                lines.push_str(&serde_json::to_string(&value).unwrap_or_default());
+                lines.push('\n');
+            }
+        }
+        file.write_all(lines.as_bytes())
+            .and_then(|()| file.flush())
+            .map_err(|e| cannot_write("--regions", path, &e))?;
     }
     Ok(out)
 }

@@ -218,6 +218,7 @@ fn cli_template(id: MessageId) -> &'static str {
   oncall-sim scenarios
   oncall-sim run --scenario ID --seed N --minutes M [--action MINUTE:NAME[=VALUE]]...
                  [--set NAME=VALUE]... [--elastic-config FILE] [--format jsonl|csv] [--events FILE]
+                 [--regions FILE]
   oncall-sim compare --scenario ID --seed N [--policies A,B,...] [--minutes M]
                  [--action MINUTE:NAME[=VALUE]]... [--set NAME=VALUE]... [--elastic-config FILE]
   oncall-sim config check FILE

@@ -510,31 +510,40 @@ impl Simulation {
         // round of probes changes nothing, so none is walked.
         let any_outlier = self.regions.iter().any(|r| r.outlier.on);
         let probing = (0..n).any(|r| !self.quiet(r, &probes));
-        let mut times: Vec<u32> = if probing || any_outlier {
-            (start..end)
-                .filter(|t| {
-                    (probing && t.is_multiple_of(probes.interval_s))
-                        || (any_outlier && *t > start && t.is_multiple_of(outlier.interval_s))
-                })
-                .collect()
-        } else {
-            Vec::with_capacity(4)
-        };
-        for r in &self.regions {
-            times.extend(
-                r.health
-                    .propagation
-                    .in_flight
-                    .iter()
-                    .map(|(t, _)| *t)
-                    .filter(|t| (start..end).contains(t)),
-            );
-        }
-        times.push(start);
-        if times.len() > 1 {
+        let arrivals_due = self.regions.iter().any(|r| {
+            r.health
+                .propagation
+                .in_flight
+                .iter()
+                .any(|(t, _)| (start..end).contains(t))
+        });
+        // The usual minute: one stretch from its start, nothing to list.
+        let mut times: Vec<u32> = Vec::new();
+        if probing || any_outlier || arrivals_due {
+            times.extend((start..end).filter(|t| {
+                (probing && t.is_multiple_of(probes.interval_s))
+                    || (any_outlier && *t > start && t.is_multiple_of(outlier.interval_s))
+            }));
+            for r in &self.regions {
+                times.extend(
+                    r.health
+                        .propagation
+                        .in_flight
+                        .iter()
+                        .map(|(t, _)| *t)
+                        .filter(|t| (start..end).contains(t)),
+                );
+            }
+            times.push(start);
             times.sort_unstable();
             times.dedup();
         }
+        let only_start = [start];
+        let times: &[u32] = if times.is_empty() {
+            &only_start
+        } else {
+            &times
+        };
         let mut routed = [0usize; MAX_REGIONS];
         for (h, d) in routed.iter_mut().enumerate().take(n) {
             *d = self.regions[h].routed_to;
@@ -756,15 +765,15 @@ impl Simulation {
             .iter()
             .map(|(t, ..)| t.rate * (1.0 - t.shed_share))
             .sum();
-        let weight = |r: usize| {
-            let t = &served[r].0;
-            if admitted_all > 0.0 {
+        let mut weights = [0.0; MAX_REGIONS];
+        for (w, (t, ..)) in weights.iter_mut().zip(&served) {
+            *w = if admitted_all > 0.0 {
                 t.rate * (1.0 - t.shed_share) / admitted_all
             } else {
                 1.0 / n as f64
-            }
-        };
-        let mean = |f: &dyn Fn(usize) -> f64| (0..n).map(|r| weight(r) * f(r)).sum::<f64>();
+            };
+        }
+        let mean = |f: &dyn Fn(usize) -> f64| (0..n).map(|r| weights[r] * f(r)).sum::<f64>();
         let error_rate = if n == 1 {
             errors[0]
         } else {

@@ -211,7 +211,8 @@ impl Simulation {
         }
     }
 
-    /// Replaces the autoscaling policy (before or during a run).
+    /// Replaces the autoscaling policy (before or during a run) of the current region (the
+    /// first); [`Simulation::set_autoscalers`] gives every region its own.
     pub fn set_autoscaler(&mut self, autoscaler: Box<dyn Autoscaler>) {
         self.service.autoscaler = autoscaler;
     }
@@ -721,7 +722,7 @@ impl Simulation {
 
     /// Simulates the next minute and returns its record.
     pub fn step(&mut self) -> &MinuteRecord {
-        if self.health_on {
+        if self.health_on || self.regional_action_due() {
             return self.step_regions();
         }
         let m = self.minute;

@@ -539,3 +539,27 @@ fn run_writes_each_regions_minute() {
     let e = a25["error_rate"].as_f64().unwrap();
     assert!((e - 4.0 / 6.0 * 5.0 / 60.0).abs() < 1e-9, "{e}");
 }
+
+#[test]
+fn one_region_detects_a_zone_outage_from_the_minute_it_happens() {
+    // With one region there is nowhere to fail over to, but health checks start with the
+    // first failure and find it at once: endpoints and composite UNHEALTHY at 20:05.
+    let out = setup(ScenarioId::FreePlay, 3, 1, &["20:zone_outage=a:0.7"])
+        .run(22)
+        .unwrap();
+    let composite = transitions(&out.events, "a", Resource::Composite);
+    assert_eq!(
+        composite[0],
+        (20, 0, HealthState::Unknown, HealthState::Healthy)
+    );
+    assert_eq!(
+        composite[1],
+        (20, 5, HealthState::Healthy, HealthState::Unhealthy)
+    );
+    // 7 of 10 instances crashed, marked healthy for the minute's first 5 s.
+    let e = out.history[20].error_rate;
+    assert!(e >= 0.7 * 5.0 / 60.0 - 1e-12, "{e}");
+    // The minutes before are the plain run's.
+    let plain = RunSetup::new(ScenarioId::FreePlay, 3).run(20).unwrap();
+    assert_eq!(plain.history[..], out.history[..20]);
+}

@@ -228,6 +228,21 @@ impl Simulation {
         }
     }
 
+    /// Whether a regional action or failure applies this minute (a one-region run then
+    /// takes the regional path from this minute on).
+    pub(crate) fn regional_action_due(&self) -> bool {
+        let m = self.minute;
+        self.journal
+            .pending
+            .iter()
+            .take_while(|a| a.minute <= m)
+            .any(|a| matches!(a.kind, ActionKind::Region(_)))
+            || self
+                .script
+                .iter()
+                .any(|s| matches!(s, Scripted::RegionFailure { minute, .. } if *minute == m))
+    }
+
     /// Health checks start (the first failure or health control of a one-region run).
     fn start_health(&mut self) {
         if !self.health_on {

@@ -61,7 +61,7 @@ fn regions() {
     }
     if let [one, _, three] = medians[..] {
         println!(
-            "ratio 3 regions / 1 region: {:.2} (medians), {:.2} (minimums, less sensitive to a busy machine)",
+            "ratio 3 regions / 1 region: {:.2} (medians), {:.2} (minimums)",
             three.0 / one.0,
             three.1 / one.1
         );

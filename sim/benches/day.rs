@@ -37,7 +37,6 @@ fn regions() {
         "{:<14} {:>10} {:>10} {:>10}",
         "regions", "median_ms", "min_ms", "max_ms"
     );
-    let s = scenario::get(ScenarioId::FreePlay);
     let mut medians = Vec::new();
     // `-- regions N` times N regions only (for instruction counts under `perf stat`).
     let only: Option<u32> = std::env::args()
@@ -53,7 +52,6 @@ fn regions() {
             setup
                 .set("regions", &n.to_string())
                 .expect("1 to 3 regions are allowed");
-            let _ = &s;
             setup.build().expect("defaults build")
         });
         println!("{n:<14} {median:>10.3} {min:>10.3} {max:>10.3}");

@@ -324,6 +324,10 @@ fn bad_health_arguments_name_the_argument_and_exit_2() {
         (&["health", "--endpoints", "six/ten"][..], "HEALTHY/TOTAL"),
         (&["health", "--sources", "HEALTHY,MAYBE"][..], "UNKNOWN"),
         (
+            &["health", "--sources", "HEALTHY,COMPOSITE"][..],
+            "cannot use another composite",
+        ),
+        (
             &["health", "--endpoints", "6/10", "--healthy-percent", "101"][..],
             "0 to 100",
         ),

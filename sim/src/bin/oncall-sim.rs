@@ -767,6 +767,16 @@ fn health(args: &[String]) -> Result<String, Usage> {
             if let Some((flag, _)) = pairs.iter().find(|(n, _)| *n != "--sources") {
                 return Err(Usage(Message::new(M::CliUnexpected).given("given", *flag)));
             }
+            // A composite health check cannot be a source of another (seed 003).
+            if text
+                .split(',')
+                .any(|s| s.trim().eq_ignore_ascii_case("composite"))
+            {
+                return Err(Usage(field_problem(
+                    "--sources",
+                    oncall_sim::regions::health::ConfigError::CompositeAsSource.message(),
+                )));
+            }
             let states = text
                 .split(',')
                 .map(HealthState::parse)

@@ -191,7 +191,6 @@ impl Simulation {
                         .app
                         .retain(|(id, _)| !ids.contains(id));
                 }
-                let _ = now_ms;
             }
             RegionAction::DbFailure { on, .. } => self.regions[self.at].db_failed = on,
             RegionAction::BadBuild { share, .. } => {

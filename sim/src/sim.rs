@@ -385,7 +385,7 @@ impl Simulation {
         self.emit(EventKind::Action {
             action: action.kind.clone(),
         });
-        if self.regions.len() > 1 || matches!(action.kind, ActionKind::Region(_)) {
+        if self.health_on || matches!(action.kind, ActionKind::Region(_)) {
             self.apply_regional(&action.kind);
         } else {
             self.apply_effect(action.kind.clone());

@@ -567,3 +567,21 @@ fn one_region_detects_a_zone_outage_from_the_minute_it_happens() {
     let plain = RunSetup::new(ScenarioId::FreePlay, 3).run(20).unwrap();
     assert_eq!(plain.history[..], out.history[..20]);
 }
+
+#[test]
+fn between_minutes_the_controls_read_as_the_shared_ones() {
+    // Region b's own floor and region a's ceiling during its zone outage apply to their
+    // regions only; the console reads the shared values.
+    let mut sim = setup(
+        ScenarioId::FreePlay,
+        7,
+        2,
+        &["5:region_min_instances=b:9", "6:zone_outage=a:0.5"],
+    )
+    .build()
+    .unwrap();
+    sim.run(10);
+    assert_eq!(sim.settings().min_instances, 2);
+    assert_eq!(sim.params().max_instances, 40);
+    assert!(sim.region_serving(1) >= 9);
+}

@@ -106,6 +106,8 @@ impl Simulation {
     pub(crate) fn visit(&mut self, r: usize) {
         self.ejected_now = self.regions[r].outlier.ejected.len() as u32;
         self.journal.region = (self.regions.len() > 1).then(|| code(r));
+        self.settings.min_instances = self.regions[r].min_instances.unwrap_or(self.shared_min);
+        self.params.max_instances = self.regions[r].capacity_cap.unwrap_or(self.shared_max);
         if r == self.at {
             return;
         }
@@ -118,8 +120,6 @@ impl Simulation {
             self.regions[self.at].unit = Some(old);
             self.at = r;
         }
-        self.settings.min_instances = self.regions[r].min_instances.unwrap_or(self.shared_min);
-        self.params.max_instances = self.regions[r].capacity_cap.unwrap_or(self.shared_max);
     }
 
     /// Applies a user's action in a run with regions: a shared control to every region, a
@@ -944,6 +944,10 @@ impl Simulation {
         }
         self.region_history.push(views);
         self.visit(0);
+        // Between minutes the controls read as the shared ones (a region's own floor and a
+        // zone outage's ceiling apply while that region is stepped).
+        self.settings.min_instances = self.shared_min;
+        self.params.max_instances = self.shared_max;
         self.minute += 1;
         self.journal
             .history

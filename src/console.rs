@@ -184,7 +184,7 @@ impl Console {
                 ActionKind::HeavyFeature(on) => s.heavy_feature = on,
                 ActionKind::Lb(lb) => s.lb = lb,
                 ActionKind::Hedge(on) => s.hedge = on,
-                ActionKind::WarmCache | ActionKind::Rollback => {}
+                ActionKind::WarmCache | ActionKind::Rollback | ActionKind::Region(_) => {}
             }
         }
         s

@@ -77,6 +77,7 @@ pub fn action_text(kind: &ActionKind) -> String {
         ActionKind::Lb(policy) => tf(Msg::ActLb, &[("policy", policy.as_str())]),
         ActionKind::Hedge(true) => t(Msg::ActHedgeOn).to_owned(),
         ActionKind::Hedge(false) => t(Msg::ActHedgeOff).to_owned(),
+        ActionKind::Region(a) => crate::i18n::core_text(&a.message()),
     }
 }
 
@@ -258,6 +259,15 @@ pub fn describe(event: &Event, clock_at: &dyn Fn(u32) -> String) -> (EventFamily
                 ],
             ),
         ),
+        // Regions: health transitions, failover, ejections and injected failures speak
+        // through the core's catalog.
+        other => (
+            F::Fleet,
+            other
+                .regional_message()
+                .map(|m| core_text(&m))
+                .unwrap_or_default(),
+        ),
     }
 }
 
@@ -313,6 +323,7 @@ mod tests {
             minute: 3,
             clock: "12:03".into(),
             second: Some(15),
+            region: None,
             kind: EventKind::Scaling {
                 policy: PolicyId::Hpa,
                 driver: DriverId::Cpu,

@@ -69,6 +69,8 @@ pub enum ActionKind {
     Lb(crate::requests::Routing),
     /// Hedged requests on or off.
     Hedge(bool),
+    /// A regional control or an injected failure ([`crate::regions::RegionAction`]).
+    Region(crate::regions::RegionAction),
 }
 
 /// An action and the simulated minute at whose start it applies.
@@ -120,6 +122,8 @@ pub enum Allowed {
     OnOff,
     /// One of these spellings.
     OneOf(&'static [&'static str]),
+    /// A regional action's value (by the action's name).
+    Regional(&'static str),
 }
 
 impl Allowed {
@@ -139,6 +143,7 @@ impl Allowed {
             Allowed::OneOf(names) => {
                 Message::new(MessageId::OneOfList).codes("allowed", names.to_vec())
             }
+            Allowed::Regional(name) => crate::regions::RegionAction::allowed(name),
         }
     }
 }
@@ -215,7 +220,8 @@ impl fmt::Display for ActionError {
 
 impl std::error::Error for ActionError {}
 
-/// Action names, as the CLI and the URL spell them.
+/// Action names, as the CLI and the URL spell them (the regional ones are
+/// [`crate::regions::ACTION_NAMES`]).
 pub const ACTION_NAMES: &[&str] = &[
     "min_instances",
     "autoscaling",
@@ -243,6 +249,7 @@ impl ActionKind {
             Self::Rollback => "rollback",
             Self::Lb(_) => "lb",
             Self::Hedge(_) => "hedge",
+            Self::Region(a) => a.name(),
         }
     }
 
@@ -260,6 +267,7 @@ impl ActionKind {
             Self::Rollback => "rollback".into(),
             Self::Lb(r) => format!("lb={r}"),
             Self::Hedge(b) => format!("hedge={}", on_off(b)),
+            Self::Region(a) => format!("{}={}", a.name(), a.value()),
         }
     }
 
@@ -331,9 +339,19 @@ impl ActionKind {
             }
             "warm_cache" => no_value(value).map(|()| Self::WarmCache),
             "rollback" => no_value(value).map(|()| Self::Rollback),
-            _ => Err(ActionError::UnknownAction {
-                name: name.to_string(),
-            }),
+            _ => {
+                let Some(&known) = crate::regions::ACTION_NAMES.iter().find(|n| **n == name) else {
+                    return Err(ActionError::UnknownAction {
+                        name: name.to_string(),
+                    });
+                };
+                let allowed = Allowed::Regional(known);
+                let v = need(value, allowed)?;
+                match crate::regions::RegionAction::parse(known, &v) {
+                    Some(Ok(a)) => Ok(Self::Region(a)),
+                    _ => Err(bad(name, &v, allowed)),
+                }
+            }
         }
     }
 }

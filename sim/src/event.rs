@@ -89,6 +89,41 @@ pub enum EventKind {
     SurgeStarted {
         peak: f64,
     },
+    /// A health state changed: an endpoint, a health source, a composite health check, or
+    /// the consumer's routing (its view of a region's composite state).
+    HealthTransition {
+        resource: crate::regions::health::Resource,
+        from: crate::regions::health::HealthState,
+        to: crate::regions::health::HealthState,
+        /// Why; serialized as its English text.
+        #[serde(serialize_with = "crate::message::serialize_english")]
+        reason: crate::message::Message,
+    },
+    /// The consumer sends a region's users elsewhere (failover) or home again (failback).
+    Rerouted {
+        users: &'static str,
+        from: &'static str,
+        to: &'static str,
+    },
+    /// Outlier detection ejected an instance for `seconds`.
+    Ejected {
+        instance: u32,
+        seconds: u32,
+    },
+    /// Instances crashed (a zone went down).
+    InstancesCrashed {
+        count: u32,
+    },
+    /// A failure the scenario injects.
+    Failure {
+        /// What failed; serialized as its English text.
+        #[serde(serialize_with = "crate::message::serialize_english")]
+        failure: crate::message::Message,
+    },
+    /// An ejected instance returned to service.
+    Unejected {
+        instance: u32,
+    },
     /// An autoscaler decision: which policy, which driver fired, what it saw and computed.
     Scaling {
         policy: crate::autoscale::PolicyId,
@@ -110,6 +145,9 @@ pub struct Event {
     /// minute); absent for events at the minute's start and for minute-cadence policies.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub second: Option<u32>,
+    /// The region it happened in, when the run has several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region: Option<&'static str>,
     #[serde(flatten)]
     pub kind: EventKind,
 }

@@ -37,6 +37,9 @@ pub struct Instance {
 pub struct Fleet {
     pub instances: Vec<Instance>,
     next_id: u32,
+    /// The region its instances start in.
+    #[serde(skip)]
+    pub region: u8,
 }
 
 impl Fleet {
@@ -63,11 +66,20 @@ impl Fleet {
                 build,
                 started_at_ms: now_ms,
                 boot_ms,
-                region: 0,
+                region: self.region,
                 rollback,
             });
             self.next_id += 1;
         }
+    }
+
+    /// Ids of the serving instances of the live fleet, oldest first.
+    pub fn serving_ids(&self) -> Vec<u32> {
+        self.instances
+            .iter()
+            .filter(|i| !i.rollback && i.state == InstanceState::Serving)
+            .map(|i| i.id)
+            .collect()
     }
 
     /// Booting instances whose time has come start serving; returns how many did. Rollback

@@ -70,6 +70,7 @@ ids! {
         CacheFlush = "cache-flush",
         SlowInstance = "slow-instance",
         HotKey = "hot-key",
+        RegionalOutage = "regional-outage",
     }
 }
 

@@ -38,6 +38,7 @@ pub mod par;
 pub mod params;
 pub mod queueing;
 pub mod record;
+pub mod regions;
 pub mod relations;
 pub mod requests;
 pub mod rng;

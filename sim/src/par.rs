@@ -52,6 +52,14 @@ const CACHE_FLUSH: &[Step] = &[
 const SLOW_INSTANCE: &[Step] = &[at_page(ActionKind::Hedge(true))];
 /// A hot key on a hash policy: spread by load instead of by key.
 const HOT_KEY: &[Step] = &[at_page(ActionKind::Lb(Routing::LeastRequest))];
+/// A region failed over: give the region that takes its users the floor they need at once,
+/// and make each request cheaper while its cache is cold for them.
+const REGIONAL_OUTAGE: &[Step] = &[
+    at_page(ActionKind::Region(
+        crate::regions::RegionAction::RegionMinInstances { region: 1, min: 14 },
+    )),
+    at_page(ActionKind::HeavyFeature(false)),
+];
 
 /// What an experienced on-call engineer does in each scenario once the page fires: the
 /// responses the scenarios' briefings teach.
@@ -63,6 +71,7 @@ pub fn textbook(id: ScenarioId) -> &'static [Step] {
         ScenarioId::CacheFlush => CACHE_FLUSH,
         ScenarioId::SlowInstance => SLOW_INSTANCE,
         ScenarioId::HotKey => HOT_KEY,
+        ScenarioId::RegionalOutage => REGIONAL_OUTAGE,
     }
 }
 
@@ -280,6 +289,7 @@ mod tests {
             ScenarioId::BadDeploy,
             ScenarioId::CacheFlush,
             ScenarioId::ViralSurge,
+            ScenarioId::RegionalOutage,
         ] {
             for seed in [7, 11] {
                 let setup = RunSetup::new(id, seed);

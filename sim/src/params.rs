@@ -376,6 +376,12 @@ model_params! {
     hedge_max_tokens: u32 = 50.0, 1.0, 250.0, "tokens";
     hedge_refill_ratio: f64 = 0.1, 0.001, 0.2, "tokens_per_success";
     total_timeout_s: f64 = 600.0, 0.1, 3600.0, "s";
+    regions: u32 = 1.0, 1.0, 3.0, "";
+    healthy_percent: u32 = 60.0, 0.0, 100.0, "percent";
+    min_healthy: u32 = 1.0, 0.0, 1000.0, "instances";
+    propagation_delay_s: u32 = 30.0, 0.0, 600.0, "s";
+    cross_region_ms: f64 = 60.0, 0.0, 1000.0, "ms";
+    db_replicas: u32 = 3.0, 1.0, 20.0, "";
 }
 
 impl ModelParams {

@@ -42,6 +42,11 @@ pub enum Scripted {
         minutes: u32,
         share: f64,
     },
+    /// A failure in a region (a zone outage, a database failure, a bad build) or its end.
+    RegionFailure {
+        minute: u32,
+        action: crate::regions::RegionAction,
+    },
 }
 
 pub const SCENARIO_TWISTS: Relation = Relation {
@@ -228,6 +233,10 @@ pub struct Scenario {
     pub slow: Option<SlowDraw>,
     /// A key's popularity surging, drawn from the seed.
     pub hot_key: Option<HotKeyDraw>,
+    /// Regions the scenario runs in, at least (the `regions` parameter may ask for more).
+    pub regions: u32,
+    /// The regional failure, drawn from the seed.
+    pub region_failure: Option<crate::regions::scenario::FailureDraw>,
 }
 
 impl Scenario {
@@ -239,6 +248,7 @@ impl Scenario {
             .chain(self.flush.map(|f| f.draw(seed)))
             .chain(self.slow.map(|d| d.draw(seed)))
             .chain(self.hot_key.map(|d| d.draw(seed)))
+            .chain(self.region_failure.iter().flat_map(|f| f.draw(seed)))
             .collect()
     }
 }
@@ -264,6 +274,7 @@ pub fn lesson(id: ScenarioId) -> crate::message::MessageId {
         ScenarioId::CacheFlush => MessageId::LessonCacheFlush,
         ScenarioId::SlowInstance => MessageId::LessonSlowInstance,
         ScenarioId::HotKey => MessageId::LessonHotKey,
+        ScenarioId::RegionalOutage => MessageId::LessonRegionalOutage,
     }
 }
 
@@ -285,6 +296,8 @@ pub fn get(id: ScenarioId) -> Scenario {
         engine: EngineKind::Formulas,
         slow: None,
         hot_key: None,
+        regions: 1,
+        region_failure: None,
     };
     match id {
         // The usual traffic drifts to between 15 % less and 20 % more, with a time constant
@@ -382,6 +395,25 @@ pub fn get(id: ScenarioId) -> Scenario {
             minutes: Some(90),
             ..base
         },
+        // Two regions; between 11:55 and 12:10, at region a's peak, a zone outage crashes
+        // 50 % to 80 % of its instances (three seeds in four) or its database fails, for
+        // 30 to 60 minutes.
+        ScenarioId::RegionalOutage => Scenario {
+            id,
+            clock_min: 11 * 60 + 30,
+            budget_left: 0.5,
+            boot_minutes: 3,
+            instances: 12,
+            regions: 2,
+            region_failure: Some(crate::regions::scenario::FailureDraw {
+                start_min: (25, 40),
+                zone_outage_chance: 0.75,
+                share: (0.5, 0.8),
+                duration_min: (30, 60),
+            }),
+            minutes: Some(150),
+            ..base
+        },
     }
 }
 
@@ -391,7 +423,7 @@ mod tests {
 
     #[test]
     fn every_id_resolves() {
-        assert_eq!(all().len(), 6);
+        assert_eq!(all().len(), 7);
         for s in all() {
             assert_eq!(by_id(s.id.as_str()).unwrap(), s);
         }
@@ -492,6 +524,8 @@ mod tests {
         let f = get(ScenarioId::CacheFlush).flush.unwrap();
         let r = get(ScenarioId::FreePlay).drift.unwrap();
         let v = get(ScenarioId::ViralSurge).surge.unwrap();
+        let o = get(ScenarioId::RegionalOutage).region_failure.unwrap();
+        assert_eq!(o.zone_outage_chance, 0.75, "3 seeds in 4");
         for needle in [
             format!(
                 "rollout starts at minute {}–{}",
@@ -508,6 +542,16 @@ mod tests {
             format!("ramp {}–{} min", v.ramp_min.0, v.ramp_min.1),
             format!("hold {}–{} min", v.hold_min.0, v.hold_min.1),
             format!("τ = {} min", v.decay_min),
+            format!(
+                "regional outage: at minute {}–{}",
+                o.start_min.0, o.start_min.1
+            ),
+            format!(
+                "loses {}–{} % of its instances",
+                o.share.0 * 100.0,
+                o.share.1 * 100.0
+            ),
+            format!("back after {}–{} min", o.duration_min.0, o.duration_min.1),
         ] {
             let needle = needle.replace('-', "−");
             assert!(text.contains(&needle), "{needle:?} not in {text:?}");

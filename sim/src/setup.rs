@@ -153,9 +153,13 @@ impl RunSetup {
             self.params.hedging_rule()?;
         }
         let scenario = scenario::get(self.scenario);
-        let policy = autoscale::build(self.policy, &self.policies, &self.params)?;
+        let mut policies = Vec::new();
         let mut sim = Simulation::new(&scenario, self.seed, self.params.clone());
-        sim.set_autoscaler(policy);
+        // One autoscaler instance per region, same policy and parameters.
+        for _ in 0..sim.region_count() {
+            policies.push(autoscale::build(self.policy, &self.policies, &self.params)?);
+        }
+        sim.set_autoscalers(|| policies.pop().expect("one policy per region"));
         sim.schedule(self.actions.iter().cloned());
         Ok(sim)
     }

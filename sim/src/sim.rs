@@ -20,6 +20,7 @@ use crate::message::{Message, MessageId};
 use crate::params::{EngineKind, ModelParams};
 use crate::queueing::{self, SojournTail};
 use crate::record::MinuteRecord;
+use crate::regions::{Region, RegionMinute};
 use crate::rng::Mulberry32;
 use crate::scenario::{Scenario, Scripted};
 use crate::time::{millis_ceil, seconds, secs, Millis};
@@ -33,68 +34,87 @@ use crate::{cache, database};
 
 /// A simulated service and everything that happened to it so far.
 pub struct Simulation {
-    scenario: Scenario,
-    seed: u32,
-    params: ModelParams,
+    pub(crate) scenario: Scenario,
+    pub(crate) seed: u32,
+    pub(crate) params: ModelParams,
     /// The controls in force.
-    settings: Settings,
-    rng: Mulberry32,
-    surge: Option<Surge>,
+    pub(crate) settings: Settings,
+    pub(crate) rng: Mulberry32,
+    pub(crate) surge: Option<Surge>,
     /// The traffic drift this seed drew, if the scenario has one.
-    drift: Option<Drift>,
+    pub(crate) drift: Option<Drift>,
     /// The scripted events this seed drew.
-    script: Vec<Scripted>,
+    pub(crate) script: Vec<Scripted>,
     /// Multiplier of the bad-build error share of the bad build that went out.
-    bad_severity: f64,
+    pub(crate) bad_severity: f64,
     /// The next minute to simulate.
-    minute: u32,
+    pub(crate) minute: u32,
     /// Seconds into the minute of the tick being simulated, for events inside the minute.
-    tick_second: Option<u32>,
-    service: ServiceUnit,
-    deploys: Deploys,
-    budget: ErrorBudget,
-    ledger: Ledger,
-    journal: Journal,
+    pub(crate) tick_second: Option<u32>,
+    /// The service unit of the region being stepped (region `at`); the other regions'
+    /// units wait in their [`Region`]s (see [`crate::regions`]).
+    pub(crate) service: ServiceUnit,
+    pub(crate) deploys: Deploys,
+    pub(crate) budget: ErrorBudget,
+    pub(crate) ledger: Ledger,
+    pub(crate) journal: Journal,
+    /// The run's regions (one: the service as it always was).
+    pub(crate) regions: Vec<Region>,
+    /// Index of the region whose unit is `service`.
+    pub(crate) at: usize,
+    /// Health checks run: the run has several regions, or a failure or health control was
+    /// applied to its one region.
+    pub(crate) health_on: bool,
+    /// Health-based failover at the consumer's load balancer.
+    pub(crate) failover_on: bool,
+    /// The floor shared by the regions (a region may have its own).
+    pub(crate) shared_min: u32,
+    /// The ceiling shared by the regions (a region in a zone outage has its own).
+    pub(crate) shared_max: u32,
+    /// Instances of the current region that outlier detection keeps out of service.
+    pub(crate) ejected_now: u32,
+    /// Each minute's regions, when the run has several or health checks run.
+    pub(crate) region_history: Vec<Vec<RegionMinute>>,
 }
 
 /// The traffic of a minute.
 #[derive(Clone, Copy, Debug)]
-struct Traffic {
+pub(crate) struct Traffic {
     /// Incoming requests per second.
-    rate: f64,
+    pub(crate) rate: f64,
     /// Share shed on purpose.
-    shed_share: f64,
+    pub(crate) shed_share: f64,
     /// Requests per second past the shedding.
-    admitted: f64,
+    pub(crate) admitted: f64,
 }
 
 /// The cache and the database in a minute.
 #[derive(Clone, Copy, Debug)]
-struct Backend {
-    ttl_s: f64,
-    hit: f64,
-    heavy: bool,
-    queries: f64,
-    db_demand: f64,
-    db_rho: f64,
-    query_ms: f64,
+pub(crate) struct Backend {
+    pub(crate) ttl_s: f64,
+    pub(crate) hit: f64,
+    pub(crate) heavy: bool,
+    pub(crate) queries: f64,
+    pub(crate) db_demand: f64,
+    pub(crate) db_rho: f64,
+    pub(crate) query_ms: f64,
     /// Share of the database's queries it cannot complete.
-    db_failed: f64,
+    pub(crate) db_failed: f64,
 }
 
 /// Running sums over one minute's ticks.
 #[derive(Clone, Copy, Debug, Default)]
-struct TickSums {
-    cost_per_hour: f64,
-    utilization: f64,
-    error_rate: f64,
-    timeout_share: f64,
-    bad_share: f64,
-    service_ms: f64,
-    erlang_c: f64,
-    capacity_per_s: f64,
-    p99_approx_s: f64,
-    rejected: f64,
+pub(crate) struct TickSums {
+    pub(crate) cost_per_hour: f64,
+    pub(crate) utilization: f64,
+    pub(crate) error_rate: f64,
+    pub(crate) timeout_share: f64,
+    pub(crate) bad_share: f64,
+    pub(crate) service_ms: f64,
+    pub(crate) erlang_c: f64,
+    pub(crate) capacity_per_s: f64,
+    pub(crate) p99_approx_s: f64,
+    pub(crate) rejected: f64,
 }
 
 impl TickSums {
@@ -119,29 +139,29 @@ impl TickSums {
 
 /// The fleet and queue of one tick.
 #[derive(Clone, Copy, Debug)]
-struct TickState {
-    serving: u32,
-    booting: u32,
-    draining: u32,
-    served: TickOutcome,
+pub(crate) struct TickState {
+    pub(crate) serving: u32,
+    pub(crate) booting: u32,
+    pub(crate) draining: u32,
+    pub(crate) served: TickOutcome,
     /// Share of the serving fleet on a bad build.
-    bad_share: f64,
-    service_s: f64,
-    app_ms: f64,
-    service_ms: f64,
+    pub(crate) bad_share: f64,
+    pub(crate) service_s: f64,
+    pub(crate) app_ms: f64,
+    pub(crate) service_ms: f64,
 }
 
 /// What the service stage gives for a minute.
 #[derive(Clone, Copy, Debug)]
-struct MinuteService {
+pub(crate) struct MinuteService {
     /// Means over the ticks.
-    sums: TickSums,
+    pub(crate) sums: TickSums,
     /// The minute's last tick.
-    last: TickState,
+    pub(crate) last: TickState,
     /// p99 of all the minute's requests, s.
-    p99_s: f64,
+    pub(crate) p99_s: f64,
     /// Length of a tick.
-    dt_ms: Millis,
+    pub(crate) dt_ms: Millis,
 }
 
 impl Simulation {
@@ -168,6 +188,7 @@ impl Simulation {
                 crate::requests::ServiceShape::Exponential,
             )),
         };
+        let regions = crate::regions::step::regions_of(scenario, &params, &mut fleet);
         Self {
             surge: scenario.surge.map(|d| d.draw(seed)),
             drift: scenario.drift.map(|d| d.draw(seed)),
@@ -194,11 +215,20 @@ impl Simulation {
             ),
             ledger: Ledger::default(),
             journal: Journal::new(scenario.clock_min),
+            health_on: regions.len() > 1,
+            regions,
+            at: 0,
+            failover_on: true,
+            shared_min: scenario.settings.min_instances,
+            shared_max: params.max_instances,
+            ejected_now: 0,
+            region_history: Vec::new(),
             params,
         }
     }
 
-    /// Replaces the autoscaling policy (before or during a run).
+    /// Replaces the autoscaling policy (before or during a run) of the current region (the
+    /// first); [`Simulation::set_autoscalers`] gives every region its own.
     pub fn set_autoscaler(&mut self, autoscaler: Box<dyn Autoscaler>) {
         self.service.autoscaler = autoscaler;
     }
@@ -278,7 +308,7 @@ impl Simulation {
         self.journal.clock_at(minute)
     }
 
-    fn emit(&mut self, kind: EventKind) {
+    pub(crate) fn emit(&mut self, kind: EventKind) {
         self.journal.emit(self.minute, self.tick_second, kind);
     }
 
@@ -318,7 +348,7 @@ impl Simulation {
     }
 
     /// Brings the live fleet to `desired` (starting or stopping instances).
-    fn resize(&mut self, desired: u32, at_ms: Millis, reason: FleetReason) {
+    pub(crate) fn resize(&mut self, desired: u32, at_ms: Millis, reason: FleetReason) {
         let live = self.service.fleet.live();
         if desired > live {
             self.start_instances(desired - live, at_ms, reason);
@@ -329,14 +359,14 @@ impl Simulation {
 
     // ---- Stage 1: the person's actions and the scenario's script -------------------------
 
-    fn apply_due_actions(&mut self) {
+    pub(crate) fn apply_due_actions(&mut self) {
         while let Some(action) = self.journal.next_due(self.minute) {
             self.apply_now(action);
         }
     }
 
     /// Why the run cannot apply `kind` now, if it cannot.
-    fn refusal(&self, kind: &ActionKind) -> Option<Message> {
+    pub(crate) fn refusal(&self, kind: &ActionKind) -> Option<Message> {
         match kind {
             ActionKind::MinInstances(0)
                 if self
@@ -351,6 +381,14 @@ impl Simulation {
                 )
             }
             ActionKind::Hedge(true) => self.params.hedging_rule().err().map(|e| e.message()),
+            ActionKind::Region(a) if a.region().is_some_and(|r| r >= self.regions.len()) => Some(
+                Message::new(MessageId::RegionNoSuchRegion)
+                    .code("region", crate::regions::code(a.region().unwrap_or(0)))
+                    .codes(
+                        "regions",
+                        crate::regions::REGION_CODES[..self.regions.len()].to_vec(),
+                    ),
+            ),
             ActionKind::Rollback if self.deploys.rollback_target().is_none() => Some(
                 Message::new(MessageId::RollbackNothingEarlier)
                     .int("build", self.deploys.live_build),
@@ -359,7 +397,7 @@ impl Simulation {
         }
     }
 
-    fn apply_now(&mut self, action: Action) {
+    pub(crate) fn apply_now(&mut self, action: Action) {
         if let Some(reason) = self.refusal(&action.kind) {
             self.emit(EventKind::ActionRefused {
                 action: action.kind,
@@ -367,11 +405,21 @@ impl Simulation {
             });
             return;
         }
-        let now_ms = secs(self.minute * 60);
         self.emit(EventKind::Action {
             action: action.kind.clone(),
         });
-        match action.kind {
+        if self.health_on || matches!(action.kind, ActionKind::Region(_)) {
+            self.apply_regional(&action.kind);
+        } else {
+            self.apply_effect(action.kind.clone());
+        }
+        self.journal.applied.push(action);
+    }
+
+    /// What action `kind` does to the region being stepped.
+    pub(crate) fn apply_effect(&mut self, kind: ActionKind) {
+        let now_ms = secs(self.minute * 60);
+        match kind {
             ActionKind::MinInstances(n) => {
                 self.settings.min_instances = n;
                 let live = self.service.fleet.live();
@@ -411,11 +459,11 @@ impl Simulation {
                     self.emit(event);
                 }
             }
+            ActionKind::Region(_) => {}
         }
-        self.journal.applied.push(action);
     }
 
-    fn run_script(&mut self) {
+    pub(crate) fn run_script(&mut self) {
         let m = self.minute;
         for i in 0..self.script.len() {
             match self.script[i] {
@@ -443,7 +491,7 @@ impl Simulation {
 
     // ---- Stage 2: the fleet's boots, drains and the rollback's switch-over ---------------
 
-    fn fleet_at(&mut self, now_ms: Millis) {
+    pub(crate) fn fleet_at(&mut self, now_ms: Millis) {
         let promoted = self.service.fleet.promote_ready(now_ms);
         if promoted > 0 {
             self.emit(EventKind::InstancesServing { count: promoted });
@@ -457,7 +505,7 @@ impl Simulation {
         }
     }
 
-    fn fleet_at_minute_start(&mut self, start_ms: Millis) {
+    pub(crate) fn fleet_at_minute_start(&mut self, start_ms: Millis) {
         if self.deploys.rollback_ready_minute == Some(self.minute) {
             for event in self.deploys.finish_rollback(&mut self.service.fleet) {
                 self.emit(event);
@@ -468,7 +516,7 @@ impl Simulation {
 
     // ---- Stage 3: traffic -----------------------------------------------------------------
 
-    fn traffic(&mut self, p: &ModelParams) -> Traffic {
+    pub(crate) fn traffic(&mut self, p: &ModelParams) -> Traffic {
         let m = self.minute;
         if self
             .surge
@@ -498,7 +546,7 @@ impl Simulation {
 
     // ---- Stage 4: the cache and the database ---------------------------------------------
 
-    fn backend(&self, traffic: &Traffic, p: &ModelParams) -> Backend {
+    pub(crate) fn backend(&self, traffic: &Traffic, p: &ModelParams) -> Backend {
         let ttl_s = f64::from(self.settings.cache_ttl_s);
         let hit = cache::ttl_hit(
             self.service.cache.warm,
@@ -535,7 +583,12 @@ impl Simulation {
     /// figures aggregate the ticks: rates and shares are means over them, p99 is the p99 of
     /// all the minute's requests, counts are those of the last tick. With one tick (target
     /// tracking) every aggregate is that tick's value, bit for bit.
-    fn serve_minute(&mut self, traffic: &Traffic, b: &Backend, p: &ModelParams) -> MinuteService {
+    pub(crate) fn serve_minute(
+        &mut self,
+        traffic: &Traffic,
+        b: &Backend,
+        p: &ModelParams,
+    ) -> MinuteService {
         let start_ms = secs(self.minute * 60);
         let tick_s = self.tick_s();
         let ticks = 60 / tick_s;
@@ -649,7 +702,11 @@ impl Simulation {
             * (1.0 + (p.bad_build_cpu_factor - 1.0) * bad_share);
         let service_ms = database::service_time_ms(app_ms, b.hit, b.queries, b.query_ms);
         let service_s = service_ms / 1000.0;
-        let serving = self.service.fleet.serving();
+        let serving = self
+            .service
+            .fleet
+            .serving()
+            .saturating_sub(self.ejected_now);
         let cold_start = if serving == 0 && admitted > 0.0 {
             self.cold_start(tick_start_ms, dt_ms, p.timeout_s)
         } else {
@@ -735,6 +792,9 @@ impl Simulation {
 
     /// Simulates the next minute and returns its record.
     pub fn step(&mut self) -> &MinuteRecord {
+        if self.health_on || self.regional_action_due() {
+            return self.step_regions();
+        }
         let m = self.minute;
         // A copy (plain numbers) so the stages can read it while the state changes.
         let p = self.params.clone();
@@ -817,7 +877,7 @@ impl Simulation {
     }
 
     /// The cache refills as the database allows, and the warm-up job loads its share.
-    fn refill_cache(&mut self, b: &Backend, p: &ModelParams) {
+    pub(crate) fn refill_cache(&mut self, b: &Backend, p: &ModelParams) {
         let headroom = if b.db_demand > 0.0 {
             (p.db_capacity_qps / b.db_demand).min(1.0)
         } else {
@@ -835,7 +895,12 @@ impl Simulation {
     }
 
     /// The autoscaler's decision at the minute's end (or the fixed fleet's size).
-    fn scale_at_minute_end(&mut self, served: &MinuteService, admitted: f64, end_ms: Millis) {
+    pub(crate) fn scale_at_minute_end(
+        &mut self,
+        served: &MinuteService,
+        admitted: f64,
+        end_ms: Millis,
+    ) {
         if self.settings.autoscaling {
             if served.dt_ms < secs(60) {
                 self.tick_second = Some(60);

@@ -398,6 +398,7 @@ fn the_json_output_carries_the_english_text() {
         minute: 1,
         clock: "12:01".into(),
         second: None,
+        region: None,
         kind: EventKind::Scaling {
             policy: oncall_sim::autoscale::PolicyId::TargetTracking,
             driver: decision.driver,

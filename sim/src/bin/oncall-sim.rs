@@ -80,6 +80,7 @@ fn dispatch(args: &[String]) -> Result<String, Usage> {
         Some("par") => par(&args[1..]),
         Some("lb") => lb(&args[1..]),
         Some("des") => des(&args[1..]),
+        Some("health") => health(&args[1..]),
         Some("help" | "--help" | "-h") => Ok(format!("{}\n", Message::new(M::CliUsage))),
         Some(other) => Err(Usage(
             Message::new(M::CliUnknownCommand).given("given", other),
@@ -189,6 +190,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
             "--elastic-config",
             "--format",
             "--events",
+            "--regions",
         ],
     )?;
     let scenario = scenario_arg(&pairs)?;
@@ -208,6 +210,14 @@ fn run(args: &[String]) -> Result<String, Usage> {
             std::fs::File::create(path)
                 .map(|file| (path, file))
                 .map_err(|e| cannot_write("--events", path, &e))
+        })
+        .transpose()?;
+    // Each region's minute, one JSON line per region and minute (with `minute`).
+    let regions_file = single(&pairs, "--regions")?
+        .map(|path| {
+            std::fs::File::create(path)
+                .map(|file| (path, file))
+                .map_err(|e| cannot_write("--regions", path, &e))
         })
         .transpose()?;
 
@@ -259,6 +269,22 @@ fn run(args: &[String]) -> Result<String, Usage> {
         file.write_all(events.as_bytes())
             .and_then(|()| file.flush())
             .map_err(|e| cannot_write("--events", path, &e))?;
+    }
+    if let Some((path, mut file)) = regions_file {
+        let mut lines = String::new();
+        for (minute, regions) in sim.region_history().iter().enumerate() {
+            for region in regions {
+                let mut value = serde_json::to_value(region).unwrap_or_default();
+                if let serde_json::Value::Object(map) = &mut value {
+                    map.insert("minute".into(), serde_json::Value::from(minute));
+                }
+                lines.push_str(&serde_json::to_string(&value).unwrap_or_default());
+                lines.push('\n');
+            }
+        }
+        file.write_all(lines.as_bytes())
+            .and_then(|()| file.flush())
+            .map_err(|e| cannot_write("--regions", path, &e))?;
     }
     Ok(out)
 }
@@ -464,6 +490,13 @@ fn par(args: &[String]) -> Result<String, Usage> {
         .map_err(|e| Usage(Message::new(M::CliSet).msg("error", e.message())))?;
     let mut out = String::new();
     for line in lines {
+        out.push_str(&serde_json::to_string(&line).unwrap_or_default());
+        out.push('\n');
+    }
+    // With regions: the same run with failover off, and with outlier detection only.
+    let regional = oncall_sim::regions::debrief::comparison(&setup, minutes)
+        .map_err(|e| Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+    for line in regional {
         out.push_str(&serde_json::to_string(&line).unwrap_or_default());
         out.push('\n');
     }
@@ -682,6 +715,79 @@ fn queue(args: &[String]) -> Result<String, Usage> {
 
 /// Hash load balancing: each host's share of a Maglev table or a ring, and the keys that move
 /// when the last hosts leave.
+/// Seed 003's rules on the command line: a health source's state from its endpoints and its
+/// aggregation policy, or a composite state from its sources' states. The state comes first
+/// on the line, then why.
+fn health(args: &[String]) -> Result<String, Usage> {
+    use oncall_sim::regions::health::{
+        composite_state, source_state, AggregationPolicy, HealthState,
+    };
+    let pairs = flags(
+        args,
+        &[
+            "--endpoints",
+            "--healthy-percent",
+            "--min-healthy",
+            "--sources",
+        ],
+    )?;
+    let endpoints = single(&pairs, "--endpoints")?;
+    let sources = single(&pairs, "--sources")?;
+    let percent = single(&pairs, "--healthy-percent")?;
+    let min = single(&pairs, "--min-healthy")?;
+    match (endpoints, sources) {
+        (Some(text), None) => {
+            let bad = || not_allowed("--endpoints", text, Message::new(M::CliHealthEndpoints));
+            let (h, t) = text.split_once('/').ok_or_else(bad)?;
+            let whole = |v: &str| parse_whole(v.trim()).and_then(|n| u32::try_from(n).ok());
+            let (healthy, total) = (whole(h).ok_or_else(bad)?, whole(t).ok_or_else(bad)?);
+            if healthy > total {
+                return Err(bad());
+            }
+            let defaults = AggregationPolicy::default();
+            let policy = AggregationPolicy {
+                healthy_percent: match percent {
+                    Some(v) => parse_u32("--healthy-percent", v, 0, 100)?,
+                    None => defaults.healthy_percent,
+                },
+                min_healthy: match min {
+                    Some(v) => parse_u32("--min-healthy", v, 0, 1_000_000)?,
+                    None => defaults.min_healthy,
+                },
+            };
+            let state = source_state(healthy, total, policy);
+            let why = Message::new(M::HealthReasonPolicy)
+                .int("healthy", healthy)
+                .int("total", total)
+                .int("percent", policy.healthy_percent)
+                .int("min", policy.min_healthy);
+            Ok(format!("{state}: {why}\n"))
+        }
+        (None, Some(text)) => {
+            if let Some((flag, _)) = pairs.iter().find(|(n, _)| *n != "--sources") {
+                return Err(Usage(Message::new(M::CliUnexpected).given("given", *flag)));
+            }
+            // A composite health check cannot be a source of another (seed 003).
+            if text
+                .split(',')
+                .any(|s| s.trim().eq_ignore_ascii_case("composite"))
+            {
+                return Err(Usage(field_problem(
+                    "--sources",
+                    oncall_sim::regions::health::ConfigError::CompositeAsSource.message(),
+                )));
+            }
+            let states = text
+                .split(',')
+                .map(HealthState::parse)
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| not_allowed("--sources", text, Message::new(M::CliHealthSources)))?;
+            Ok(format!("{}\n", composite_state(&states)))
+        }
+        _ => Err(Usage(Message::new(M::CliHealthNeedsOne))),
+    }
+}
+
 fn lb(args: &[String]) -> Result<String, Usage> {
     use oncall_sim::balance::{self, maglev, ring, Policy, ReportError};
     let pairs = flags(

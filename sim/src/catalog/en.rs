@@ -13,6 +13,7 @@ pub fn scenario_title(id: ScenarioId) -> &'static str {
         ScenarioId::CacheFlush => "Cache flush at peak",
         ScenarioId::SlowInstance => "Slow instance at peak",
         ScenarioId::HotKey => "Hot key",
+        ScenarioId::RegionalOutage => "Regional outage",
     }
 }
 
@@ -25,6 +26,7 @@ pub fn scenario_briefing(id: ScenarioId) -> &'static str {
         ScenarioId::SlowInstance => "Request mode. At the midday peak, between 11:58 and 12:05, one of the ten instances turns 8 to 20 times slower for 15 to 30 minutes (which one, when and how slow depend on the seed). Round robin keeps sending it its share, and its requests wait until they time out. Bring the tail back before the page: hedging sends a copy to another instance after the hedge delay, at the cost of some extra load.",
         ScenarioId::HotKey => "Request mode. The service routes by key with Maglev, so every request for a key lands on the same instance. From 11:48 to 11:55, one key's share of the requests jumps to 15 % to 30 % for 20 to 40 minutes (which key, when and how much depend on the seed). Find where the load went and spread it.",
         ScenarioId::CacheFlush => "At the midday peak, between 11:57 and 12:05, a maintenance script flushes 60 % to 100 % of the cache; when and how much depend on the seed. Most requests now go to a database sized for the usual 85 % hit rate. Bring the service back without overloading the database.",
+        ScenarioId::RegionalOutage => "The service runs in two regions: a (60 % of the users) and b (40 %, an hour behind). At region a's midday peak, between 11:55 and 12:10, it loses 50 % to 80 % of its instances to a zone outage (its other zones have no capacity to spare), or (one seed in four) its database fails, for 30 to 60 minutes; which, when and how big depend on the seed. Composite health should fail a's users over to b, whose fleet must scale out through cold starts and whose cache has never seen a's keys. Keep the budget.",
     }
 }
 
@@ -77,7 +79,7 @@ pub fn template(id: MessageId) -> &'static str {
         LinkMoreNotices => "and {count} more problems with the link, not listed",
         ActionMalformed => "action {text:?} must be MINUTE:NAME[=VALUE], e.g. 12:rollback",
         ActionBadMinute => "action {text:?}: minute {minute:?} must be a whole number from 0 to {max}",
-        ActionUnknown => "unknown action {name:?}; allowed: {allowed}",
+        ActionUnknown => "unknown action {name:?}; allowed: {allowed}, or a regional action (zone_outage, failover, …: see help)",
         ActionNeedsValue => "action {name} needs a value: {name}=VALUE with VALUE {allowed}",
         ActionTakesNoValue => "action {name} takes no value",
         ActionBadValue => "action {name}: value {value:?} is not allowed; use {allowed}",
@@ -113,6 +115,7 @@ pub fn template(id: MessageId) -> &'static str {
         | CliTotalTimeoutRange | CliZipfRange | CliSigmaRange | CliSlowShape
         | CliHedgeDelayNotBelow | CliHedgeWithOrderingKeys => cli_template(id),
         CliLbPolicies | CliLbTableSizeNotPrime | CliLbTooManyHosts => cli_template(id),
+        CliHealthEndpoints | CliHealthSources | CliHealthNeedsOne => cli_template(id),
         ScaleUpPodsNeeded => "must be at least 1 when {other} is {value} (otherwise the HPA never scales up)",
         ScaleUpPercentNeeded => "must be above 0 when {other} is {value} (otherwise the HPA never scales up)",
         // Scaling decisions. Percentages arrive already multiplied by 100; the decimals
@@ -199,6 +202,28 @@ pub fn template(id: MessageId) -> &'static str {
         LessonViralSurge => "New capacity arrives only after it boots: raise the floor as soon as the surge shows, and make each request cheaper while the fleet catches up.",
         LessonSlowInstance => "One slow instance is a tail problem, not a capacity problem: hedging sends a copy elsewhere after the hedge delay and cuts the p99 for a few percent of extra load; under a sustained overload the copies only add load, and the token bucket drains and stops them.",
         LessonHotKey => "A hash policy sends every request of a key to the same instance: when one key surges, that instance overloads while the others idle. Least request spreads the load; consistent hashing is worth its price only when the cache locality it buys matters.",
+        LessonRegionalOutage => "A region that declares itself unhealthy lets its users fail over within a minute; the region that takes them needs capacity and a warm cache it does not have: raise its floor as soon as the failover starts, and make each request cheaper while it scales.",
+        EventHealthTransition => "{resource} {from} → {to}: {reason}",
+        EventRerouted => "users of region {users} now go to region {to} (were on {from})",
+        EventEjected => "outlier detection ejected instance {instance} for {seconds} s",
+        EventUnejected => "instance {instance} returned from ejection",
+        EventInstancesCrashed => "{count} {count|instance|instances} crashed",
+        EventFailure => "failure injected: {failure}",
+        HealthCompositeAsSource => "a composite health check cannot use another composite health check as a source",
+        HealthNoSource => "a composite health check needs at least one health source",
+        HealthReasonReconfigured => "the health policy changed: state unknown until the next evaluation",
+        HealthReasonProbesPassed => "{probes} consecutive probes passed",
+        HealthReasonDown => "{probes} consecutive probes failed: not answering",
+        HealthReasonProbeTimeout => "{probes} consecutive probes failed: no answer within the probe timeout",
+        HealthReasonPolicy => "{healthy} of {total} endpoints healthy (policy: at least {percent} % and at least {min})",
+        HealthReasonSources => "sources: app fleet {app}, database {database}",
+        HealthReasonPropagated => "the composite state reached the consumer's load balancer after {delay} s",
+        HealthChangesApplyAtOnce => "Health changes apply at once: there is no test mode, and a change can fail a region over immediately.",
+        RegionAction => "{name}={value}",
+        RegionAllowedShare => "REGION:SHARE, a region of {regions} and a share from 0 to 1",
+        RegionAllowedOnOff => "REGION:on or REGION:off, a region of {regions}",
+        RegionAllowedCount => "REGION:N, a region of {regions} and a whole number from {lo} to {hi}",
+        RegionNoSuchRegion => "the run has no region {region}; it has {regions}",
         LessonCacheFlush => "A cold cache sends its misses to the database: take load off the database (shed, turn off the heavy feature) while the cache refills, or warm it on purpose.",
     }
 }
@@ -213,10 +238,13 @@ fn cli_template(id: MessageId) -> &'static str {
   oncall-sim scenarios
   oncall-sim run --scenario ID --seed N --minutes M [--action MINUTE:NAME[=VALUE]]...
                  [--set NAME=VALUE]... [--elastic-config FILE] [--format jsonl|csv] [--events FILE]
+                 [--regions FILE]
   oncall-sim compare --scenario ID --seed N [--policies A,B,...] [--minutes M]
                  [--action MINUTE:NAME[=VALUE]]... [--set NAME=VALUE]... [--elastic-config FILE]
   oncall-sim config check FILE
   oncall-sim config export FILE
+  oncall-sim health --endpoints HEALTHY/TOTAL [--healthy-percent P] [--min-healthy M]
+  oncall-sim health --sources STATE,STATE,...
   oncall-sim queue --servers N --arrival-rate L --service-time S [--within T] [--timeout T]
   oncall-sim par --scenario ID --seed N [--minutes M] [--set NAME=VALUE]... [--elastic-config FILE]
   oncall-sim lb --policy ring-hash|maglev --hosts N [--remove K] [--keys K] [--table-size M]
@@ -228,6 +256,10 @@ fn cli_template(id: MessageId) -> &'static str {
                  [--total-timeout T] [--ordering-keys on|off] [--seed N]
 
   --set autoscaler=target-tracking|cloud-run|elastic|hpa|kpa picks the policy;
+  --set regions=1|2|3 runs the service in that many regions; regional actions:
+  zone_outage=REGION:SHARE, db_failure=REGION:on|off, bad_build=REGION:SHARE,
+  drain_region=REGION:on|off, region_min_instances=REGION:N, outlier_detection=REGION:on|off,
+  failover=on|off, healthy_percent=P, min_healthy=M (regions a, b, c).
   --set budget_accounting=time|requests picks how errors spend the error budget (time, the
   default: burn / 43,200 a minute; requests: errors over the month's allowed errors); model
   parameters and the policies' parameters (cloud_run.*, elastic.*, hpa.*, kpa.*) are set
@@ -243,8 +275,8 @@ fn cli_template(id: MessageId) -> &'static str {
   limits (the excess is rejected with 503); --slow multiplies one instance's service times by
   FACTOR from FROM_S to TO_S. Any hedging argument turns hedging on, the others at the source's
   defaults (delay 1000 ms, 50 tokens, refill ratio 0.1; the bucket starts full).",
-        CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue, par, des, lb (see oncall-sim help)",
-        CliNoCommand => "a command is needed: scenarios, run, compare, config, queue, par, des or lb (see oncall-sim help)",
+        CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue, par, des, lb, health (see oncall-sim help)",
+        CliNoCommand => "a command is needed: scenarios, run, compare, config, queue, par, des, lb or health (see oncall-sim help)",
         CliUnexpected => "unexpected argument {given:?}",
         CliUnknownFlag => "unknown argument {given:?}; allowed: {allowed}",
         CliNeedsValue => "{name} needs a value",
@@ -291,6 +323,9 @@ fn cli_template(id: MessageId) -> &'static str {
         CliSlowShape => "INSTANCE,FACTOR,FROM_S,TO_S: an instance below {instances}, a factor above 0 and 0 ≤ FROM_S ≤ TO_S",
         CliHedgeDelayNotBelow => "--hedge-delay-ms {delay_ms} must be below both the request timeout (--timeout: {request}) and the total timeout (--total-timeout: {total}); hedging cannot start otherwise",
         CliHedgeWithOrderingKeys => "--ordering-keys on cannot be combined with hedging (--hedge-delay-ms, --max-tokens, --refill-ratio): hedged copies of a request could be processed out of order",
+        CliHealthEndpoints => "HEALTHY/TOTAL, two whole numbers with HEALTHY at most TOTAL (e.g. 6/10)",
+        CliHealthSources => "a comma-separated list of HEALTHY, UNHEALTHY or UNKNOWN",
+        CliHealthNeedsOne => "health needs --endpoints HEALTHY/TOTAL or --sources STATE,STATE,... (one of them)",
         _ => "",
     }
 }

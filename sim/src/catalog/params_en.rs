@@ -60,6 +60,12 @@ pub fn param_doc(name: &str) -> Option<&'static str> {
         "hedge_max_tokens" => "Hedged requests: most tokens the bucket holds; each hedge takes one.",
         "hedge_refill_ratio" => "Hedged requests: tokens added per successful request, so at most this share of requests is hedged over time.",
         "total_timeout_s" => "Total timeout of a request with its hedges: no hedge is sent after it, and a request still unanswered fails.",
+        "regions" => "Regions the service runs in, each with its own fleet, autoscaler, cache, database and users ({regions} is the service as it always was).",
+        "healthy_percent" => "Health aggregation policy: least share of healthy endpoints for a backend service to be HEALTHY (seed 003's default: {healthy_percent} %).",
+        "min_healthy" => "Health aggregation policy: least number of healthy endpoints (seed 003's default: {min_healthy}).",
+        "propagation_delay_s" => "Seconds until the consumer's load balancer learns a region's composite health state (an assumption: {propagation_delay_s} s).",
+        "cross_region_ms" => "Latency a failed-over request pays to reach another region (an assumption: {cross_region_ms} ms).",
+        "db_replicas" => "Replicas of each region's database, the endpoints of its database health source.",
 
         // Cloud Run (the defaults are Cloud Run's documented ones).
         "cloud_run.cpu_target" => "CPU utilization target (Cloud Run's default: {cloud_run.cpu_target%} %).",

@@ -407,6 +407,42 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             symbols: &["hosts that leave", "hosts before"],
             note: "Consistent hashing moves only the keys that must move; Maglev gives up a little of that for shares that are even. A key that moves loses what its host had cached or held for it.",
         },
+        RelationId::HealthProbes => RelationTexts {
+            name: "Endpoint health checks",
+            formula: "a probe every I = 5 s (timeout 5 s);  a healthy endpoint becomes unhealthy after k_u = 2 consecutive failed probes, an unhealthy one healthy after k_h = 2 consecutive passed probes;  a probe fails when the instance crashed or is not serving, or when it cannot answer within the probe's timeout (it waits in the same queue, whose requests give up after {timeout_s} s: only with a request timeout of at least 5 s and most requests timing out);  the consumer stops routing at most I × k_u + d = 10 s + {propagation_delay_s} s after a failure",
+            symbols: &["seconds between probes", "failed probes that make an endpoint unhealthy", "passed probes that make it healthy", "propagation delay to the consumer, seconds"],
+            note: "Google Cloud's defaults. A bad build that fails real requests but answers its probes passes them: the grey failure. Probes inside a minute judge the fleet of the minute's start and the queue of the minute before; a new instance enters healthy, its boot ending when it passes its readiness checks.",
+        },
+        RelationId::HealthAggregation => RelationTexts {
+            name: "Health aggregation policy",
+            formula: "HEALTHY when h × 100 ≥ p × n and h ≥ m, else UNHEALTHY;  now p = {healthy_percent} %, m = {min_healthy}",
+            symbols: &["healthy endpoints", "endpoints of the backend service", "healthy_percent", "min_healthy"],
+            note: "Seed 003's defaults are 60 % and 1: 6 of 10 healthy is HEALTHY, 5 of 10 UNHEALTHY. With no endpoint the count decides. Each region has two health sources under this policy: its app fleet and its database's {db_replicas} replicas.",
+        },
+        RelationId::CompositeHealth => RelationTexts {
+            name: "Composite health check",
+            formula: "HEALTHY when every source is HEALTHY;  UNHEALTHY when any source is UNHEALTHY;  otherwise (none unhealthy, one or more unknown) UNKNOWN",
+            symbols: &[],
+            note: "Sources and composites created or reconfigured start UNKNOWN until their first evaluation. A composite cannot be a source of another (a configuration error), and there is no test mode: a changed policy takes effect at once.",
+        },
+        RelationId::Failover => RelationTexts {
+            name: "Cross-region failover",
+            formula: "the consumer learns a composite state d = {propagation_delay_s} s after it is evaluated;  an UNHEALTHY region leaves routing and its users go to the nearest region in routing (a → b → c), each request paying Δ = {cross_region_ms} ms more;  when the region is no longer UNHEALTHY they come back",
+            symbols: &["propagation delay, seconds", "cross-region latency penalty, ms"],
+            note: "Seed 003 gives neither figure; both defaults are this model's assumptions. UNKNOWN keeps a region in routing. With every region out of routing the users stay home. The minute's p99 is the largest of the regions' p99 (with Δ for a region serving failed-over users), an upper bound of the p99 of all requests.",
+        },
+        RelationId::OutlierDetection => RelationTexts {
+            name: "Outlier detection (consecutive 5xx)",
+            formula: "at each sweep (every 10 s) an instance is ejected when its n requests since the last sweep, each failing with probability e, more likely than not held k = 5 failures in a row: λ = e^k · (1 + (n − k)(1 − e)) ≥ ln 2;  at most while ejected × 100 < 10 % × hosts;  for 30 s × the times it was ejected (≤ 300 s)",
+            symbols: &["requests since the last sweep", "share of its requests that fail", "consecutive_5xx", "expected runs of k failures"],
+            note: "Envoy's defaults. Envoy ejects at the fifth failure in a row; this model finds it at the next sweep, from the chance of such a run (Poisson clumping). It catches the bad build that health checks miss, a few instances at a time, and cannot take a whole region out of routing.",
+        },
+        RelationId::RegionDemand => RelationTexts {
+            name: "Regions' users",
+            formula: "λ_r = λ × w_r · D(t, clock + o_r) / Σ_s w_s · D(t, clock + o_s);  with 2 regions w = 60 %, 40 %; with 3, 50 %, 30 %, 20 %;  o = 0, −60, −180 min",
+            symbols: &["share of the users in region r", "region r's users' clock against the scenario's, minutes"],
+            note: "Assumptions of this model. Each region's fleet, database (sized like the one region's, {db_capacity_qps} queries/s, so that it can take the others' users) and cache are its own; its users' keys are their share of the working set, and another region's cache starts cold for them. While a zone is down its region cannot grow past what it has left (its other zones have no capacity to spare).",
+        },
         RelationId::Calibration => RelationTexts {
             name: "Constants (assumptions)",
             formula: "{workers_per_instance} workers/instance · app time {app_time_ms} ms (+{heavy_feature_ms} ms and +{heavy_feature_queries} queries per miss with the heavy feature) · {queries_per_miss} queries per miss · database {db_capacity_qps} queries/s, {db_query_ms} ms idle, ≤ {db_query_cap_ms} ms · {hot_objects} hot objects · refill τ = {refill_tau_min} min · warm-up +{warmup_gain_per_min%} %/min for {warmup_minutes} min, +{warmup_db_qps} queries/s · timeout {timeout_s} s · {low_priority_share%} % low-priority traffic · bad build +{bad_build_error_rate%} % errors, ×{bad_build_cpu_factor} CPU · rollback {rollback_minutes} min · ${price_per_instance_hour} per instance-hour · scale-in ≤ {scale_in_max_share%} % after {scale_in_quiet_minutes} quiet minutes · up to {max_instances} instances · daily swing ±{diurnal_amplitude%} %, drift {traffic_drift_cv%} % · SLO {slo%} %",
@@ -415,7 +451,7 @@ pub const fn texts(id: RelationId) -> RelationTexts {
         },
         RelationId::ScenarioTwists => RelationTexts {
             name: "Scenario twists",
-            formula: "each scenario draws its twist from its own generator, mulberry32(seed ⊕ a constant per twist), uniformly within these ranges:  viral surge: start at minute 20–150, peak ×2–×4, ramp 4–15 min, hold 30–90 min, then decay with τ = 45 min;  bad deploy: rollout starts at minute 7–13 (09:07–09:13), lasts 3–6 min, and the bad build fails 0.6–2 × the model's {bad_build_error_rate%} % extra error share;  cache flush: at minute 12–20 (11:57–12:05), 60–100 % of the cache;  free play: drift(t) = 1 + level × (1 − e^(−t/τ)), level −15 % to +20 %, τ 120–600 min",
+            formula: "each scenario draws its twist from its own generator, mulberry32(seed ⊕ a constant per twist), uniformly within these ranges:  viral surge: start at minute 20–150, peak ×2–×4, ramp 4–15 min, hold 30–90 min, then decay with τ = 45 min;  bad deploy: rollout starts at minute 7–13 (09:07–09:13), lasts 3–6 min, and the bad build fails 0.6–2 × the model's {bad_build_error_rate%} % extra error share;  cache flush: at minute 12–20 (11:57–12:05), 60–100 % of the cache;  free play: drift(t) = 1 + level × (1 − e^(−t/τ)), level −15 % to +20 %, τ 120–600 min;  regional outage: at minute 25–40 (11:55–12:10) region a loses 50–80 % of its instances to a zone outage (3 seeds in 4) or its database fails, back after 30–60 min",
             symbols: &["share of the usual traffic gained (or lost) in the long run", "time constant of free play's drift, minutes"],
             note: "The same seed gives the same twists; another seed, other ones. Each twist has its own generator, so it does not change the run's other draws (traffic noise, the other twists). Whole minutes are drawn uniformly among the whole numbers of their range. The ranges are this model's choice.",
         },

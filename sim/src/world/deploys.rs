@@ -42,6 +42,9 @@ pub struct Deploys {
     next_build: u32,
     /// Minute the rollback fleet takes over, while one is being prepared.
     pub rollback_ready_minute: Option<u32>,
+    /// The rolling update's step of the current minute (build, minutes done, minutes), for
+    /// the other regions' fleets.
+    last_roll: Option<(u32, u32, u32)>,
 }
 
 impl Default for Deploys {
@@ -55,6 +58,7 @@ impl Default for Deploys {
             bad_builds: Vec::new(),
             next_build: OPENING_BUILD + 1,
             rollback_ready_minute: None,
+            last_roll: None,
         }
     }
 }
@@ -86,12 +90,22 @@ impl Deploys {
     /// Moves the rolling update on by a minute: after k+1 of its minutes, that share of the
     /// live fleet runs the new build.
     pub fn advance_rollout(&mut self, minute: u32, fleet: &mut Fleet) {
+        self.last_roll = None;
         if let Some(r) = self.rollout {
             let done = minute - r.start_minute + 1;
             fleet.roll_out(r.build, done, r.minutes);
+            self.last_roll = Some((r.build, done, r.minutes));
             if done >= r.minutes {
                 self.rollout = None;
             }
+        }
+    }
+
+    /// This minute's step of the rolling update (made by [`Deploys::advance_rollout`] on
+    /// one fleet) on another region's fleet.
+    pub fn roll_out_fleet(&self, fleet: &mut Fleet) {
+        if let Some((build, done, minutes)) = self.last_roll {
+            fleet.roll_out(build, done, minutes);
         }
     }
 

@@ -16,6 +16,8 @@ pub struct Journal {
     pub applied: Vec<Action>,
     pub history: Vec<MinuteRecord>,
     pub events: Vec<Event>,
+    /// The region events are about, when the run has several.
+    pub region: Option<&'static str>,
 }
 
 impl Journal {
@@ -39,6 +41,7 @@ impl Journal {
             minute,
             clock,
             second,
+            region: self.region,
             kind,
         });
     }

@@ -1,0 +1,474 @@
+//! Regions: a run has one region (the service as it always was) or several. Each region
+//! owns its service unit (fleet, autoscaler instance, service model, cache), its database,
+//! its users (a share of the demand, in their own time zone), its cost and its health:
+//! endpoint probes, the health sources (the app fleet and the database's replicas) and the
+//! composite health check of seed 003, whose state the consumer's load balancer learns
+//! after a propagation delay and fails over on ([`failover`]). Outlier detection
+//! ([`outlier`]) is an option per region.
+//!
+//! # Time inside the minute
+//!
+//! The service is served tick by tick as before (one tick a minute for minute-cadence
+//! policies). Health probes (every 5 s), outlier sweeps (every 10 s) and the propagation
+//! delay act faster than that: the regional stage walks the minute second by second
+//! *before* serving it. Probes at second s judge the endpoints from the fleet of the
+//! minute's start (instances crashed by a zone outage fail; a bad build answers), from the
+//! database's state, and, for probe timeouts, from the queue of the region's last served
+//! tick (the minute before). The consumer's routing is then known for every second of the
+//! minute; each region serves the time-weighted mean of what was routed to it, and the
+//! share of its requests sent to crashed instances still marked healthy fails at once.
+//! Transitions carry their second.
+
+pub mod debrief;
+pub mod failover;
+pub mod health;
+pub mod outlier;
+pub mod scenario;
+pub mod step;
+
+use crate::message::{Message, MessageId};
+use crate::relations::{Relation, RelationId, THIS_MODEL};
+use crate::world::service::ServiceUnit;
+use health::{AggregationPolicy, EndpointHealth, HealthState};
+
+/// Most regions a run may have.
+pub const MAX_REGIONS: usize = 3;
+
+/// The regions' codes, as actions and events spell them.
+pub const REGION_CODES: [&str; MAX_REGIONS] = ["a", "b", "c"];
+
+/// Share of the users in each region, for 1, 2 and 3 regions (an assumption of this model).
+pub fn demand_shares(regions: usize) -> &'static [f64] {
+    match regions {
+        2 => &[0.6, 0.4],
+        3 => &[0.5, 0.3, 0.2],
+        _ => &[1.0],
+    }
+}
+
+/// Each region's users' clock against the scenario's, minutes: region a keeps the
+/// scenario's clock, b is an hour behind, c three (an assumption of this model). A
+/// region's diurnal peak comes that much later on the scenario's clock.
+pub const UTC_OFFSETS_MIN: [i32; MAX_REGIONS] = [0, -60, -180];
+
+pub const REGION_DEMAND: Relation = Relation {
+    id: RelationId::RegionDemand,
+    symbols: &["w_r", "o_r"],
+    citations: &[THIS_MODEL],
+    assumption: true,
+};
+
+/// The scenario's clock shifted to region `r`'s users (the diurnal curve takes it).
+pub fn region_clock_min(clock_min: u32, offset_min: i32) -> f64 {
+    f64::from(clock_min) + f64::from(offset_min)
+}
+
+/// The code of region `r`.
+pub fn code(r: usize) -> &'static str {
+    REGION_CODES.get(r).copied().unwrap_or("?")
+}
+
+/// The index of the region spelled `code`, among `regions`.
+pub fn index(code: &str, regions: usize) -> Option<usize> {
+    REGION_CODES[..regions.min(MAX_REGIONS)]
+        .iter()
+        .position(|c| c.eq_ignore_ascii_case(code.trim()))
+}
+
+/// A source's state with its counts, as the regions panel shows it.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct SourceView {
+    pub state: HealthState,
+    pub healthy: u32,
+    pub total: u32,
+    pub healthy_percent: u32,
+    pub min_healthy: u32,
+}
+
+/// One region in one minute: what the regions panel and the per-region chart lines read.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RegionMinute {
+    pub region: &'static str,
+    /// The composite health check's state at the minute's end.
+    pub composite: HealthState,
+    /// The state the consumer's load balancer knows (after the propagation delay).
+    pub consumer_view: HealthState,
+    /// Whether the region takes traffic at the minute's end.
+    pub in_routing: bool,
+    pub app: SourceView,
+    pub database: SourceView,
+    /// Where this region's users are sent at the minute's end.
+    pub routed_to: &'static str,
+    /// Requests per second of this region's users (wherever served).
+    pub users_per_s: f64,
+    /// Requests per second served in this region (time-weighted over the minute).
+    pub requests_per_s: f64,
+    /// Share of all requests served in this region.
+    pub traffic_share: f64,
+    /// Share of the requests served here that came from another region's users.
+    pub failed_over_share: f64,
+    pub serving: u32,
+    pub booting: u32,
+    /// Instances crashed by a zone outage (endpoints that fail their probes).
+    pub crashed: u32,
+    /// Instances ejected by outlier detection at the minute's end.
+    pub ejected: u32,
+    pub outlier_detection: bool,
+    pub drained: bool,
+    pub error_rate: f64,
+    pub p99_ms: f64,
+    pub cache_hit: f64,
+    pub db_utilization: f64,
+    pub db_failed: bool,
+    pub fleet_cost_per_hour: f64,
+}
+
+/// A region's health-check state.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RegionHealth {
+    /// App endpoints: (instance id, health).
+    pub app: Vec<(u32, EndpointHealth)>,
+    /// Database replicas.
+    pub db: Vec<EndpointHealth>,
+    pub app_state: HealthState,
+    pub db_state: HealthState,
+    pub composite: HealthState,
+    pub propagation: failover::Propagation,
+}
+
+impl RegionHealth {
+    /// Health checks created now: every source UNKNOWN until its first evaluation.
+    pub fn new(replicas: u32) -> Self {
+        Self {
+            app: Vec::new(),
+            db: vec![EndpointHealth::READY; replicas as usize],
+            app_state: HealthState::Unknown,
+            db_state: HealthState::Unknown,
+            composite: HealthState::Unknown,
+            propagation: failover::Propagation::default(),
+        }
+    }
+
+    /// Healthy and total endpoints of the app fleet and of the database.
+    pub fn counts(&self) -> ((u32, u32), (u32, u32)) {
+        let healthy = |v: &mut dyn Iterator<Item = bool>| v.filter(|h| *h).count() as u32;
+        (
+            (
+                healthy(&mut self.app.iter().map(|(_, e)| e.healthy)),
+                self.app.len() as u32,
+            ),
+            (
+                healthy(&mut self.db.iter().map(|e| e.healthy)),
+                self.db.len() as u32,
+            ),
+        )
+    }
+}
+
+/// One region.
+pub struct Region {
+    pub index: usize,
+    /// Its unit; `None` while the unit is the simulation's current one (see
+    /// [`crate::sim::Simulation`]'s `service`).
+    pub unit: Option<ServiceUnit>,
+    /// Share of all users.
+    pub share: f64,
+    pub utc_offset_min: i32,
+    /// A floor of its own set by hand (`region_min_instances`); `None`: the shared one.
+    pub min_instances: Option<u32>,
+    /// Its database's capacity, queries per second: each region's database is sized like
+    /// the one region's (an active-active deployment provisions each region to take the
+    /// others' users; an assumption of this model).
+    pub db_capacity_qps: f64,
+    /// Its database failed (every replica down, every query fails).
+    pub db_failed: bool,
+    /// How warm its cache is for each region's users' keys (its own: the unit's cache).
+    pub foreign_warm: [f64; MAX_REGIONS],
+    /// Instances crashed by a zone outage, still registered as endpoints.
+    pub crashed: Vec<u32>,
+    /// Instances on a bad build of this region alone (they fail real requests, answer
+    /// probes).
+    pub grey: Vec<u32>,
+    pub health: RegionHealth,
+    pub outlier: outlier::Outlier,
+    /// Taken out of routing by hand.
+    pub drained: bool,
+    /// Where the consumer sent this region's users last.
+    pub routed_to: usize,
+    /// While a zone is down, the region cannot grow past what it has left: its remaining
+    /// zones have no capacity to spare (every tenant of the lost zone moves there). An
+    /// assumption of this model.
+    pub capacity_cap: Option<u32>,
+    /// Timeout share of its last served tick (probe timeouts read it).
+    pub last_timeout_share: f64,
+    /// Error share of its requests in the last minute (outlier detection reads it).
+    pub last_error_rate: f64,
+}
+
+/// An on-call engineer's regional control, or a failure injected into a region.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RegionAction {
+    /// A share of the region's serving instances crash (a zone goes down); 0 brings the
+    /// zone back (its crashed endpoints leave the backend).
+    ZoneOutage { region: u8, share: f64 },
+    /// The region's database fails (`on`) or comes back.
+    DbFailure { region: u8, on: bool },
+    /// A share of the region's serving instances run a bad build that fails real requests
+    /// but answers health checks (the grey failure).
+    BadBuild { region: u8, share: f64 },
+    /// The region is taken out of routing by hand (`on`) or put back.
+    DrainRegion { region: u8, on: bool },
+    /// The region's own minimum of instances.
+    RegionMinInstances { region: u8, min: u32 },
+    /// Outlier detection in the region on or off.
+    OutlierDetection { region: u8, on: bool },
+    /// Health-based failover at the consumer on or off.
+    Failover(bool),
+    /// The aggregation policy's healthy share, percent (every source, every region).
+    HealthyPercent(u32),
+    /// The aggregation policy's least healthy count.
+    MinHealthy(u32),
+}
+
+/// The regional actions' names, as the CLI and the links spell them.
+pub const ACTION_NAMES: &[&str] = &[
+    "zone_outage",
+    "db_failure",
+    "bad_build",
+    "drain_region",
+    "region_min_instances",
+    "outlier_detection",
+    "failover",
+    "healthy_percent",
+    "min_healthy",
+];
+
+/// What went wrong parsing a regional action's value: what is allowed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegionValueError {
+    pub allowed: Message,
+}
+
+fn on_off(v: &str) -> Option<bool> {
+    match v.trim() {
+        "on" | "true" | "1" => Some(true),
+        "off" | "false" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+impl RegionAction {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::ZoneOutage { .. } => "zone_outage",
+            Self::DbFailure { .. } => "db_failure",
+            Self::BadBuild { .. } => "bad_build",
+            Self::DrainRegion { .. } => "drain_region",
+            Self::RegionMinInstances { .. } => "region_min_instances",
+            Self::OutlierDetection { .. } => "outlier_detection",
+            Self::Failover(_) => "failover",
+            Self::HealthyPercent(_) => "healthy_percent",
+            Self::MinHealthy(_) => "min_healthy",
+        }
+    }
+
+    /// The region it targets, if any.
+    pub fn region(&self) -> Option<usize> {
+        match *self {
+            Self::ZoneOutage { region, .. }
+            | Self::DbFailure { region, .. }
+            | Self::BadBuild { region, .. }
+            | Self::DrainRegion { region, .. }
+            | Self::RegionMinInstances { region, .. }
+            | Self::OutlierDetection { region, .. } => Some(usize::from(region)),
+            _ => None,
+        }
+    }
+
+    /// The value as `NAME=VALUE` writes it.
+    pub fn value(&self) -> String {
+        let oo = |b: bool| if b { "on" } else { "off" };
+        let r = |i: u8| code(usize::from(i));
+        match *self {
+            Self::ZoneOutage { region, share } | Self::BadBuild { region, share } => {
+                format!("{}:{share}", r(region))
+            }
+            Self::DbFailure { region, on }
+            | Self::DrainRegion { region, on }
+            | Self::OutlierDetection { region, on } => format!("{}:{}", r(region), oo(on)),
+            Self::RegionMinInstances { region, min } => format!("{}:{min}", r(region)),
+            Self::Failover(on) => oo(on).to_string(),
+            Self::HealthyPercent(p) => p.to_string(),
+            Self::MinHealthy(n) => n.to_string(),
+        }
+    }
+
+    /// What the value of action `name` may be, as a message.
+    pub fn allowed(name: &str) -> Message {
+        let m = |id| Message::new(id).codes("regions", REGION_CODES.to_vec());
+        match name {
+            "zone_outage" | "bad_build" => m(MessageId::RegionAllowedShare),
+            "db_failure" | "drain_region" | "outlier_detection" => m(MessageId::RegionAllowedOnOff),
+            "region_min_instances" => m(MessageId::RegionAllowedCount)
+                .int("lo", crate::action::MIN_INSTANCES_RANGE.0)
+                .int("hi", crate::action::MIN_INSTANCES_RANGE.1),
+            "healthy_percent" => Message::new(MessageId::ActionAllowedWhole)
+                .int("lo", 0)
+                .int("hi", 100),
+            "min_healthy" => Message::new(MessageId::ActionAllowedWhole)
+                .int("lo", 0)
+                .int("hi", 1000),
+            _ => Message::new(MessageId::ActionAllowedOnOff),
+        }
+    }
+
+    /// Parses the value of action `name` (one of [`ACTION_NAMES`]); `None` when `name` is
+    /// not a regional action. Region codes are checked against the most regions a run may
+    /// have; a run with fewer refuses the action when it applies.
+    pub fn parse(name: &str, value: &str) -> Option<Result<Self, RegionValueError>> {
+        if !ACTION_NAMES.contains(&name) {
+            return None;
+        }
+        let bad = || RegionValueError {
+            allowed: Self::allowed(name),
+        };
+        let regional = |v: &str| -> Option<(u8, String)> {
+            let (r, rest) = v.split_once(':')?;
+            Some((index(r, MAX_REGIONS)? as u8, rest.trim().to_string()))
+        };
+        let share = |v: &str| {
+            crate::params::parse_number(v).filter(|x| x.is_finite() && (0.0..=1.0).contains(x))
+        };
+        let whole = |v: &str, hi: u64| {
+            crate::params::parse_whole(v)
+                .filter(|n| *n <= hi)
+                .map(|n| n as u32)
+        };
+        let parsed = match name {
+            "zone_outage" | "bad_build" => regional(value).and_then(|(region, v)| {
+                let share = share(&v)?;
+                Some(if name == "zone_outage" {
+                    Self::ZoneOutage { region, share }
+                } else {
+                    Self::BadBuild { region, share }
+                })
+            }),
+            "db_failure" | "drain_region" | "outlier_detection" => {
+                regional(value).and_then(|(region, v)| {
+                    let on = on_off(&v)?;
+                    Some(match name {
+                        "db_failure" => Self::DbFailure { region, on },
+                        "drain_region" => Self::DrainRegion { region, on },
+                        _ => Self::OutlierDetection { region, on },
+                    })
+                })
+            }
+            "region_min_instances" => regional(value).and_then(|(region, v)| {
+                let (lo, hi) = crate::action::MIN_INSTANCES_RANGE;
+                let min = whole(&v, u64::from(hi)).filter(|n| *n >= lo)?;
+                Some(Self::RegionMinInstances { region, min })
+            }),
+            "failover" => on_off(value).map(Self::Failover),
+            "healthy_percent" => whole(value, 100).map(Self::HealthyPercent),
+            _ => whole(value, 1000).map(Self::MinHealthy),
+        };
+        Some(parsed.ok_or_else(bad))
+    }
+
+    /// The action as a message for the event log.
+    pub fn message(&self) -> Message {
+        Message::new(MessageId::RegionAction)
+            .code("name", self.name())
+            .given("value", self.value())
+    }
+}
+
+/// The aggregation policy of `params`.
+pub fn policy_of(params: &crate::params::ModelParams) -> AggregationPolicy {
+    AggregationPolicy {
+        healthy_percent: params.healthy_percent,
+        min_healthy: params.min_healthy,
+    }
+}
+
+impl crate::event::EventKind {
+    /// The message of a regional event (health transitions, failover, ejections, injected
+    /// failures); `None` for the others, which the edges put in words themselves.
+    pub fn regional_message(&self) -> Option<Message> {
+        use crate::event::EventKind as E;
+        Some(match self {
+            E::HealthTransition {
+                resource,
+                from,
+                to,
+                reason,
+            } => Message::new(MessageId::EventHealthTransition)
+                .code("resource", resource.code())
+                .code("from", from.as_str())
+                .code("to", to.as_str())
+                .msg("reason", reason.clone()),
+            E::Rerouted { users, from, to } => Message::new(MessageId::EventRerouted)
+                .code("users", users)
+                .code("from", from)
+                .code("to", to),
+            E::Ejected { instance, seconds } => Message::new(MessageId::EventEjected)
+                .int("instance", *instance)
+                .int("seconds", *seconds),
+            E::Unejected { instance } => {
+                Message::new(MessageId::EventUnejected).int("instance", *instance)
+            }
+            E::InstancesCrashed { count } => {
+                Message::new(MessageId::EventInstancesCrashed).int("count", *count)
+            }
+            E::Failure { failure } => {
+                Message::new(MessageId::EventFailure).msg("failure", failure.clone())
+            }
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actions_round_trip() {
+        for (name, value) in [
+            ("zone_outage", "a:0.5"),
+            ("bad_build", "b:0.1"),
+            ("db_failure", "a:on"),
+            ("drain_region", "c:off"),
+            ("outlier_detection", "b:on"),
+            ("region_min_instances", "b:12"),
+            ("failover", "off"),
+            ("healthy_percent", "75"),
+            ("min_healthy", "3"),
+        ] {
+            let a = RegionAction::parse(name, value).unwrap().unwrap();
+            assert_eq!(a.name(), name);
+            assert_eq!(a.value(), value);
+        }
+        assert!(RegionAction::parse("rollback", "").is_none());
+        assert!(RegionAction::parse("zone_outage", "d:0.5")
+            .unwrap()
+            .is_err());
+        assert!(RegionAction::parse("zone_outage", "a:1.5")
+            .unwrap()
+            .is_err());
+        assert!(RegionAction::parse("healthy_percent", "101")
+            .unwrap()
+            .is_err());
+        assert!(RegionAction::parse("db_failure", "a").unwrap().is_err());
+    }
+
+    #[test]
+    fn shares_sum_to_one() {
+        for n in 1..=MAX_REGIONS {
+            let s: f64 = demand_shares(n).iter().sum();
+            assert!((s - 1.0).abs() < 1e-12);
+            assert_eq!(demand_shares(n).len(), n);
+        }
+    }
+}

@@ -1,0 +1,587 @@
+//! Regions, composite health and failover (seed 003), outlier detection (Envoy), and the
+//! regional-outage scenario.
+
+use oncall_sim::event::EventKind;
+use oncall_sim::ids::ScenarioId;
+use oncall_sim::regions::health::{HealthState, Resource, SourceKind};
+use oncall_sim::setup::RunSetup;
+use oncall_sim::{Action, Event};
+
+fn setup(scenario: ScenarioId, seed: u32, regions: u32, actions: &[&str]) -> RunSetup {
+    let mut s = RunSetup::new(scenario, seed);
+    s.set("regions", &regions.to_string()).unwrap();
+    s.actions = actions
+        .iter()
+        .map(|a| Action::parse(a, 10_000).unwrap())
+        .collect();
+    s
+}
+
+/// Health transitions of `resource` in region `region`: (minute, second, from, to).
+fn transitions(
+    events: &[Event],
+    region: &str,
+    resource: Resource,
+) -> Vec<(u32, u32, HealthState, HealthState)> {
+    events
+        .iter()
+        .filter(|e| e.region == Some(region))
+        .filter_map(|e| match &e.kind {
+            EventKind::HealthTransition {
+                resource: r,
+                from,
+                to,
+                ..
+            } if *r == resource => Some((e.minute, e.second.unwrap_or(0), *from, *to)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn one_region_is_the_service_as_it_was() {
+    // regions=1 set by hand gives the same bytes as the default set-up, and the golden day
+    // (tests/determinism.rs) still matches.
+    let plain = RunSetup::new(ScenarioId::FreePlay, 42).run(300).unwrap();
+    let one = setup(ScenarioId::FreePlay, 42, 1, &[]).run(300).unwrap();
+    assert_eq!(plain, one);
+    assert!(one.events.iter().all(|e| e.region.is_none()));
+}
+
+#[test]
+fn failover_after_a_zone_outage_at_the_expected_second() {
+    // Probes every 5 s, unhealthy after 2 failures, propagation 30 s. The outage applies at
+    // 30:00; the probes at 30:00 and 30:05 fail, so the endpoints, the app source and the
+    // composite turn UNHEALTHY at 30:05 (not earlier: one failed probe is not enough), and
+    // the consumer learns it 30 s later, at 30:35, within the bound 5 × 2 + 30 = 40 s.
+    let out = setup(
+        ScenarioId::FreePlay,
+        7,
+        2,
+        &["30:zone_outage=a:0.7", "60:zone_outage=a:0"],
+    )
+    .run(90)
+    .unwrap();
+    let composite = transitions(&out.events, "a", Resource::Composite);
+    assert_eq!(
+        composite[0],
+        (0, 0, HealthState::Unknown, HealthState::Healthy)
+    );
+    assert_eq!(
+        composite[1],
+        (30, 5, HealthState::Healthy, HealthState::Unhealthy)
+    );
+    let app = transitions(
+        &out.events,
+        "a",
+        Resource::Source {
+            source: SourceKind::AppFleet,
+        },
+    );
+    assert_eq!(
+        app[1],
+        (30, 5, HealthState::Healthy, HealthState::Unhealthy)
+    );
+    let consumer = transitions(&out.events, "a", Resource::ConsumerRouting);
+    assert_eq!(
+        consumer[0],
+        (0, 30, HealthState::Unknown, HealthState::Healthy)
+    );
+    assert_eq!(
+        consumer[1],
+        (30, 35, HealthState::Healthy, HealthState::Unhealthy)
+    );
+    let rerouted: Vec<(u32, Option<u32>, &str, &str)> = out
+        .events
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Rerouted { users, to, .. } => Some((e.minute, e.second, users, to)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rerouted[0], (30, Some(35), "a", "b"));
+    // Failback: the zone is back at 60:00, its crashed endpoints leave the backend, the
+    // next probe (60:00) finds every endpoint healthy, the consumer learns it at 60:30.
+    assert_eq!(
+        composite[2],
+        (60, 0, HealthState::Unhealthy, HealthState::Healthy)
+    );
+    assert_eq!(
+        consumer[2],
+        (60, 30, HealthState::Unhealthy, HealthState::Healthy)
+    );
+    assert_eq!(rerouted[1], (60, Some(30), "a", "a"));
+}
+
+#[test]
+fn grey_failure_passes_health_checks_and_outlier_detection_ejects_it() {
+    // Region a runs 6 instances at minute 30 (free play, seed 7, two regions); a bad build
+    // on a sixth of them (one instance) fails every real request but answers its probes.
+    let grey = ["30:bad_build=a:0.17"];
+    let with_od = ["0:outlier_detection=a:on", "30:bad_build=a:0.17"];
+    let plain = setup(ScenarioId::FreePlay, 7, 2, &[]).run(40).unwrap();
+    let health_only = setup(ScenarioId::FreePlay, 7, 2, &grey).run(40).unwrap();
+    let od = setup(ScenarioId::FreePlay, 7, 2, &with_od).run(40).unwrap();
+    let mut sim = setup(ScenarioId::FreePlay, 7, 2, &grey).build().unwrap();
+    sim.run(30);
+    assert_eq!(sim.region_serving(0), 6);
+    // Composite health stays HEALTHY: its only transition is the first evaluation.
+    for out in [&health_only, &od] {
+        let composite = transitions(&out.events, "a", Resource::Composite);
+        assert_eq!(
+            composite,
+            vec![(0, 0, HealthState::Unknown, HealthState::Healthy)]
+        );
+    }
+    // Errors rise: one instance of six fails all it serves, about 60 % × 1/6 of all
+    // requests (region a serves about 60 % of them).
+    let e = health_only.history[30].error_rate;
+    assert!(plain.history[30].error_rate < 1e-6);
+    assert!((0.08..0.12).contains(&e), "{e}");
+    // Outlier detection ejects the bad instance at its first sweep, 30:10, within its
+    // 10 s interval, for 30 s; it is back at 30:40 and ejected again at 30:50, for 60 s.
+    let ejections: Vec<(u32, Option<u32>, u32, u32)> = od
+        .events
+        .iter()
+        .filter_map(|ev| match ev.kind {
+            EventKind::Ejected { instance, seconds } => {
+                Some((ev.minute, ev.second, instance, seconds))
+            }
+            _ => None,
+        })
+        .collect();
+    let bad = ejections[0].2;
+    assert_eq!(ejections[0], (30, Some(10), bad, 30));
+    assert_eq!(ejections[1], (30, Some(50), bad, 60));
+    assert!(
+        ejections.iter().all(|e| e.2 == bad),
+        "only the bad instance"
+    );
+    // Ejected 40 s of minute 30's 60, the bad build serves a third of the minute: errors
+    // drop to about a third of the health-only run's.
+    let with = od.history[30].error_rate;
+    assert!(with < e / 2.0, "{with} vs {e}");
+    let spent = |o: &oncall_sim::setup::RunOutcome| o.summary.budget_spent;
+    assert!(spent(&od) < spent(&health_only));
+}
+
+#[test]
+fn a_composite_cannot_use_another_composite_and_a_policy_change_starts_unknown() {
+    use oncall_sim::regions::health::{
+        check_sources, AggregationPolicy, ConfigError, HealthSource,
+    };
+    let nested = HealthSource {
+        kind: SourceKind::Composite,
+        policy: AggregationPolicy::default(),
+    };
+    assert_eq!(
+        check_sources(&[nested]),
+        Err(ConfigError::CompositeAsSource)
+    );
+    // A policy change at minute 10 applies at once: the sources and the composite go back
+    // to UNKNOWN at 10:00 and are evaluated again at the probe of 10:00.
+    let out = setup(ScenarioId::FreePlay, 7, 2, &["10:healthy_percent=75"])
+        .run(12)
+        .unwrap();
+    let composite = transitions(&out.events, "b", Resource::Composite);
+    assert_eq!(
+        composite[1],
+        (10, 0, HealthState::Healthy, HealthState::Unknown)
+    );
+    assert_eq!(
+        composite[2],
+        (10, 0, HealthState::Unknown, HealthState::Healthy)
+    );
+    let consumer = transitions(&out.events, "b", Resource::ConsumerRouting);
+    assert_eq!(
+        consumer[1],
+        (10, 30, HealthState::Healthy, HealthState::Unknown)
+    );
+    assert_eq!(
+        consumer[2],
+        (10, 30, HealthState::Unknown, HealthState::Healthy)
+    );
+}
+
+#[test]
+fn failover_keeps_more_budget_than_failover_off_in_the_regional_outage() {
+    // Budget spent over the 150 minutes (share of the month's budget), failover on / off /
+    // outlier detection only:
+    // seed 1 (zone outage, 67 % of a's instances):  0.0446 / 0.2210 / 1.1666
+    // seed 2 (zone outage, 63 %):                   0.0436 / 0.2570 / 1.0422
+    // seed 3 (a's database fails):                  0.0459 / 0.1783 / 0.1783
+    // seed 4 (zone outage, 70 %):                   0.0492 / 0.1752 / 1.0529
+    // seed 5 (zone outage, 76 %):                   0.0810 / 0.4624 / 1.2855
+    for seed in 1..=5 {
+        let spent = |actions: &[&str]| {
+            setup(ScenarioId::RegionalOutage, seed, 2, actions)
+                .run(150)
+                .unwrap()
+                .summary
+                .budget_spent
+        };
+        let on = spent(&[]);
+        let off = spent(&["0:failover=off"]);
+        let od_only = spent(&[
+            "0:failover=off",
+            "0:outlier_detection=a:on",
+            "0:outlier_detection=b:on",
+        ]);
+        assert!(on < off, "seed {seed}: {on} vs {off}");
+        assert!(on < od_only, "seed {seed}: {on} vs {od_only}");
+    }
+}
+
+#[test]
+#[ignore]
+fn print_outage_budgets() {
+    for seed in 1..=12 {
+        let run = |actions: &[&str]| {
+            let s = setup(ScenarioId::RegionalOutage, seed, 2, actions);
+            s.run(150).unwrap().summary.budget_spent
+        };
+        let on = run(&[]);
+        let off = run(&["0:failover=off"]);
+        let od = run(&[
+            "0:failover=off",
+            "0:outlier_detection=a:on",
+            "0:outlier_detection=b:on",
+        ]);
+        let script = oncall_sim::scenario::get(ScenarioId::RegionalOutage).script(seed);
+        println!(
+            "seed {seed}: on {on:.4} off {off:.4} od {od:.4} {:?}",
+            script[0]
+        );
+    }
+}
+
+#[test]
+#[ignore]
+fn print_outage_minutes() {
+    let s = setup(ScenarioId::RegionalOutage, 2, 2, &[]);
+    let mut sim = s.build().unwrap();
+    for _ in 0..100 {
+        let r = sim.step().clone();
+        let v = sim.region_history().last().unwrap().clone();
+        println!(
+            "{} err {:.4} p99 {:.0} | {}",
+            r.minute,
+            r.error_rate,
+            r.p99_ms,
+            v.iter()
+                .map(|x| format!(
+                    "{} {:?}/{:?} rps {:.0} srv {} boot {} crash {} err {:.3} hit {:.2} db {:.2} to {}",
+                    x.region, x.composite, x.consumer_view, x.requests_per_s, x.serving, x.booting, x.crashed, x.error_rate, x.cache_hit, x.db_utilization, x.routed_to
+                ))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
+    }
+}
+
+mod common;
+use common::cli;
+
+#[test]
+fn the_command_line_prints_source_and_composite_states() {
+    let state = |args: &[&str]| {
+        let mut all = vec!["health"];
+        all.extend_from_slice(args);
+        let (code, out, err) = cli(&all);
+        assert_eq!(code, 0, "{err}");
+        out.split([':', '\n'])
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(state(&["--endpoints", "6/10"]), "HEALTHY");
+    assert_eq!(state(&["--endpoints", "5/10"]), "UNHEALTHY");
+    assert_eq!(
+        state(&["--endpoints", "3/4", "--min-healthy", "4"]),
+        "UNHEALTHY"
+    );
+    assert_eq!(state(&["--endpoints", "0/0"]), "UNHEALTHY");
+    assert_eq!(
+        state(&["--endpoints", "10/10", "--healthy-percent", "100"]),
+        "HEALTHY"
+    );
+    assert_eq!(
+        state(&["--endpoints", "9/10", "--healthy-percent", "100"]),
+        "UNHEALTHY"
+    );
+    assert_eq!(state(&["--sources", "HEALTHY,HEALTHY"]), "HEALTHY");
+    assert_eq!(state(&["--sources", "HEALTHY,UNKNOWN"]), "UNKNOWN");
+    assert_eq!(
+        state(&["--sources", "UNKNOWN,UNHEALTHY,HEALTHY"]),
+        "UNHEALTHY"
+    );
+}
+
+#[test]
+fn bad_health_arguments_name_the_argument_and_exit_2() {
+    for (args, needle) in [
+        (&["health", "--endpoints", "11/10"][..], "--endpoints"),
+        (&["health", "--endpoints", "six/ten"][..], "HEALTHY/TOTAL"),
+        (&["health", "--sources", "HEALTHY,MAYBE"][..], "UNKNOWN"),
+        (
+            &["health", "--sources", "HEALTHY,COMPOSITE"][..],
+            "cannot use another composite",
+        ),
+        (
+            &["health", "--endpoints", "6/10", "--healthy-percent", "101"][..],
+            "0 to 100",
+        ),
+        (&["health"][..], "--endpoints"),
+        (
+            &["health", "--sources", "HEALTHY", "--min-healthy", "2"][..],
+            "--min-healthy",
+        ),
+        (
+            &[
+                "run",
+                "--scenario",
+                "free-play",
+                "--seed",
+                "1",
+                "--minutes",
+                "5",
+                "--action",
+                "3:zone_outage=d:0.5",
+            ][..],
+            "REGION:SHARE",
+        ),
+        (
+            &[
+                "run",
+                "--scenario",
+                "free-play",
+                "--seed",
+                "1",
+                "--minutes",
+                "5",
+                "--set",
+                "regions=4",
+            ][..],
+            "regions",
+        ),
+    ] {
+        let (code, out, err) = cli(args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn run_and_compare_take_regions_and_failures() {
+    let (code, out, err) = cli(&[
+        "run",
+        "--scenario",
+        "free-play",
+        "--seed",
+        "7",
+        "--minutes",
+        "32",
+        "--set",
+        "regions=2",
+        "--action",
+        "30:zone_outage=a:0.7",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"event\":\"health_transition\""));
+    assert!(
+        out.contains("\"event\":\"rerouted\",\"users\":\"a\",\"from\":\"a\",\"to\":\"b\""),
+        "{out}"
+    );
+    let (code, _, err) = cli(&[
+        "compare",
+        "--scenario",
+        "regional-outage",
+        "--seed",
+        "3",
+        "--minutes",
+        "60",
+        "--policies",
+        "target-tracking,hpa",
+        "--action",
+        "0:outlier_detection=b:on",
+    ]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn a_link_carries_the_regions_and_the_regional_actions() {
+    use oncall_sim::share::{owned_pairs, ShareState};
+    let pairs = owned_pairs(&[
+        ("scenario", "free-play"),
+        ("seed", "7"),
+        ("regions", "3"),
+        ("healthy_percent", "75"),
+        (
+            "actions",
+            "30:zone_outage=b:0.5,31:failover=off,32:region_min_instances=c:9",
+        ),
+    ]);
+    let (state, notices, _) = ShareState::from_pairs(&pairs);
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(state.params.regions, 3);
+    assert_eq!(state.params.healthy_percent, 75);
+    assert_eq!(state.actions.len(), 3);
+    let back = state.to_pairs();
+    assert!(back.contains(&("regions".to_string(), "3".to_string())));
+    assert!(back.contains(&(
+        "actions".to_string(),
+        "30:zone_outage=b:0.5,31:failover=off,32:region_min_instances=c:9".to_string()
+    )));
+    let sim = state.simulation(7).unwrap();
+    assert_eq!(sim.region_count(), 3);
+}
+
+#[test]
+fn a_database_failure_fails_the_region_over_while_every_instance_answers() {
+    let out = setup(
+        ScenarioId::FreePlay,
+        7,
+        2,
+        &["20:db_failure=a:on", "40:db_failure=a:off"],
+    )
+    .run(45)
+    .unwrap();
+    let app = transitions(
+        &out.events,
+        "a",
+        Resource::Source {
+            source: SourceKind::AppFleet,
+        },
+    );
+    assert_eq!(app.len(), 1, "the app fleet stays HEALTHY: {app:?}");
+    let db = transitions(
+        &out.events,
+        "a",
+        Resource::Source {
+            source: SourceKind::Database,
+        },
+    );
+    assert_eq!(db[1], (20, 5, HealthState::Healthy, HealthState::Unhealthy));
+    // Back at 40:00: the replicas pass the probes at 40:00 and 40:05.
+    assert_eq!(db[2], (40, 5, HealthState::Unhealthy, HealthState::Healthy));
+    let consumer = transitions(&out.events, "a", Resource::ConsumerRouting);
+    assert_eq!(
+        consumer[1],
+        (20, 35, HealthState::Healthy, HealthState::Unhealthy)
+    );
+    assert_eq!(
+        consumer[2],
+        (40, 35, HealthState::Unhealthy, HealthState::Healthy)
+    );
+}
+
+#[test]
+fn draining_a_region_and_its_own_floor() {
+    let mut sim = setup(
+        ScenarioId::FreePlay,
+        7,
+        2,
+        &[
+            "10:drain_region=a:on",
+            "10:region_min_instances=b:12",
+            "20:drain_region=a:off",
+        ],
+    )
+    .build()
+    .unwrap();
+    sim.run(25);
+    let rerouted: Vec<(u32, Option<u32>, &str)> = sim
+        .events()
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Rerouted { to, .. } => Some((e.minute, e.second, to)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rerouted, vec![(10, Some(0), "b"), (20, Some(0), "a")]);
+    let minute = &sim.region_history()[15];
+    assert_eq!(minute[0].routed_to, "b");
+    assert!(minute[0].drained && !minute[0].in_routing);
+    assert_eq!(minute[0].requests_per_s, 0.0);
+    assert!((minute[1].traffic_share - 1.0).abs() < 1e-12);
+    assert!(sim.region_serving(1) >= 12);
+}
+
+#[test]
+fn run_writes_each_regions_minute() {
+    let path = std::env::temp_dir().join(format!("oncall-regions-{}.jsonl", std::process::id()));
+    let p = path.to_str().unwrap();
+    let (code, _, err) = cli(&[
+        "run",
+        "--scenario",
+        "regional-outage",
+        "--seed",
+        "1",
+        "--minutes",
+        "30",
+        "--regions",
+        p,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 60, "two regions, 30 minutes");
+    // Seed 1: the zone outage comes at minute 25; a's users are on b from 25:35.
+    let a25 = &lines[50];
+    assert_eq!(a25["region"], "a");
+    assert_eq!(a25["minute"], 25);
+    assert_eq!(a25["composite"], "UNHEALTHY");
+    assert_eq!(a25["routed_to"], "b");
+    assert_eq!(a25["app"]["healthy_percent"], 60);
+    assert_eq!(a25["crashed"], 4);
+    // 4 of 6 endpoints crashed and still marked healthy for the minute's first 5 s.
+    let e = a25["error_rate"].as_f64().unwrap();
+    assert!((e - 4.0 / 6.0 * 5.0 / 60.0).abs() < 1e-9, "{e}");
+}
+
+#[test]
+fn one_region_detects_a_zone_outage_from_the_minute_it_happens() {
+    // With one region there is nowhere to fail over to, but health checks start with the
+    // first failure and find it at once: endpoints and composite UNHEALTHY at 20:05.
+    let out = setup(ScenarioId::FreePlay, 3, 1, &["20:zone_outage=a:0.7"])
+        .run(22)
+        .unwrap();
+    let composite = transitions(&out.events, "a", Resource::Composite);
+    assert_eq!(
+        composite[0],
+        (20, 0, HealthState::Unknown, HealthState::Healthy)
+    );
+    assert_eq!(
+        composite[1],
+        (20, 5, HealthState::Healthy, HealthState::Unhealthy)
+    );
+    // 7 of 10 instances crashed, marked healthy for the minute's first 5 s.
+    let e = out.history[20].error_rate;
+    assert!(e >= 0.7 * 5.0 / 60.0 - 1e-12, "{e}");
+    // The minutes before are the plain run's.
+    let plain = RunSetup::new(ScenarioId::FreePlay, 3).run(20).unwrap();
+    assert_eq!(plain.history[..], out.history[..20]);
+}
+
+#[test]
+fn between_minutes_the_controls_read_as_the_shared_ones() {
+    // Region b's own floor and region a's ceiling during its zone outage apply to their
+    // regions only; the console reads the shared values.
+    let mut sim = setup(
+        ScenarioId::FreePlay,
+        7,
+        2,
+        &["5:region_min_instances=b:9", "6:zone_outage=a:0.5"],
+    )
+    .build()
+    .unwrap();
+    sim.run(10);
+    assert_eq!(sim.settings().min_instances, 2);
+    assert_eq!(sim.params().max_instances, 40);
+    assert!(sim.region_serving(1) >= 9);
+}

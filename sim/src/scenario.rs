@@ -508,6 +508,25 @@ mod tests {
             format!("ramp {}–{} min", v.ramp_min.0, v.ramp_min.1),
             format!("hold {}–{} min", v.hold_min.0, v.hold_min.1),
             format!("τ = {} min", v.decay_min),
+            {
+                let d = get(ScenarioId::SlowInstance).slow.unwrap();
+                format!(
+                    "one of {} instances at minute {}–{} (11:58–12:05) for {}–{} min, service times ×{}–×{}",
+                    d.among, d.start_min.0, d.start_min.1, d.minutes.0, d.minutes.1, d.factor.0, d.factor.1
+                )
+            },
+            {
+                let d = get(ScenarioId::HotKey).hot_key.unwrap();
+                format!(
+                    "at minute {}–{} (11:48–11:55) for {}–{} min, carrying {}–{} %",
+                    d.start_min.0,
+                    d.start_min.1,
+                    d.minutes.0,
+                    d.minutes.1,
+                    d.share.0 * 100.0,
+                    d.share.1 * 100.0
+                )
+            },
         ] {
             let needle = needle.replace('-', "−");
             assert!(text.contains(&needle), "{needle:?} not in {text:?}");

@@ -647,6 +647,9 @@ impl Engine {
         };
         let deadline = req.arrival + self.total_timeout;
         if now >= deadline {
+            // The total timeout changed under it and has passed.
+            self.resolve(r, End::Timeout, now);
+            self.maybe_free_request(r);
             return;
         }
         if self.bucket.as_mut().is_some_and(TokenBucket::try_take) {
@@ -670,6 +673,16 @@ impl Engine {
                 &mut self.hedge_timers,
                 Timer {
                     time: now + h.delay_s,
+                    request: r,
+                    generation,
+                },
+            );
+        } else {
+            // The last hedge: from here on only the total timeout can end the request.
+            schedule(
+                &mut self.deadlines,
+                Timer {
+                    time: deadline,
                     request: r,
                     generation,
                 },
@@ -706,19 +719,19 @@ impl Engine {
                             self.tally.waited += 1;
                         }
                         let generation = self.requests[r as usize].generation;
-                        if let Some(h) = self.hedging {
-                            if h.delay_s < self.total_timeout {
-                                schedule(
-                                    &mut self.hedge_timers,
-                                    Timer {
-                                        time: now + h.delay_s,
-                                        request: r,
-                                        generation,
-                                    },
-                                );
-                            }
-                        }
-                        if self.total_timeout.is_finite() {
+                        // The total timeout is set by the last hedge timer of the chain
+                        // (few requests live that long); without a chain, here.
+                        let chain = self.hedging.filter(|h| h.delay_s < self.total_timeout);
+                        if let Some(h) = chain {
+                            schedule(
+                                &mut self.hedge_timers,
+                                Timer {
+                                    time: now + h.delay_s,
+                                    request: r,
+                                    generation,
+                                },
+                            );
+                        } else if self.total_timeout.is_finite() {
                             schedule(
                                 &mut self.deadlines,
                                 Timer {

@@ -33,7 +33,7 @@ use super::formulas::QueueFormulas;
 use super::{ServiceModel, TickInput, TickOutcome};
 use crate::queueing::{self, SojournTail};
 use crate::requests::arrivals::{ArrivalFleet, Fate};
-use crate::requests::events::Engine;
+use crate::requests::events::{earlier, Engine};
 use crate::requests::hedging::Hedging;
 use crate::requests::keys::{AliasKeys, KeySpace, ServiceShape};
 use crate::requests::route::Router;
@@ -503,7 +503,7 @@ impl RequestEngine {
                 return n;
             };
             let t_event = engine.next_time();
-            let now = t_event.min(next_arrival);
+            let now = earlier(t_event, next_arrival);
             if now >= t1 {
                 break;
             }

@@ -124,6 +124,17 @@ struct Timer {
     generation: u32,
 }
 
+/// The earlier of two times (neither is NaN): a plain comparison, which the hot loops need
+/// (`f64::min` may become a library call for its NaN rule).
+#[inline]
+pub(crate) fn earlier(a: f64, b: f64) -> f64 {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
 /// Adds `timer` to a list in time order.
 fn schedule(list: &mut VecDeque<Timer>, timer: Timer) {
     if list.back().is_none_or(|last| last.time <= timer.time) {
@@ -288,7 +299,7 @@ impl Engine {
         let done = self.heap.peek().map_or(f64::INFINITY, |e| e.time);
         let hedge = self.hedge_timers.front().map_or(f64::INFINITY, |t| t.time);
         let deadline = self.deadlines.front().map_or(f64::INFINITY, |t| t.time);
-        done.min(hedge).min(deadline)
+        earlier(earlier(done, hedge), deadline)
     }
 
     fn push(&mut self, time: f64, kind: Kind) {
@@ -793,7 +804,7 @@ pub(super) fn run(config: &RunConfig, options: &Options, plan: &Plan) -> RunOutc
             .changes
             .get(next_change)
             .map_or(f64::INFINITY, |c| c.at_s);
-        let now = t_arrival.min(t_event).min(t_change);
+        let now = earlier(earlier(t_arrival, t_event), t_change);
         if now == f64::INFINITY {
             break;
         }

@@ -552,6 +552,25 @@ mod tests {
                 o.share.1 * 100.0
             ),
             format!("back after {}–{} min", o.duration_min.0, o.duration_min.1),
+            {
+                let d = get(ScenarioId::SlowInstance).slow.unwrap();
+                format!(
+                    "one of {} instances at minute {}–{} (11:58–12:05) for {}–{} min, service times ×{}–×{}",
+                    d.among, d.start_min.0, d.start_min.1, d.minutes.0, d.minutes.1, d.factor.0, d.factor.1
+                )
+            },
+            {
+                let d = get(ScenarioId::HotKey).hot_key.unwrap();
+                format!(
+                    "at minute {}–{} (11:48–11:55) for {}–{} min, carrying {}–{} %",
+                    d.start_min.0,
+                    d.start_min.1,
+                    d.minutes.0,
+                    d.minutes.1,
+                    d.share.0 * 100.0,
+                    d.share.1 * 100.0
+                )
+            },
         ] {
             let needle = needle.replace('-', "−");
             assert!(text.contains(&needle), "{needle:?} not in {text:?}");

@@ -411,3 +411,13 @@ fn extreme_parameters_in_request_mode() {
         }
     }
 }
+
+/// The elastic configuration's `lb_policy` names the request engine's policies.
+#[test]
+fn the_elastic_lb_policy_selects_the_same_policy() {
+    use oncall_sim::autoscale::elastic::config::LbPolicy;
+    for p in LbPolicy::ALL {
+        let spelled = p.as_str().to_lowercase().replace('_', "-");
+        assert_eq!(p.routing().as_str(), spelled);
+    }
+}

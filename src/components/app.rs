@@ -7,7 +7,7 @@ use crate::components::charts_panel::{draw_charts, CHART_COUNT};
 use crate::components::host::use_host_messages;
 use crate::components::icons::{Icon, IconView};
 use crate::components::run::RunHandle;
-use crate::components::{opens_start_view, RequestsPanel, Shared, StartView};
+use crate::components::{opens_start_view, RegionsPanel, RequestsPanel, Shared, StartView};
 use crate::components::{
     ChartsPanel, Controls, DebriefPanel, EventLog, HelpDialog, MetricsTable, Notices, SetupPanel,
     ShareButton, SourcesPanel, StatusStrip,
@@ -156,7 +156,6 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
                 </div>
                 <div class="area-charts">
                     <ChartsPanel canvases=canvases dark=dark />
-                    <RequestsPanel />
                 </div>
                 <div class="area-metrics">
                     <MetricsTable />
@@ -165,6 +164,8 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
                     <EventLog />
                 </div>
             </div>
+            <RegionsPanel />
+            <RequestsPanel />
             <PolicySlot />
             <ComparisonSlot />
             <SourcesPanel />

@@ -4,12 +4,14 @@
 //! controls an on-call engineer has, and the failures a trainer injects.
 
 use leptos::prelude::*;
-use oncall_sim::regions::{self, HealthState, RegionAction, RegionMinute, SourceView};
+use oncall_sim::message::{Message, MessageId};
+use oncall_sim::regions::health::HealthState;
+use oncall_sim::regions::{RegionAction, RegionMinute, SourceView};
 use oncall_sim::ActionKind;
 
 use crate::components::run::use_run;
 use crate::format::{format_value, Format, Value};
-use crate::i18n::{t, tf, Msg};
+use crate::i18n::{core_text, t, tf, Msg};
 
 fn state_level(state: HealthState) -> &'static str {
     match state {
@@ -46,7 +48,10 @@ fn region_row(r: &RegionMinute) -> impl IntoView {
     let routed = if r.routed_to == r.region {
         t(Msg::RegionsRoutedHome).to_owned()
     } else {
-        tf(Msg::RegionsRoutedTo, &[("region", &r.routed_to.to_uppercase())])
+        tf(
+            Msg::RegionsRoutedTo,
+            &[("region", &r.routed_to.to_uppercase())],
+        )
     };
     view! {
         <tr data-region=r.region>
@@ -79,7 +84,12 @@ fn WholeControl(
     let run = use_run();
     let value = RwSignal::new(initial.to_string());
     let apply = move |_| {
-        let v: u32 = value.get_untracked().trim().parse().unwrap_or(initial).min(max);
+        let v: u32 = value
+            .get_untracked()
+            .trim()
+            .parse()
+            .unwrap_or(initial)
+            .min(max);
         value.set(v.to_string());
         run.act(ActionKind::Region(make(v)));
     };
@@ -113,6 +123,7 @@ pub fn RegionsPanel() -> impl IntoView {
     move || {
         let regions = minute.get()?;
         let p = params()?;
+        let failover = run.with(|c| c.sim().failover_on()).unwrap_or(true);
         let rows = regions.iter().map(region_row).collect_view();
         let region_buttons = regions
             .iter()
@@ -141,20 +152,23 @@ pub fn RegionsPanel() -> impl IntoView {
                         >
                             {t(Msg::RegionsOutlier)}
                         </button>
-                        <button
-                            type="button"
-                            data-region-action="zone_outage"
-                            on:click=move |_| act(RegionAction::ZoneOutage { region: code, share: 0.5 })
-                        >
-                            {t(Msg::RegionsInjectZone)}
-                        </button>
-                        <button
-                            type="button"
-                            data-region-action="db_failure"
-                            on:click=move |_| act(RegionAction::DbFailure { region: code, on: true })
-                        >
-                            {t(Msg::RegionsInjectDb)}
-                        </button>
+                        <details class="inject">
+                            <summary>{t(Msg::RegionsInjectHeading)}</summary>
+                            <button
+                                type="button"
+                                data-region-action="zone_outage"
+                                on:click=move |_| act(RegionAction::ZoneOutage { region: code, share: 0.5 })
+                            >
+                                {t(Msg::RegionsInjectZone)}
+                            </button>
+                            <button
+                                type="button"
+                                data-region-action="db_failure"
+                                on:click=move |_| act(RegionAction::DbFailure { region: code, on: true })
+                            >
+                                {t(Msg::RegionsInjectDb)}
+                            </button>
+                        </details>
                     </div>
                 }
             })
@@ -196,7 +210,21 @@ pub fn RegionsPanel() -> impl IntoView {
                         max=1000
                         make=RegionAction::MinHealthy
                     />
-                    <p class="notice" data-field="no-test-mode">{t(Msg::RegionsAppliesAtOnce)}</p>
+                    <label class="check">
+                        <input
+                            type="checkbox"
+                            data-region-control="failover"
+                            prop:checked=failover
+                            on:change=move |ev| {
+                                let on = event_target_checked(&ev);
+                                run.act(ActionKind::Region(RegionAction::Failover(on)));
+                            }
+                        />
+                        {t(Msg::RegionsFailover)}
+                    </label>
+                    <p class="notice" data-field="no-test-mode">
+                        {core_text(&Message::new(MessageId::HealthChangesApplyAtOnce))}
+                    </p>
                 </div>
                 {region_buttons}
             </section>
@@ -213,6 +241,6 @@ mod tests {
         assert_eq!(state_level(HealthState::Healthy), "ok");
         assert_eq!(state_level(HealthState::Unhealthy), "critical");
         assert_eq!(state_level(HealthState::Unknown), "watch");
-        assert_eq!(regions::code(0), "a");
+        assert_eq!(oncall_sim::regions::code(0), "a");
     }
 }

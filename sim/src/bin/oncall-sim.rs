@@ -412,6 +412,9 @@ fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunS
         let text = read_config("--elastic-config", path)?;
         let (config, _) =
             elastic::parse(&text).map_err(|e| config_error("--elastic-config", path, e))?;
+        // The file's lb_policy selects the request engine's policy (a `--set lb=` given
+        // too wins, being applied after).
+        setup.params.lb = Some(config.lb_policy.routing());
         setup.policies.elastic = config;
     }
     let mut given: Vec<(&str, &str)> = Vec::new();

@@ -33,7 +33,7 @@ use super::formulas::QueueFormulas;
 use super::{ServiceModel, TickInput, TickOutcome};
 use crate::queueing::{self, SojournTail};
 use crate::requests::arrivals::{ArrivalFleet, Fate};
-use crate::requests::events::Engine;
+use crate::requests::events::{earlier, Engine};
 use crate::requests::hedging::Hedging;
 use crate::requests::keys::{AliasKeys, KeySpace, ServiceShape};
 use crate::requests::route::Router;
@@ -61,7 +61,8 @@ pub struct RequestConditions {
 /// One instance's service times multiplied by `factor`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SlowFault {
-    /// Index of the instance among the serving ones.
+    /// Index of the instance among the serving ones (taken modulo their number, so a
+    /// scale-in never hides the fault).
     pub instance: u32,
     pub factor: f64,
 }
@@ -169,7 +170,9 @@ pub struct RequestMinute {
     /// Measured p50 and p99 of the served requests' time in the system, s.
     pub p50_s: f64,
     pub p99_s: f64,
-    /// Requests that arrived, were served, gave up at the timeout, were rejected (503).
+    /// Requests that arrived, were served, gave up at the timeout, were rejected (503). By
+    /// arrival times a request is counted in the minute it arrives; on the event list (once
+    /// hedging has been on) in the minute it ends, so the four need not add up there.
     pub arrivals: u64,
     pub served: u64,
     pub timeouts: u64,
@@ -500,7 +503,7 @@ impl RequestEngine {
                 return n;
             };
             let t_event = engine.next_time();
-            let now = t_event.min(next_arrival);
+            let now = earlier(t_event, next_arrival);
             if now >= t1 {
                 break;
             }

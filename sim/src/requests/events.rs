@@ -124,6 +124,17 @@ struct Timer {
     generation: u32,
 }
 
+/// The earlier of two times (neither is NaN): a plain comparison, which the hot loops need
+/// (`f64::min` may become a library call for its NaN rule).
+#[inline]
+pub(crate) fn earlier(a: f64, b: f64) -> f64 {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
 /// Adds `timer` to a list in time order.
 fn schedule(list: &mut VecDeque<Timer>, timer: Timer) {
     if list.back().is_none_or(|last| last.time <= timer.time) {
@@ -288,7 +299,7 @@ impl Engine {
         let done = self.heap.peek().map_or(f64::INFINITY, |e| e.time);
         let hedge = self.hedge_timers.front().map_or(f64::INFINITY, |t| t.time);
         let deadline = self.deadlines.front().map_or(f64::INFINITY, |t| t.time);
-        done.min(hedge).min(deadline)
+        earlier(earlier(done, hedge), deadline)
     }
 
     fn push(&mut self, time: f64, kind: Kind) {
@@ -647,6 +658,9 @@ impl Engine {
         };
         let deadline = req.arrival + self.total_timeout;
         if now >= deadline {
+            // The total timeout changed under it and has passed.
+            self.resolve(r, End::Timeout, now);
+            self.maybe_free_request(r);
             return;
         }
         if self.bucket.as_mut().is_some_and(TokenBucket::try_take) {
@@ -670,6 +684,16 @@ impl Engine {
                 &mut self.hedge_timers,
                 Timer {
                     time: now + h.delay_s,
+                    request: r,
+                    generation,
+                },
+            );
+        } else {
+            // The last hedge: from here on only the total timeout can end the request.
+            schedule(
+                &mut self.deadlines,
+                Timer {
+                    time: deadline,
                     request: r,
                     generation,
                 },
@@ -706,19 +730,19 @@ impl Engine {
                             self.tally.waited += 1;
                         }
                         let generation = self.requests[r as usize].generation;
-                        if let Some(h) = self.hedging {
-                            if h.delay_s < self.total_timeout {
-                                schedule(
-                                    &mut self.hedge_timers,
-                                    Timer {
-                                        time: now + h.delay_s,
-                                        request: r,
-                                        generation,
-                                    },
-                                );
-                            }
-                        }
-                        if self.total_timeout.is_finite() {
+                        // The total timeout is set by the last hedge timer of the chain
+                        // (few requests live that long); without a chain, here.
+                        let chain = self.hedging.filter(|h| h.delay_s < self.total_timeout);
+                        if let Some(h) = chain {
+                            schedule(
+                                &mut self.hedge_timers,
+                                Timer {
+                                    time: now + h.delay_s,
+                                    request: r,
+                                    generation,
+                                },
+                            );
+                        } else if self.total_timeout.is_finite() {
                             schedule(
                                 &mut self.deadlines,
                                 Timer {
@@ -780,7 +804,7 @@ pub(super) fn run(config: &RunConfig, options: &Options, plan: &Plan) -> RunOutc
             .changes
             .get(next_change)
             .map_or(f64::INFINITY, |c| c.at_s);
-        let now = t_arrival.min(t_event).min(t_change);
+        let now = earlier(earlier(t_arrival, t_event), t_change);
         if now == f64::INFINITY {
             break;
         }

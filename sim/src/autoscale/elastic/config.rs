@@ -20,6 +20,20 @@ crate::ids::ids! {
     }
 }
 
+impl LbPolicy {
+    /// The request engine's policy of the same name (the run's `lb`).
+    pub fn routing(self) -> crate::requests::Routing {
+        use crate::requests::Routing;
+        match self {
+            LbPolicy::RoundRobin => Routing::RoundRobin,
+            LbPolicy::LeastRequest => Routing::LeastRequest,
+            LbPolicy::Random => Routing::Random,
+            LbPolicy::RingHash => Routing::RingHash,
+            LbPolicy::Maglev => Routing::Maglev,
+        }
+    }
+}
+
 /// Largest configuration file read, in bytes (the source's example is about 5 kB); the
 /// console's editor and the command line both refuse a larger one before reading it whole.
 pub const MAX_CONFIG_BYTES: usize = 256 * 1024;

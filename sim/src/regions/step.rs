@@ -891,7 +891,8 @@ impl Simulation {
             region.last_timeout_share = s.last.served.queue.timeout_share;
             region.last_error_rate = s.sums.error_rate;
             let ((ah, at), (dh, dt)) = region.health.counts();
-            let policy = policy_of(&p);
+            // The policy in force at the minute's end (a change this minute included).
+            let policy = policy_of(&self.params);
             let view = |state, healthy, total| SourceView {
                 state,
                 healthy,

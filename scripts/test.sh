@@ -22,8 +22,10 @@ cargo fmt --all -- --check
 step "cargo clippy (native, all targets)"
 cargo clippy --workspace --all-targets -- -D warnings
 
-step "cargo clippy (wasm32, web console)"
+step "cargo clippy (wasm32, web console: the first download and the extended build)"
 cargo clippy --target wasm32-unknown-unknown -p oncall-sim-web -- -D warnings
+cargo clippy --target wasm32-unknown-unknown -p oncall-sim-web --features extended -- -D warnings
+cargo clippy -p oncall-sim --no-default-features -- -D warnings
 
 step "cargo test (native, workspace)"
 cargo test --workspace

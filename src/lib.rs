@@ -44,5 +44,18 @@ pub fn mount() {
     {
         loading.remove();
     }
+    // This build leaves the extended models out: a link that needs them opens the page that
+    // has them.
+    #[cfg(not(feature = "extended"))]
+    {
+        let search = web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .unwrap_or_default();
+        if link::read_link(&search).state.needs_extended()
+            && url_state::open_extended(&search, true)
+        {
+            return;
+        }
+    }
     leptos::mount::mount_to_body(App);
 }

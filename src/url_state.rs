@@ -39,6 +39,32 @@ pub fn href_with_query(query: &str) -> Result<String, JsValue> {
     ))
 }
 
+/// The page with the extended models, beside this one.
+pub const EXTENDED_PAGE: &str = "full.html";
+
+/// Opens the run of `query` on the page with the extended models (the request engine, the
+/// routed formulas, regions), which this build leaves out to stay small. `replace`: without
+/// a new history entry (a link that needs them from the start). Returns whether it went.
+pub fn open_extended(query: &str, replace: bool) -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    let location = window.location();
+    let Ok(path) = location.pathname() else {
+        return false;
+    };
+    // The extended page sits beside this one: same directory, another file.
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    let hash = location.hash().unwrap_or_default();
+    let target = format!("{dir}/{EXTENDED_PAGE}{query}{hash}");
+    let went = if replace {
+        location.replace(&target)
+    } else {
+        location.assign(&target)
+    };
+    went.is_ok()
+}
+
 /// Replaces the page's query string in place (no navigation, no scrolling, no new history
 /// entry). Does nothing when it is already the same.
 pub fn replace_query(query: &str) -> Result<(), JsValue> {

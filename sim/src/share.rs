@@ -4,7 +4,7 @@
 //! Parsing never fails as a whole: each malformed parameter gives a [`Notice`] naming it and
 //! what is allowed, falls back to its default, and every valid parameter is kept.
 
-use crate::action::Action;
+use crate::action::{Action, ActionKind};
 use crate::autoscale::{self, PolicyId, PolicySettings};
 use crate::budget::BudgetAccounting;
 use crate::ids::{ScenarioId, UnknownId};
@@ -117,6 +117,28 @@ impl Notices {
             });
         }
         self.listed
+    }
+}
+
+impl ShareState {
+    /// Whether the run needs the extended models ([`crate`]'s `extended` feature): the
+    /// request engine, a policy routed by formula, several regions, or an action of theirs.
+    pub fn needs_extended(&self) -> bool {
+        let scenario = crate::scenario::get(self.scenario);
+        let requests =
+            self.params.engine.unwrap_or(scenario.engine) == crate::params::EngineKind::Requests;
+        let regions = self.params.regions > 1 || scenario.regions > 1;
+        let routed = self
+            .params
+            .lb
+            .is_some_and(|lb| lb != crate::requests::Routing::LeastRequest);
+        let acts = self.actions.iter().any(|a| {
+            matches!(
+                a.kind,
+                ActionKind::Region(_) | ActionKind::Lb(_) | ActionKind::Hedge(_)
+            )
+        });
+        requests || regions || routed || acts
     }
 }
 
@@ -458,5 +480,26 @@ mod tests {
         replay.run(90);
         assert_eq!(original.history(), replay.history());
         assert_eq!(original.events(), replay.events());
+    }
+}
+
+#[cfg(test)]
+mod extended_tests {
+    use super::*;
+
+    #[test]
+    fn the_runs_that_need_the_extended_models() {
+        let state = |pairs: &[(&str, &str)]| ShareState::from_pairs(&owned_pairs(pairs)).0;
+        assert!(!state(&[("scenario", "bad-deploy")]).needs_extended());
+        assert!(!state(&[("lb", "least-request")]).needs_extended());
+        assert!(state(&[("engine", "requests")]).needs_extended());
+        assert!(state(&[("lb", "maglev")]).needs_extended());
+        assert!(state(&[("regions", "2")]).needs_extended());
+        assert!(state(&[("scenario", "slow-instance")]).needs_extended());
+        assert!(state(&[("scenario", "hot-key")]).needs_extended());
+        assert!(state(&[("scenario", "regional-outage")]).needs_extended());
+        assert!(state(&[("actions", "3:hedge=on")]).needs_extended());
+        assert!(state(&[("actions", "3:drain_region=a:on")]).needs_extended());
+        assert!(!state(&[("actions", "3:rollback")]).needs_extended());
     }
 }

@@ -181,12 +181,13 @@ impl Simulation {
             settings.hedge = hedge.is_on();
         }
         let model: Box<dyn ServiceModel> = match params.engine.unwrap_or(scenario.engine) {
-            EngineKind::Formulas => Box::new(QueueFormulas::default()),
+            #[cfg(feature = "extended")]
             EngineKind::Requests => Box::new(RequestEngine::new(
                 seed,
                 crate::requests::KeySpace::default(),
                 crate::requests::ServiceShape::Exponential,
             )),
+            _ => Box::new(QueueFormulas::default()),
         };
         let regions = crate::regions::step::regions_of(scenario, &params, &mut fleet);
         Self {
@@ -408,7 +409,9 @@ impl Simulation {
         self.emit(EventKind::Action {
             action: action.kind.clone(),
         });
-        if self.health_on || matches!(action.kind, ActionKind::Region(_)) {
+        if cfg!(feature = "extended")
+            && (self.health_on || matches!(action.kind, ActionKind::Region(_)))
+        {
             self.apply_regional(&action.kind);
         } else {
             self.apply_effect(action.kind.clone());
@@ -792,6 +795,7 @@ impl Simulation {
 
     /// Simulates the next minute and returns its record.
     pub fn step(&mut self) -> &MinuteRecord {
+        #[cfg(feature = "extended")]
         if self.health_on || self.regional_action_due() {
             return self.step_regions();
         }

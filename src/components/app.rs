@@ -7,7 +7,7 @@ use crate::components::charts_panel::{draw_charts, CHART_COUNT};
 use crate::components::host::use_host_messages;
 use crate::components::icons::{Icon, IconView};
 use crate::components::run::RunHandle;
-use crate::components::{opens_start_view, RegionsPanel, RequestsPanel, Shared, StartView};
+use crate::components::{opens_start_view, Shared, StartView};
 use crate::components::{
     ChartsPanel, Controls, DebriefPanel, EventLog, HelpDialog, MetricsTable, Notices, SetupPanel,
     ShareButton, SourcesPanel, StatusStrip,
@@ -164,8 +164,7 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
                     <EventLog />
                 </div>
             </div>
-            <RegionsPanel />
-            <RequestsPanel />
+            <ExtendedPanels />
             <PolicySlot />
             <ComparisonSlot />
             <SourcesPanel />
@@ -515,3 +514,20 @@ mod tests {
         assert!(!key_belongs_to_field("canvas", "", false, "ArrowRight"));
     }
 }
+
+/// The regions panel and the request-level panel, in the build with the extended models
+/// (each shows itself only when its run has regions or requests).
+#[cfg(feature = "extended")]
+#[component]
+fn ExtendedPanels() -> impl IntoView {
+    use crate::components::{RegionsPanel, RequestsPanel};
+    view! {
+        <RegionsPanel />
+        <RequestsPanel />
+    }
+}
+
+/// Nothing in the first download: its runs have neither regions nor requests.
+#[cfg(not(feature = "extended"))]
+#[component]
+fn ExtendedPanels() -> impl IntoView {}

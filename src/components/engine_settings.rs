@@ -4,6 +4,9 @@
 //! the link); a change replays the run's actions under it, like another autoscaler. The core
 //! checks every value, hedging's rule included, before the run changes.
 
+// The first download keeps only the engine switch; the rest is for the extended build.
+#![cfg_attr(not(feature = "extended"), allow(dead_code, unused_imports))]
+
 use leptos::prelude::*;
 use oncall_sim::params::{EngineKind, ModelParams, ParamError, Switch};
 use oncall_sim::requests::Routing;
@@ -110,6 +113,45 @@ pub fn EngineSettings() -> impl IntoView {
     });
     let requests = move || engine.get() == EngineKind::Requests;
 
+    view! {
+        <div class="engine-settings" data-field="engine-settings">
+            <div class="field">
+                <label for="engine-select">{t(Msg::EngineLabel)}</label>
+                <select
+                    id="engine-select"
+                    data-field="engine"
+                    on:change=move |ev| {
+                        if let Ok(kind) = event_target_value(&ev).parse::<EngineKind>() {
+                            run.rerun(|state| state.params.engine = Some(kind));
+                        }
+                    }
+                >
+                    <option value="formulas" selected=move || !requests()>
+                        {t(Msg::EngineFormulas)}
+                    </option>
+                    <option value="requests" selected=requests>
+                        {t(Msg::EngineRequests)}
+                    </option>
+                </select>
+            </div>
+            {policy_and_hedging(requests, lb, hedge_on, error)}
+            <p class="field-error" role="alert" data-field="engine-error">
+                {move || error.get()}
+            </p>
+        </div>
+    }
+}
+
+/// The load-balancing policy and hedging, in the build with the request engine (the first
+/// download has neither: choosing request mode opens the page that has them).
+#[cfg(feature = "extended")]
+fn policy_and_hedging(
+    requests: impl Fn() -> bool + Copy + Send + Sync + 'static,
+    lb: Memo<Routing>,
+    hedge_on: Memo<bool>,
+    error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let run = use_run();
     let lb_options = Routing::ALL
         .iter()
         .map(|&r| {
@@ -135,26 +177,6 @@ pub fn EngineSettings() -> impl IntoView {
     };
 
     view! {
-        <div class="engine-settings" data-field="engine-settings">
-            <div class="field">
-                <label for="engine-select">{t(Msg::EngineLabel)}</label>
-                <select
-                    id="engine-select"
-                    data-field="engine"
-                    on:change=move |ev| {
-                        if let Ok(kind) = event_target_value(&ev).parse::<EngineKind>() {
-                            run.rerun(|state| state.params.engine = Some(kind));
-                        }
-                    }
-                >
-                    <option value="formulas" selected=move || !requests()>
-                        {t(Msg::EngineFormulas)}
-                    </option>
-                    <option value="requests" selected=requests>
-                        {t(Msg::EngineRequests)}
-                    </option>
-                </select>
-            </div>
             <div class="field" hidden=move || !requests()>
                 <label for="lb-select">{t(Msg::LbLabel)}</label>
                 <select
@@ -183,9 +205,14 @@ pub fn EngineSettings() -> impl IntoView {
                 <HedgeNumber label=Msg::HedgeTokensLabel name="hedge_max_tokens" error=error />
                 <HedgeNumber label=Msg::HedgeRefillLabel name="hedge_refill_ratio" error=error />
             </div>
-            <p class="field-error" role="alert" data-field="engine-error">
-                {move || error.get()}
-            </p>
-        </div>
     }
+}
+
+#[cfg(not(feature = "extended"))]
+fn policy_and_hedging(
+    _requests: impl Fn() -> bool + Copy + Send + Sync + 'static,
+    _lb: Memo<Routing>,
+    _hedge_on: Memo<bool>,
+    _error: RwSignal<Option<String>>,
+) -> impl IntoView {
 }

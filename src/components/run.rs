@@ -266,6 +266,13 @@ impl RunHandle {
             );
             self.replaced();
             if let Some(query) = self.link_query() {
+                // A run this build cannot simulate goes on the page that can.
+                #[cfg(not(feature = "extended"))]
+                if self.with(|c| c.share_state().needs_extended()) == Some(true)
+                    && url_state::open_extended(&query, false)
+                {
+                    return;
+                }
                 // Without the history API the link simply stays as it was.
                 let _ = url_state::push_query(&query);
                 self.book.try_update_value(|b| b.link_dirty = false);

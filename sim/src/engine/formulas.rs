@@ -132,7 +132,8 @@ impl ServiceModel for QueueFormulas {
             ),
         };
         let mut queue = queue;
-        let routed = key.routing != Routing::LeastRequest
+        let routed = cfg!(feature = "extended")
+            && key.routing != Routing::LeastRequest
             && room.is_none()
             && key.cold_start.is_none()
             && !input.want_p95

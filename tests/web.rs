@@ -188,7 +188,10 @@ fn a_chart_draws_on_a_canvas_at_the_device_pixel_ratio() {
         .append_child(&canvas)
         .expect("attach the canvas");
     for fig in &figs {
-        draw(&canvas, fig, &Theme::DARK, 2.0).expect("the chart draws");
+        draw(&canvas, fig, &Theme::DARK, 2.0, None).expect("the chart draws");
+        // With the shared crosshair at a minute of the run, and past its end.
+        draw(&canvas, fig, &Theme::DARK, 2.0, Some(30.0)).expect("the crosshair draws");
+        draw(&canvas, fig, &Theme::DARK, 2.0, Some(1e9)).expect("a crosshair off the axis");
     }
     assert_eq!((canvas.width(), canvas.height()), (640, 320));
     canvas.remove();

@@ -47,7 +47,14 @@ describe('coaching while playing', () => {
     const cards = await page.$$eval('.start-card', (els) =>
       els.map((el) => ({ scenario: el.dataset.scenario, first: el.classList.contains('first') })),
     );
-    assert.deepEqual(cards.map((c) => c.scenario), ['bad-deploy', 'viral-surge', 'cache-flush']);
+    assert.deepEqual(cards.map((c) => c.scenario), [
+      'bad-deploy',
+      'viral-surge',
+      'cache-flush',
+      'slow-instance',
+      'hot-key',
+      'regional-outage',
+    ]);
     assert.deepEqual(cards.filter((c) => c.first).map((c) => c.scenario), ['bad-deploy']);
     assert.equal(await page.locator('.status-strip').isVisible(), false);
     // The marked card starts its exercise: the console shows it, and the link names it.

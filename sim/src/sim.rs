@@ -793,6 +793,25 @@ impl Simulation {
         })
     }
 
+    /// The page fires or resolves when the burn-rate rule says it changed.
+    pub(crate) fn page_follows(&mut self, burn: &crate::world::budget::BurnReading) {
+        if burn.page == self.budget.paging {
+            return;
+        }
+        self.budget.paging = burn.page;
+        self.emit(if burn.page {
+            EventKind::PageFired {
+                burn_rate_1h: burn.burn_1h,
+                burn_rate_5m: burn.burn_5m,
+            }
+        } else {
+            EventKind::PageResolved {
+                burn_rate_1h: burn.burn_1h,
+                burn_rate_5m: burn.burn_5m,
+            }
+        });
+    }
+
     /// Simulates the next minute and returns its record.
     pub fn step(&mut self) -> &MinuteRecord {
         #[cfg(feature = "extended")]
@@ -856,20 +875,7 @@ impl Simulation {
         self.budget.spend(error_rate, traffic.admitted, p.slo);
         self.ledger.close_minute(cost_per_hour);
         self.refill_cache(&backend, &p);
-        if burn.page != self.budget.paging {
-            self.budget.paging = burn.page;
-            self.emit(if burn.page {
-                EventKind::PageFired {
-                    burn_rate_1h: burn.burn_1h,
-                    burn_rate_5m: burn.burn_5m,
-                }
-            } else {
-                EventKind::PageResolved {
-                    burn_rate_1h: burn.burn_1h,
-                    burn_rate_5m: burn.burn_5m,
-                }
-            });
-        }
+        self.page_follows(&burn);
         self.journal.history.push(record);
         self.scale_at_minute_end(&served, traffic.admitted, secs((m + 1) * 60));
 

@@ -864,21 +864,9 @@ impl Simulation {
         self.budget.spend(error_rate, traffic.admitted, p.slo);
         self.ledger.close_minute(cost_per_hour);
         self.visit(0);
-        if burn.page != self.budget.paging {
-            self.budget.paging = burn.page;
-            self.journal.region = None;
-            self.emit(if burn.page {
-                EventKind::PageFired {
-                    burn_rate_1h: burn.burn_1h,
-                    burn_rate_5m: burn.burn_5m,
-                }
-            } else {
-                EventKind::PageResolved {
-                    burn_rate_1h: burn.burn_1h,
-                    burn_rate_5m: burn.burn_5m,
-                }
-            });
-        }
+        // The page is the service's, not a region's.
+        self.journal.region = None;
+        self.page_follows(&burn);
         self.journal.history.push(record);
         let total_rate: f64 = served.iter().map(|s| s.0.rate).sum();
         let mut views = Vec::with_capacity(n);

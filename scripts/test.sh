@@ -35,6 +35,8 @@ cargo test -p oncall-sim --test fuzz -- --nocapture
 
 step "cargo test (wasm32 in headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p oncall-sim-web --test web
+# The extended build too: request mode gives the native build's requests, byte for byte.
+CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p oncall-sim-web --features extended --test web
 
 step "trunk build --release"
 trunk build --release --offline

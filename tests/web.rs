@@ -196,3 +196,22 @@ fn a_chart_draws_on_a_canvas_at_the_device_pixel_ratio() {
     assert_eq!((canvas.width(), canvas.height()), (640, 320));
     canvas.remove();
 }
+
+/// Request mode in the browser gives the requests the native build gives, byte for byte: the
+/// same digest as `sim/tests/request_mode.rs` (FNV-1a over the run's JSON lines).
+#[cfg(feature = "extended")]
+#[wasm_bindgen_test]
+fn request_mode_is_the_same_in_the_browser() {
+    use oncall_sim::params::{EngineKind, Switch};
+    use oncall_sim::requests::Routing;
+    let mut params = ModelParams::default();
+    params.engine = Some(EngineKind::Requests);
+    params.lb = Some(Routing::Maglev);
+    params.hedge = Some(Switch::On);
+    let free_play = scenario::by_id("free-play").expect("free play exists");
+    let out = run_jsonl(&free_play, 9, params, &[], 8);
+    let digest = out.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    assert_eq!(digest, 0xe334_a45a_5b95_18d6, "{digest:#x}");
+}

@@ -421,3 +421,26 @@ fn the_elastic_lb_policy_selects_the_same_policy() {
         assert_eq!(p.routing().as_str(), spelled);
     }
 }
+
+/// FNV-1a over the bytes of a run's JSON lines: the digest the browser's test checks too
+/// (`tests/web.rs`), so both compute the same requests, byte for byte.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Request mode under Maglev with hedging, eight minutes of free play, seed 9.
+const REQUEST_MODE_DIGEST: u64 = 0xe334_a45a_5b95_18d6;
+
+#[test]
+fn request_mode_output_has_the_digest_the_browser_checks() {
+    let mut params = ModelParams::default();
+    params.engine = Some(EngineKind::Requests);
+    params.lb = Some(Routing::Maglev);
+    params.hedge = Some(Switch::On);
+    let free_play = oncall_sim::scenario::get(ScenarioId::FreePlay);
+    let out = oncall_sim::run_jsonl(&free_play, 9, params, &[], 8);
+    assert!(out.lines().count() >= 8);
+    assert_eq!(fnv1a(out.as_bytes()), REQUEST_MODE_DIGEST, "{:#x}", fnv1a(out.as_bytes()));
+}

@@ -204,10 +204,12 @@ fn a_chart_draws_on_a_canvas_at_the_device_pixel_ratio() {
 fn request_mode_is_the_same_in_the_browser() {
     use oncall_sim::params::{EngineKind, Switch};
     use oncall_sim::requests::Routing;
-    let mut params = ModelParams::default();
-    params.engine = Some(EngineKind::Requests);
-    params.lb = Some(Routing::Maglev);
-    params.hedge = Some(Switch::On);
+    let params = ModelParams {
+        engine: Some(EngineKind::Requests),
+        lb: Some(Routing::Maglev),
+        hedge: Some(Switch::On),
+        ..ModelParams::default()
+    };
     let free_play = scenario::by_id("free-play").expect("free play exists");
     let out = run_jsonl(&free_play, 9, params, &[], 8);
     let digest = out.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {

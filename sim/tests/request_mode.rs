@@ -435,12 +435,19 @@ const REQUEST_MODE_DIGEST: u64 = 0xe334_a45a_5b95_18d6;
 
 #[test]
 fn request_mode_output_has_the_digest_the_browser_checks() {
-    let mut params = ModelParams::default();
-    params.engine = Some(EngineKind::Requests);
-    params.lb = Some(Routing::Maglev);
-    params.hedge = Some(Switch::On);
+    let params = ModelParams {
+        engine: Some(EngineKind::Requests),
+        lb: Some(Routing::Maglev),
+        hedge: Some(Switch::On),
+        ..ModelParams::default()
+    };
     let free_play = oncall_sim::scenario::get(ScenarioId::FreePlay);
     let out = oncall_sim::run_jsonl(&free_play, 9, params, &[], 8);
     assert!(out.lines().count() >= 8);
-    assert_eq!(fnv1a(out.as_bytes()), REQUEST_MODE_DIGEST, "{:#x}", fnv1a(out.as_bytes()));
+    assert_eq!(
+        fnv1a(out.as_bytes()),
+        REQUEST_MODE_DIGEST,
+        "{:#x}",
+        fnv1a(out.as_bytes())
+    );
 }

@@ -114,10 +114,11 @@ pub enum ParKind {
     BestSingleAction,
 }
 
-/// One par line: what was done and what it cost.
+/// One line of a debrief's table, of kind `K`: what was done and what it cost. The par lines
+/// and the regional comparison's lines ([`crate::regions::debrief`]) share it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct ParLine {
-    pub kind: ParKind,
+pub struct OutcomeLine<K> {
+    pub kind: K,
     /// The actions, as `MINUTE:NAME[=VALUE]`.
     pub actions: Vec<String>,
     /// Share of the month's error budget spent.
@@ -128,8 +129,8 @@ pub struct ParLine {
     pub cost: f64,
 }
 
-impl ParLine {
-    fn of(kind: ParKind, outcome: &RunOutcome) -> Self {
+impl<K> OutcomeLine<K> {
+    pub(crate) fn of(kind: K, outcome: &RunOutcome) -> Self {
         let s = &outcome.summary;
         Self {
             kind,
@@ -141,6 +142,9 @@ impl ParLine {
         }
     }
 }
+
+/// One par line.
+pub type ParLine = OutcomeLine<ParKind>;
 
 /// The moments of a run left alone at which a person can first react: the minute after the
 /// page fired, and the minute after errors first burned the budget faster than it lasts (a

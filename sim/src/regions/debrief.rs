@@ -5,7 +5,7 @@
 
 use crate::action::{Action, ActionKind};
 use crate::params::ParamError;
-use crate::setup::{RunOutcome, RunSetup};
+use crate::setup::RunSetup;
 
 use super::RegionAction;
 
@@ -41,33 +41,8 @@ impl ComparisonKind {
     }
 }
 
-/// One comparison line: what was done and what it cost (the shape of a par line).
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct ComparisonLine {
-    pub kind: ComparisonKind,
-    /// The actions, as `MINUTE:NAME[=VALUE]`.
-    pub actions: Vec<String>,
-    /// Share of the month's error budget spent.
-    pub budget_spent: f64,
-    pub minutes_paging: u32,
-    pub worst_p99_ms: f64,
-    /// Fleet cost, $.
-    pub cost: f64,
-}
-
-impl ComparisonLine {
-    fn of(kind: ComparisonKind, outcome: &RunOutcome) -> Self {
-        let s = &outcome.summary;
-        Self {
-            kind,
-            actions: s.actions.clone(),
-            budget_spent: s.budget_spent,
-            minutes_paging: s.minutes_paging,
-            worst_p99_ms: s.worst_p99_ms,
-            cost: s.cost,
-        }
-    }
-}
+/// One comparison line: what was done and what it cost.
+pub type ComparisonLine = crate::par::OutcomeLine<ComparisonKind>;
 
 /// Runs `kind`'s replay of `setup` (its own actions left out) for `minutes`.
 pub fn replay(

@@ -4,21 +4,51 @@
 //! instance); a request whose wait would exceed the patience leaves at arrival + patience
 //! without changing any free time (everybody behind it has the same patience and arrived
 //! later, so it blocks nobody). Least request and the per-node limits read the number of
-//! requests an instance holds: each instance keeps the leave times of the requests it holds
-//! in a second heap and drops those already past.
+//! requests an instance holds, counted without a heap of leave times: each worker whose free
+//! time is still ahead is serving one request (a worker whose queued request starts later has
+//! been busy since that request's arrival), the requests queued behind them are those whose
+//! start is still ahead (starts are non-decreasing on a FIFO instance, so a queue of them
+//! drops its past from the front), and the few that leave without a worker (gave up, or cut
+//! by a stop while waiting) keep their leave times in a small heap.
 
 use super::heap::TimeHeap;
 use super::route::Router;
 use super::SlowInstance;
 use crate::Mulberry32;
+use std::collections::VecDeque;
 
-/// One instance: when each worker frees, when each request it holds leaves (kept for least
-/// request and the limits), and when it stops (∞ for one that runs on).
+/// One instance: when each worker frees, when the requests queued for a worker start and
+/// when those that leave without one leave (both kept for least request and the limits), and
+/// when it stops (∞ for one that runs on).
 #[derive(Clone, Debug)]
 pub(crate) struct Instance {
     pub(crate) free: TimeHeap,
-    pub(crate) held: TimeHeap,
+    /// Start times of the requests given a worker, non-decreasing; those past are dropped.
+    starts: VecDeque<f64>,
+    /// Leave times of the requests that leave without a worker.
+    leaving: TimeHeap,
     pub(crate) stop_at: f64,
+}
+
+impl Instance {
+    fn new(slots: usize, free_from: f64, stop_at: f64) -> Self {
+        Self {
+            free: TimeHeap::filled(slots, free_from),
+            starts: VecDeque::new(),
+            leaving: TimeHeap::default(),
+            stop_at,
+        }
+    }
+
+    /// Requests held at `now` (in service, queued, or waiting to give up), of those recorded.
+    fn held(&mut self, now: f64) -> usize {
+        while self.starts.front().is_some_and(|&s| s <= now) {
+            self.starts.pop_front();
+        }
+        self.leaving.drop_until(now);
+        let in_service = self.free.iter().filter(|&f| f > now).count();
+        in_service + self.starts.len() + self.leaving.len()
+    }
 }
 
 /// What became of one arrival.
@@ -70,11 +100,7 @@ impl ArrivalFleet {
         stop_at: impl Fn(usize) -> f64,
     ) -> Self {
         let instances = (0..count)
-            .map(|i| Instance {
-                free: TimeHeap::filled(slots, 0.0),
-                held: TimeHeap::default(),
-                stop_at: stop_at(i),
-            })
+            .map(|i| Instance::new(slots, 0.0, stop_at(i)))
             .collect();
         Self {
             instances,
@@ -86,11 +112,8 @@ impl ArrivalFleet {
 
     /// One more instance that runs on, its workers free from `now`.
     pub(crate) fn add_instance(&mut self, now: f64) {
-        self.instances.push(Instance {
-            free: TimeHeap::filled(self.slots, now),
-            held: TimeHeap::default(),
-            stop_at: f64::INFINITY,
-        });
+        self.instances
+            .push(Instance::new(self.slots, now, f64::INFINITY));
     }
 
     /// Routes and serves a request arriving at `now` with drawn service time `service` and
@@ -106,31 +129,31 @@ impl ArrivalFleet {
         patience: f64,
         slow: Option<&SlowInstance>,
     ) -> Fate {
-        let target = router.choose(routing, key_hash, |i| {
-            let held = &mut self.instances[i].held;
-            held.drop_until(now);
-            held.len()
-        });
+        let target = router.choose(routing, key_hash, |i| self.instances[i].held(now));
         let Some(target) = target else {
             return Fate::Rejected;
         };
         let inst = &mut self.instances[target];
         if let Some(cap) = self.cap {
-            inst.held.drop_until(now);
-            if inst.held.len() >= cap {
+            if inst.held(now) >= cap {
                 return Fate::Rejected;
             }
         }
         let free_at = inst.free.min().unwrap_or(0.0);
         let wait = (free_at - now).max(0.0);
-        let (leave, fate) = if wait > patience && now + patience <= inst.stop_at {
-            (now + patience, Fate::GaveUp { instance: target })
+        // Where the request is held until it leaves: by a worker from `start`, or in the
+        // queue until `leave`.
+        let (held_by, fate) = if wait > patience && now + patience <= inst.stop_at {
+            (
+                Held::Leaves(now + patience),
+                Fate::GaveUp { instance: target },
+            )
         } else {
             let start = now + wait;
             let waited = wait > 0.0;
             if start >= inst.stop_at {
                 (
-                    inst.stop_at,
+                    Held::Leaves(inst.stop_at),
                     Fate::ResetWaiting {
                         instance: target,
                         waited,
@@ -157,12 +180,27 @@ impl ArrivalFleet {
                         end,
                     }
                 };
-                (end, fate)
+                (Held::Starts(start), fate)
             }
         };
         if self.track_held {
-            inst.held.push(leave);
+            match held_by {
+                Held::Starts(start) => {
+                    debug_assert!(inst.starts.back().is_none_or(|&s| s <= start));
+                    if start > now {
+                        inst.starts.push_back(start);
+                    }
+                }
+                Held::Leaves(leave) => inst.leaving.push(leave),
+            }
         }
         fate
     }
+}
+
+/// How an accepted request is held: by a worker from its start, or in the queue until it
+/// leaves without one.
+enum Held {
+    Starts(f64),
+    Leaves(f64),
 }

@@ -3,9 +3,63 @@
 //! mulberry32 is a small 32-bit generator by Tommy Ettinger; its state is one `u32`, so a
 //! run is reproducible from the seed alone, natively and in WebAssembly alike. The
 //! distributions are the textbook ones named in the specification: uniform, exponential
-//! (inverse CDF), normal (Box–Muller) and Poisson (Knuth's multiplication method).
+//! (inverse CDF, with a table-driven logarithm), normal (Box–Muller) and Poisson (Knuth's
+//! multiplication method).
 
 use rand_core::{impls, RngCore};
+use std::sync::OnceLock;
+
+/// Sub-intervals of [1, 2) in the logarithm's table.
+const LN_TABLE_BITS: u32 = 7;
+
+/// For each sub-interval [1 + i/128, 1 + (i + 1)/128) of [1, 2): 1/c rounded, and −ln of that
+/// rounded value, c the sub-interval's centre.
+fn ln_table() -> &'static [(f64, f64); 1 << LN_TABLE_BITS] {
+    static TABLE: OnceLock<[(f64, f64); 1 << LN_TABLE_BITS]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let n = f64::from(1u32 << LN_TABLE_BITS);
+        core::array::from_fn(|i| {
+            let inverse = 1.0 / (1.0 + (i as f64 + 0.5) / n);
+            (inverse, -libm::log(inverse))
+        })
+    })
+}
+
+/// −ln(1 − x/2³²) for a 32-bit draw x: the unit exponential by inversion, of the same draw
+/// [`Mulberry32::uniform`] gives.
+///
+/// With m = 2³² − x in [1, 2³²] written m = 2^e·f, f in [1, 2): ln(1 − u) = (e − 32)·ln 2 +
+/// ln f, and ln f = −ln(1/c) + ln(1 + r) with c the centre of f's sub-interval in a table of
+/// 128, r = f·(1/c) − 1 (|r| < 1/255) and ln(1 + r) by its series to r⁶, whose remainder is
+/// below 10⁻¹⁷. This is Tang's table-driven logarithm (P. T. P. Tang, "Table-driven
+/// implementation of the logarithm function in IEEE floating-point arithmetic", ACM TOMS
+/// 16(4), 1990), specialised to the draws: a multiplication and a short polynomial instead of
+/// a general logarithm's division, exact to a few units in the last place, and the same in
+/// every build as it uses only IEEE additions and multiplications.
+fn neg_ln_complement(x: u32) -> f64 {
+    if x < 1 << 24 {
+        // u < 2⁻⁸: −ln(1 − u) = u + u²/2 + … + u⁷/7 directly (remainder below u⁸/8 <
+        // 10⁻²⁰), which keeps the small draws' relative precision.
+        let u = f64::from(x) / 4_294_967_296.0;
+        return u
+            * (1.0
+                + u * (0.5
+                    + u * (1.0 / 3.0
+                        + u * (0.25 + u * (0.2 + u * (1.0 / 6.0 + u * (1.0 / 7.0)))))));
+    }
+    let m = (1u64 << 32) - u64::from(x);
+    let e = 63 - m.leading_zeros();
+    // f = m / 2^e in [1, 2), exact.
+    let f = m as f64 / (1u64 << e) as f64;
+    let index = ((m << (63 - e)) >> (63 - LN_TABLE_BITS)) as usize & ((1 << LN_TABLE_BITS) - 1);
+    let (inverse, ln_centre) = ln_table()[index];
+    let r = f * inverse - 1.0;
+    // ln(1 + r) = r − r²/2 + r³/3 − r⁴/4 + r⁵/5 − r⁶/6 + …
+    let series =
+        r * (1.0 + r * (-0.5 + r * (1.0 / 3.0 + r * (-0.25 + r * (0.2 + r * (-1.0 / 6.0))))));
+    let ln = (f64::from(e) - 32.0) * core::f64::consts::LN_2 + ln_centre + series;
+    (-ln).max(0.0)
+}
 
 /// Seeded mulberry32 generator.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,7 +97,7 @@ impl Mulberry32 {
 
     /// Exponential with the given mean, by inverting the CDF: x = −mean·ln(1 − u).
     pub fn exponential(&mut self, mean: f64) -> f64 {
-        -mean * libm::log(1.0 - self.uniform())
+        mean * neg_ln_complement(self.next_u32())
     }
 
     /// Normal by the Box–Muller transform (one of the pair is used, which keeps the stream
@@ -98,6 +152,39 @@ impl RngCore for Mulberry32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table-driven logarithm against the general one, on the edges of the draws and on a
+    /// million draws: within 3·10⁻¹⁵ absolute (ln(1 − u) ranges over [−22.2, 0]) and within a
+    /// 10⁻¹³ relatively (the small draws by their own series).
+    #[test]
+    fn the_exponential_draw_is_the_inverse_cdf() {
+        let reference = |x: u32| -libm::log(1.0 - f64::from(x) / 4_294_967_296.0);
+        let mut draws: Vec<u32> = vec![0, 1, 2, 255, 256, 1 << 31, u32::MAX - 1, u32::MAX];
+        let mut rng = Mulberry32::new(11);
+        draws.extend((0..1_000_000).map(|_| rng.next_u32()));
+        for x in draws {
+            let (ours, exact) = (neg_ln_complement(x), reference(x));
+            let error = (ours - exact).abs();
+            assert!(error <= 3e-15, "x = {x}: {ours} against {exact}");
+            assert!(error <= 1e-13 * exact, "x = {x}: {ours} against {exact}");
+        }
+        assert_eq!(neg_ln_complement(0), 0.0);
+        // The largest draw, 1 − u = 2⁻³²: 32 ln 2.
+        assert!((neg_ln_complement(u32::MAX) - 32.0 * core::f64::consts::LN_2).abs() < 1e-14);
+        // Mean and second moment of the unit exponential over the million draws.
+        let mut rng = Mulberry32::new(5);
+        let n = 1_000_000;
+        let (mut sum, mut squares) = (0.0, 0.0);
+        for _ in 0..n {
+            let v = rng.exponential(1.0);
+            sum += v;
+            squares += v * v;
+        }
+        let mean = sum / f64::from(n);
+        // Standard errors: 1/√n for the mean, √20/√n for the second moment.
+        assert!((mean - 1.0).abs() < 5e-3, "{mean}");
+        assert!((squares / f64::from(n) - 2.0).abs() < 5.0 * 20f64.sqrt() / 1000.0);
+    }
 
     #[test]
     fn matches_reference_sequence() {

@@ -8,6 +8,7 @@ use crate::ids::ScenarioId;
 use crate::params::ParamError;
 use crate::requests::Routing;
 use crate::setup::{RunOutcome, RunSetup};
+use crate::Simulation;
 
 /// When a textbook step happens.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -156,17 +157,39 @@ fn moments(nothing: &RunOutcome) -> (Option<u32>, Option<u32>) {
     (page, errors)
 }
 
-/// The par lines computed one replay at a time, so that a page can spread the work over
-/// frames: [`ParSearch::step`] runs one replay and says whether more are left.
+/// Which replay of the search is running.
 #[derive(Clone, Debug)]
+enum Stage {
+    Nothing,
+    Textbook,
+    Try,
+}
+
+/// A replay under way: the simulation, and the minutes it still has to run.
+struct Replay {
+    stage: Stage,
+    sim: Simulation,
+    left: u32,
+}
+
+/// The par lines computed a few minutes at a time, so that a page can spread the work over
+/// frames even when one replay takes long (request mode): [`ParSearch::advance`] simulates at
+/// most a given number of minutes and says whether the search is over; [`ParSearch::step`]
+/// runs to the end of the current replay.
 pub struct ParSearch {
     setup: RunSetup,
     minutes: u32,
     lines: Vec<ParLine>,
+    /// The textbook response, when known and not yet replayed.
+    textbook: Option<Vec<Action>>,
     /// Replays still to run for the best single action, the next one last.
     tries: Vec<Action>,
     best: Option<RunOutcome>,
     started: bool,
+    done: bool,
+    current: Option<Replay>,
+    /// Replays finished so far.
+    replays: u32,
 }
 
 impl ParSearch {
@@ -179,52 +202,119 @@ impl ParSearch {
             setup,
             minutes,
             lines: Vec::new(),
+            textbook: None,
             tries: Vec::new(),
             best: None,
             started: false,
+            done: false,
+            current: None,
+            replays: 0,
         }
     }
 
-    fn replay(&self, actions: Vec<Action>) -> Result<RunOutcome, ParamError> {
+    fn begin(&self, stage: Stage, actions: Vec<Action>) -> Result<Replay, ParamError> {
         let mut s = self.setup.clone();
         s.actions = actions;
-        s.run(self.minutes)
+        Ok(Replay {
+            stage,
+            sim: s.build()?,
+            left: self.minutes,
+        })
     }
 
-    /// Runs the next replay; `Ok(true)` once every line is known.
+    /// Simulates at most `budget` minutes of the search's replays; `Ok(true)` once every
+    /// line is known.
+    pub fn advance(&mut self, mut budget: u32) -> Result<bool, ParamError> {
+        while !self.done && budget > 0 {
+            let mut replay = match self.current.take() {
+                Some(replay) => replay,
+                None => match self.next_replay()? {
+                    Some(replay) => replay,
+                    None => break,
+                },
+            };
+            let minutes = replay.left.min(budget);
+            replay.sim.run(minutes);
+            replay.left -= minutes;
+            budget -= minutes;
+            if replay.left == 0 {
+                self.replays += 1;
+                let outcome = RunOutcome::of(&replay.sim);
+                self.finish(replay.stage, outcome);
+                if self.textbook.is_none() && self.tries.is_empty() {
+                    self.conclude();
+                }
+            } else {
+                self.current = Some(replay);
+            }
+        }
+        Ok(self.done)
+    }
+
+    /// Runs to the end of the current replay (the whole next one when none is under way; the
+    /// first step runs both the run left alone and the textbook response); `Ok(true)` once
+    /// every line is known.
     pub fn step(&mut self) -> Result<bool, ParamError> {
+        let before = self.replays;
+        while !self.done
+            && (self.replays == before || self.current.is_some() || self.textbook.is_some())
+        {
+            self.advance(self.minutes.max(1))?;
+        }
+        Ok(self.done)
+    }
+
+    /// The replay to run next, or none when the search is over.
+    fn next_replay(&mut self) -> Result<Option<Replay>, ParamError> {
         if !self.started {
             self.started = true;
-            return self.start();
+            return self.begin(Stage::Nothing, Vec::new()).map(Some);
         }
-        let Some(action) = self.tries.pop() else {
-            return Ok(true);
-        };
-        let outcome = self.replay(vec![action])?;
-        let better = self.best.as_ref().is_none_or(|b| {
-            (outcome.summary.budget_spent, outcome.summary.cost)
-                < (b.summary.budget_spent, b.summary.cost)
-        });
-        if better {
-            self.best = Some(outcome);
+        if let Some(steps) = self.textbook.take() {
+            return self.begin(Stage::Textbook, steps).map(Some);
         }
-        if !self.tries.is_empty() {
-            return Ok(false);
+        if let Some(action) = self.tries.pop() {
+            return self.begin(Stage::Try, vec![action]).map(Some);
+        }
+        self.conclude();
+        Ok(None)
+    }
+
+    /// Every replay has run: the best single action's line, and the search is over.
+    fn conclude(&mut self) {
+        if self.done {
+            return;
         }
         if let Some(best) = &self.best {
             self.lines
                 .push(ParLine::of(ParKind::BestSingleAction, best));
         }
-        Ok(true)
+        self.done = true;
     }
 
-    /// The line of doing nothing, the textbook line, and the list of single actions to try.
-    fn start(&mut self) -> Result<bool, ParamError> {
-        let nothing = self.replay(Vec::new())?;
-        self.lines.push(ParLine::of(ParKind::NothingDone, &nothing));
-        let (page, first_errors) = moments(&nothing);
+    fn finish(&mut self, stage: Stage, outcome: RunOutcome) {
+        match stage {
+            Stage::Nothing => self.plan(&outcome),
+            Stage::Textbook => self.lines.push(ParLine::of(ParKind::Textbook, &outcome)),
+            Stage::Try => {
+                let better = self.best.as_ref().is_none_or(|b| {
+                    (outcome.summary.budget_spent, outcome.summary.cost)
+                        < (b.summary.budget_spent, b.summary.cost)
+                });
+                if better {
+                    self.best = Some(outcome);
+                }
+            }
+        }
+    }
+
+    /// From the run left alone: its line, the textbook response and the single actions to
+    /// try (none when it never pages).
+    fn plan(&mut self, nothing: &RunOutcome) {
+        self.lines.push(ParLine::of(ParKind::NothingDone, nothing));
+        let (page, first_errors) = moments(nothing);
         let Some(page) = page else {
-            return Ok(true);
+            return;
         };
         let at = |when: When| match when {
             When::AtPage => Some(page),
@@ -240,8 +330,7 @@ impl ParSearch {
             })
             .collect();
         if !steps.is_empty() {
-            let textbook = self.replay(steps)?;
-            self.lines.push(ParLine::of(ParKind::Textbook, &textbook));
+            self.textbook = Some(steps);
         }
         let mut instants = vec![first_errors.unwrap_or(page), page, page + 10];
         instants.dedup();
@@ -255,12 +344,20 @@ impl ParSearch {
             }
         }
         self.tries.reverse();
-        Ok(self.tries.is_empty())
     }
 
     /// The lines known so far, in the order nothing done, textbook, best single action.
     pub fn lines(&self) -> &[ParLine] {
         &self.lines
+    }
+
+    /// Replays finished and replays in all, as far as known (the count grows once the run
+    /// left alone is known), for a progress indicator.
+    pub fn progress(&self) -> (u32, u32) {
+        let planned = u32::from(!self.started || self.current.is_some())
+            + u32::from(self.textbook.is_some())
+            + self.tries.len() as u32;
+        (self.replays, self.replays + planned)
     }
 }
 
@@ -285,6 +382,35 @@ mod tests {
             .find(|l| l.kind == kind)
             .map(|l| l.budget_spent)
             .unwrap_or(f64::NAN)
+    }
+
+    /// The search spread over frames a few minutes at a time finds the same lines as the
+    /// search run a replay at a time, and reports its progress to the end.
+    #[test]
+    fn advancing_by_minutes_finds_the_same_par() {
+        for (id, seed) in [(ScenarioId::BadDeploy, 7), (ScenarioId::FreePlay, 3)] {
+            let setup = RunSetup::new(id, seed);
+            let minutes = crate::scenario::get(id).minutes.unwrap_or(60);
+            let whole = par_lines(&setup, minutes).unwrap();
+            let mut search = ParSearch::new(&setup, minutes);
+            let mut calls = 0;
+            while !search.advance(7).unwrap() {
+                calls += 1;
+                let (done, total) = search.progress();
+                assert!(done <= total, "{done}/{total}");
+            }
+            assert_eq!(search.lines(), &whole[..], "{id}");
+            let (done, total) = search.progress();
+            assert_eq!(done, total);
+            if id == ScenarioId::BadDeploy {
+                // Nothing done, textbook, and every candidate at each moment.
+                assert_eq!(whole.len(), 3);
+                assert!(done > 3 && calls as u32 >= done * minutes / 7 - 1);
+            } else {
+                // Free play never pages: one replay, one line.
+                assert_eq!((whole.len(), done), (1, 1));
+            }
+        }
     }
 
     #[test]

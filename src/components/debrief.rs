@@ -62,15 +62,33 @@ fn paging_spans(paging: impl Iterator<Item = bool>) -> Vec<Span> {
 /// The par lines known so far, and whether the search is over.
 type Par = (Vec<ParLine>, bool);
 
-/// Runs the par search one replay per timer tick, so the page stays responsive, and fills
-/// `lines` as they become known. Stops when the run changes (its generation moves on).
+/// Work given to the par search per timer tick, in ms: the page stays responsive even when one
+/// replay takes seconds (request mode).
+const PAR_SLICE_MS: f64 = 12.0;
+
+/// Runs the par search a few minutes at a time, one slice of about [`PAR_SLICE_MS`] per timer
+/// tick, and fills `lines` as they become known. Stops when the run changes (its generation
+/// moves on).
 fn search_par(run: RunHandle, search: ParSearch, lines: RwSignal<Par>) {
     fn tick(run: RunHandle, search: Rc<RefCell<ParSearch>>, lines: RwSignal<Par>, generation: u64) {
         if run.generation.get_untracked() != generation {
             return;
         }
-        let done = search.borrow_mut().step().unwrap_or(true);
-        lines.set((search.borrow().lines().to_vec(), done));
+        let performance = web_sys::window().and_then(|w| w.performance());
+        let started = performance.as_ref().map_or(0.0, |p| p.now());
+        let known = search.borrow().lines().len();
+        let done = loop {
+            let done = search.borrow_mut().advance(1).unwrap_or(true);
+            let elapsed = performance
+                .as_ref()
+                .map_or(f64::INFINITY, |p| p.now() - started);
+            if done || elapsed >= PAR_SLICE_MS {
+                break done;
+            }
+        };
+        if done || search.borrow().lines().len() != known {
+            lines.set((search.borrow().lines().to_vec(), done));
+        }
         if !done {
             set_timeout(move || tick(run, search, lines, generation), Duration::ZERO);
         }

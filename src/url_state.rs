@@ -98,3 +98,34 @@ fn write_query(query: &str, push: bool) -> Result<(), JsValue> {
 /// The event the page's window receives whenever the page rewrites its link (the browser has
 /// no event for it): the parts loaded as modules of their own listen to it.
 pub const LINK_EVENT: &str = "oncall-sim:link";
+
+#[cfg(test)]
+mod tests {
+    use oncall_sim::ids::ScenarioId;
+    use oncall_sim::share::ShareState;
+
+    /// index.html sends the links of some scenarios to the extended page before its module
+    /// loads; its list must be exactly the scenarios whose runs need the extended models.
+    #[test]
+    fn the_first_pages_fast_path_names_the_scenarios_that_need_the_extended_models() {
+        let html = include_str!("../index.html");
+        let line = html
+            .lines()
+            .find(|l| l.contains("var EXTENDED_SCENARIOS"))
+            .expect("index.html names its extended scenarios");
+        let listed: Vec<&str> = line.split('\'').skip(1).step_by(2).collect();
+        let needed: Vec<&str> = ScenarioId::ALL
+            .iter()
+            .filter(|&&scenario| {
+                ShareState {
+                    scenario,
+                    ..ShareState::default()
+                }
+                .needs_extended()
+            })
+            .map(|s| s.as_str())
+            .collect();
+        assert_eq!(listed, needed);
+        assert!(!needed.is_empty());
+    }
+}

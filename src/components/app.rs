@@ -275,6 +275,8 @@ fn frame_tick(
 ) -> impl FnMut(f64) -> bool {
     let performance = web_sys::window().and_then(|w| w.performance());
     let mut measures = 0u32;
+    #[cfg(feature = "extended")]
+    let mut minute_measures = 0u32;
     move |now: f64| {
         let clock = |p: &web_sys::Performance| p.now();
         let started = performance.as_ref().map(clock).unwrap_or(now);
@@ -313,8 +315,24 @@ fn frame_tick(
             let stop_at_page = run.pause_on_page.get_untracked();
             for _ in 0..owed {
                 let was_paging = run.with(Console::paging).unwrap_or(false);
+                // The extended build times each simulated minute ("minute" in the page's
+                // performance timeline): request mode's cost per minute is measured there.
+                #[cfg(feature = "extended")]
+                if let Some(p) = &performance {
+                    p.clear_marks_with_mark_name("minute-start");
+                    let _ = p.mark("minute-start");
+                }
                 if !run.update(Console::step).unwrap_or(false) {
                     break;
+                }
+                #[cfg(feature = "extended")]
+                if let Some(p) = &performance {
+                    minute_measures += 1;
+                    if minute_measures > MAX_FRAME_MEASURES {
+                        p.clear_measures_with_measure_name("minute");
+                        minute_measures = 1;
+                    }
+                    let _ = p.measure_with_start_mark("minute", "minute-start");
                 }
                 simulated = true;
                 if stop_at_page && !was_paging && run.with(Console::paging).unwrap_or(false) {

@@ -102,6 +102,24 @@ pub(crate) struct Backend {
     pub(crate) db_failed: f64,
 }
 
+/// The service stage of region `region` in a run with `seed` on `engine`: the formulas, or
+/// a request engine with the region's own random streams (region a's are the run's).
+pub(crate) fn service_model(engine: EngineKind, seed: u32, region: usize) -> Box<dyn ServiceModel> {
+    match engine {
+        #[cfg(feature = "extended")]
+        EngineKind::Requests => Box::new(RequestEngine::for_region(
+            seed,
+            region,
+            crate::requests::KeySpace::default(),
+            crate::requests::ServiceShape::Exponential,
+        )),
+        _ => {
+            let _ = (seed, region);
+            Box::new(QueueFormulas::default())
+        }
+    }
+}
+
 /// Running sums over one minute's ticks.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct TickSums {
@@ -180,16 +198,8 @@ impl Simulation {
         if let Some(hedge) = params.hedge {
             settings.hedge = hedge.is_on();
         }
-        let model: Box<dyn ServiceModel> = match params.engine.unwrap_or(scenario.engine) {
-            #[cfg(feature = "extended")]
-            EngineKind::Requests => Box::new(RequestEngine::new(
-                seed,
-                crate::requests::KeySpace::default(),
-                crate::requests::ServiceShape::Exponential,
-            )),
-            _ => Box::new(QueueFormulas::default()),
-        };
-        let regions = crate::regions::step::regions_of(scenario, &params, &mut fleet);
+        let model = service_model(params.engine.unwrap_or(scenario.engine), seed, 0);
+        let regions = crate::regions::step::regions_of(scenario, &params, seed, &mut fleet);
         Self {
             surge: scenario.surge.map(|d| d.draw(seed)),
             drift: scenario.drift.map(|d| d.draw(seed)),
@@ -243,6 +253,17 @@ impl Simulation {
     /// (`None` with the formulas).
     pub fn last_requests(&self) -> Option<&RequestMinute> {
         self.service.model.requests()
+    }
+
+    /// What the requests served in region `r` did in the last simulated minute, when the
+    /// request engine serves (`None` with the formulas, or when the run has no region `r`).
+    /// Region 0 is [`Simulation::last_requests`].
+    pub fn region_requests(&self, r: usize) -> Option<&RequestMinute> {
+        if r == self.at {
+            self.service.model.requests()
+        } else {
+            self.regions.get(r)?.unit.as_ref()?.model.requests()
+        }
     }
 
     /// Queues actions stamped with their minutes (those in the past apply at the next step).

@@ -585,3 +585,67 @@ fn between_minutes_the_controls_read_as_the_shared_ones() {
     assert_eq!(sim.params().max_instances, 40);
     assert!(sim.region_serving(1) >= 9);
 }
+
+/// A run of free play in request mode with `regions` regions.
+fn request_mode(seed: u32, regions: u32) -> RunSetup {
+    let mut s = setup(ScenarioId::FreePlay, seed, regions, &[]);
+    s.set("engine", "requests").unwrap();
+    s
+}
+
+#[test]
+fn in_request_mode_every_region_serves_its_own_requests() {
+    let mut sim = request_mode(7, 2).build().unwrap();
+    let mut differs_from_formula = [false; 2];
+    let mut differs_between_regions = false;
+    for _ in 0..40 {
+        sim.step();
+        let minute = sim.region_history().last().unwrap();
+        let mut p99 = [0.0; 2];
+        for r in 0..2 {
+            let m = sim.region_requests(r).expect("each region runs requests");
+            assert_eq!(m.minute, sim.minute() - 1);
+            assert!(m.arrivals > 0 && m.served > 0, "region {r}: {m:?}");
+            // The region's minute is its requests' own: the measured p99, its instances.
+            assert_eq!(minute[r].p99_ms, m.p99_s * 1000.0, "region {r}");
+            let serving = m.instances.iter().filter(|i| i.serving).count() as u32;
+            assert_eq!(serving, minute[r].serving, "region {r}");
+            differs_from_formula[r] |= m.measured.p99_s != m.formula.p99_s;
+            p99[r] = m.p99_s;
+        }
+        differs_between_regions |= p99[0] != p99[1];
+        assert!(sim.region_requests(2).is_none());
+    }
+    assert_eq!(differs_from_formula, [true, true]);
+    assert!(differs_between_regions);
+    // Region a is the run's first region, as before.
+    assert_eq!(sim.last_requests(), sim.region_requests(0));
+}
+
+#[test]
+fn request_mode_with_regions_is_deterministic() {
+    let once = request_mode(11, 2).run(45).unwrap();
+    let again = request_mode(11, 2).run(45).unwrap();
+    assert_eq!(once, again);
+    let three = request_mode(11, 3).run(45).unwrap();
+    assert_eq!(three, request_mode(11, 3).run(45).unwrap());
+    // Another seed draws other requests.
+    assert_ne!(once, request_mode(12, 2).run(45).unwrap());
+}
+
+#[test]
+fn each_region_draws_from_its_own_streams() {
+    use oncall_sim::engine::requests::region_seed;
+    use oncall_sim::Mulberry32;
+    for seed in [0u32, 9, u32::MAX] {
+        assert_eq!(region_seed(seed, 0), seed);
+        // r·2^28 draws ahead on mulberry32's Weyl sequence (state + n·γ).
+        for r in 1..3u32 {
+            let ahead = (r << 28).wrapping_mul(0x6D2B_79F5);
+            assert_eq!(region_seed(seed, r as usize), seed.wrapping_add(ahead));
+        }
+        let mut a = Mulberry32::new(region_seed(seed, 1));
+        let mut b = Mulberry32::new(region_seed(seed, 2));
+        assert_ne!(a.uniform(), b.uniform());
+    }
+}

@@ -264,9 +264,27 @@ fn draw_key(zipf: Option<&AliasKeys>, rng: &mut Mulberry32, hot: f64, hot_key: u
 /// The stream of the hot key's draw (the engine's other streams are the batch runner's).
 const HOT_KEY_STREAM: u32 = 4;
 
+/// The seed of region `region`'s random streams in a run with `seed`: region a's is the run's
+/// own, and region r enters each of the seed's four streams ([`Mulberry32::stream`])
+/// r·2^28 draws later. mulberry32's state is a Weyl sequence (state_n = seed + n·γ), so
+/// starting r·2^28 draws ahead is adding r·2^28·γ to the seed; with at most four regions
+/// their stretches of a stream never overlap within 2^28 draws each.
+pub fn region_seed(seed: u32, region: usize) -> u32 {
+    const GAMMA: u32 = 0x6D2B_79F5;
+    seed.wrapping_add(((region as u32) & 3).wrapping_mul(GAMMA) << 28)
+}
+
 impl RequestEngine {
     /// An engine for a run with `seed`; keys from `keys`, service times of `service`'s shape.
     pub fn new(seed: u32, keys: KeySpace, service: ServiceShape) -> Self {
+        Self::for_region(seed, 0, keys, service)
+    }
+
+    /// The engine of region `region` in a run with `seed`: its own random streams
+    /// ([`region_seed`]; region a's are those of [`RequestEngine::new`]), and the run's hot
+    /// key (a key that surges does so for every region's users).
+    pub fn for_region(seed: u32, region: usize, keys: KeySpace, service: ServiceShape) -> Self {
+        let streams = region_seed(seed, region);
         let hot_key = {
             let mut rng = Mulberry32::stream(seed, HOT_KEY_STREAM);
             // A key from the popular end, but not the most popular one: ranks 10 to 99.
@@ -281,10 +299,10 @@ impl RequestEngine {
             key_hashes: Vec::new(),
             hot_key,
             clock: 0.0,
-            arrivals: Mulberry32::stream(seed, ARRIVAL_STREAM),
-            services: Mulberry32::stream(seed, SERVICE_STREAM),
-            routing_rng: Mulberry32::stream(seed, ROUTING_STREAM),
-            key_draws: Mulberry32::stream(seed, KEY_STREAM),
+            arrivals: Mulberry32::stream(streams, ARRIVAL_STREAM),
+            services: Mulberry32::stream(streams, SERVICE_STREAM),
+            routing_rng: Mulberry32::stream(streams, ROUTING_STREAM),
+            key_draws: Mulberry32::stream(streams, KEY_STREAM),
             router: Router::new(Routing::default(), Vec::new()),
             routing: Routing::default(),
             serving: 0,

@@ -15,7 +15,6 @@ use super::{
 use crate::action::ActionKind;
 use crate::autoscale::target_tracking::TargetTracking;
 use crate::autoscale::Autoscaler;
-use crate::engine::formulas::QueueFormulas;
 use crate::event::{EventKind, FleetReason};
 use crate::fleet::{Fleet, InstanceState};
 use crate::message::{Message, MessageId};
@@ -34,7 +33,14 @@ pub const GREY_ERROR_SHARE: f64 = 1.0;
 
 /// The regions of a new run of `scenario`: as many as `params.regions` (at least the
 /// scenario's own), each with its share of the opening fleet. `fleet` is region a's.
-pub fn regions_of(scenario: &Scenario, params: &ModelParams, fleet: &mut Fleet) -> Vec<Region> {
+/// Each region's service stage is the run's engine: the formulas, or a request engine of
+/// its own whose random streams derive from `seed` and the region's index.
+pub fn regions_of(
+    scenario: &Scenario,
+    params: &ModelParams,
+    seed: u32,
+    fleet: &mut Fleet,
+) -> Vec<Region> {
     let n = (params.regions.max(scenario.regions) as usize).clamp(1, MAX_REGIONS);
     let shares = demand_shares(n);
     let opening = |share: f64| {
@@ -60,7 +66,11 @@ pub fn regions_of(scenario: &Scenario, params: &ModelParams, fleet: &mut Fleet) 
                         params.scale_in_quiet_minutes,
                         params.scale_in_max_share,
                     )),
-                    model: Box::new(QueueFormulas::default()),
+                    model: crate::sim::service_model(
+                        params.engine.unwrap_or(scenario.engine),
+                        seed,
+                        r,
+                    ),
                     cache: CacheState::default(),
                     active_driver: None,
                 }

@@ -13,7 +13,7 @@ use crate::autoscale::target_tracking::TargetTracking;
 use crate::autoscale::{Autoscaler, Observation, PolicyId, Removal};
 use crate::engine::formulas::QueueFormulas;
 use crate::engine::requests::{RequestConditions, RequestEngine, RequestMinute, SlowFault};
-use crate::engine::{ColdStart, ServiceModel, TickInput, TickOutcome};
+use crate::engine::{ColdStart, FailedOver, ServiceModel, TickInput, TickOutcome};
 use crate::event::{Event, EventKind, FleetReason};
 use crate::ids::DriverId;
 use crate::message::{Message, MessageId};
@@ -75,6 +75,8 @@ pub struct Simulation {
     pub(crate) ejected_now: u32,
     /// Each minute's regions, when the run has several or health checks run.
     pub(crate) region_history: Vec<Vec<RegionMinute>>,
+    /// The failed-over users' requests among those the region being stepped serves.
+    pub(crate) failed_over: FailedOver,
 }
 
 /// The traffic of a minute.
@@ -234,6 +236,7 @@ impl Simulation {
             shared_max: params.max_instances,
             ejected_now: 0,
             region_history: Vec::new(),
+            failed_over: FailedOver::default(),
             params,
         }
     }
@@ -746,6 +749,7 @@ impl Simulation {
             want_p95,
             cold_start,
             requests: self.request_conditions(seconds(dt_ms)),
+            failed_over: self.failed_over,
         });
         TickState {
             serving,

@@ -243,6 +243,10 @@ pub struct RequestEngine {
     ticks: u32,
     minute: u32,
     last: Option<RequestMinute>,
+    /// Failed-over requests owed to the arrivals so far: each arrival adds the tick's
+    /// failed-over share, and an arrival that brings it to 1 is one (an even thinning
+    /// that draws no random number).
+    failed_over_credit: f64,
 }
 
 /// The next request's key, by number (the router knows each key's hash): the hot key with
@@ -321,6 +325,7 @@ impl RequestEngine {
             ticks: 0,
             minute: 0,
             last: None,
+            failed_over_credit: 0.0,
         }
     }
 
@@ -428,11 +433,23 @@ impl RequestEngine {
             .zipf
             .as_ref()
             .filter(|_| Router::uses_keys(self.routing));
+        // A failed-over request reaches this queue Δ after it was sent: its client gives
+        // up once it has waited τ − Δ here (every one when Δ > τ).
+        let far = input.failed_over;
+        let far_patience = input.timeout_s - far.penalty_s;
         let mut now = t0 + self.arrivals.exponential(mean_gap);
         while now < t1 {
             let service = self.service.draw(&mut self.services, input.service_s);
             let key_hash = draw_key(zipf, &mut self.key_draws, hot, self.hot_key);
             n.arrivals += 1;
+            let failed_over = far.applies() && {
+                self.failed_over_credit += far.share;
+                let due = self.failed_over_credit >= 1.0;
+                if due {
+                    self.failed_over_credit -= 1.0;
+                }
+                due
+            };
             let fate = fleet.offer(
                 &mut self.router,
                 &mut self.routing_rng,
@@ -470,13 +487,22 @@ impl RequestEngine {
                     if instance < self.serving as usize {
                         n.busy += busy;
                     }
+                    self.current.instances[instance].served += 1;
+                    if failed_over && wait > far_patience {
+                        // Its client timed out before a worker took it; the instance,
+                        // which cannot know, serves it all the same.
+                        n.waited += 1;
+                        n.gave_up += 1;
+                        n.wait_sum += input.timeout_s;
+                        now += self.arrivals.exponential(mean_gap);
+                        continue;
+                    }
                     n.served += 1;
                     n.waited += u64::from(wait > 0.0);
                     n.wait_sum += wait;
                     let sojourn = wait + service;
                     self.sojourns.push(sojourn);
                     self.current.latency.counts[self.edges.bin(sojourn)] += 1;
-                    self.current.instances[instance].served += 1;
                 }
             }
             now += self.arrivals.exponential(mean_gap);
@@ -636,9 +662,16 @@ impl ServiceModel for RequestEngine {
             to_s: t1,
         });
         let tick_start = self.sojourns.len();
-        let n = match self.path {
-            Path::Arrivals(_) => self.tick_by_arrivals(input, t1, slow),
-            Path::Events(_) => self.tick_by_events(input, t1, slow),
+        // On the event list the failed-over requests' timeouts are the formulas' share (the
+        // event list keeps one patience for every request).
+        let (n, far_timeouts) = match self.path {
+            Path::Arrivals(_) => (self.tick_by_arrivals(input, t1, slow), 0.0),
+            Path::Events(_) => (
+                self.tick_by_events(input, t1, slow),
+                input
+                    .failed_over
+                    .extra_timeouts(&formula.queue.tail, input.timeout_s),
+            ),
         };
         self.clock = t1;
         let arrivals = n.arrivals.max(1) as f64;
@@ -648,7 +681,7 @@ impl ServiceModel for RequestEngine {
         } else {
             0.0
         };
-        let timeout_share = n.gave_up as f64 / arrivals;
+        let timeout_share = (n.gave_up as f64 / arrivals + far_timeouts).min(1.0);
         let p_wait = n.waited as f64 / arrivals;
         let rejected = n.rejected as f64 / arrivals;
         let tick = &mut self.sojourns[tick_start..];

@@ -15,6 +15,7 @@ use super::{
 use crate::action::ActionKind;
 use crate::autoscale::target_tracking::TargetTracking;
 use crate::autoscale::Autoscaler;
+use crate::engine::FailedOver;
 use crate::event::{EventKind, FleetReason};
 use crate::fleet::{Fleet, InstanceState};
 use crate::message::{Message, MessageId};
@@ -771,7 +772,16 @@ impl Simulation {
             } else {
                 self.region_backend(r, &admitted_users, &p)
             };
+            self.failed_over = FailedOver {
+                share: if rate > 0.0 {
+                    (rate - arrivals[r]) / rate
+                } else {
+                    0.0
+                },
+                penalty_s: p.cross_region_ms / 1000.0,
+            };
             let s = self.serve_minute(&t, &b, &p);
+            self.failed_over = FailedOver::default();
             served.push((t, b, s, arrivals));
         }
 

@@ -15,6 +15,7 @@ use crate::engine::formulas::QueueFormulas;
 use crate::engine::requests::{RequestConditions, RequestEngine, RequestMinute, SlowFault};
 use crate::engine::{ColdStart, FailedOver, ServiceModel, TickInput, TickOutcome};
 use crate::event::{Event, EventKind, FleetReason};
+use crate::fleet::Fleet;
 use crate::ids::DriverId;
 use crate::message::{Message, MessageId};
 use crate::params::{EngineKind, ModelParams};
@@ -120,6 +121,17 @@ pub(crate) fn service_model(engine: EngineKind, seed: u32, region: usize) -> Box
             Box::new(QueueFormulas::default())
         }
     }
+}
+
+/// Every region's fleet: the current unit's first, then those waiting in their regions.
+fn fleets_of<'a>(service: &'a mut ServiceUnit, regions: &'a mut [Region]) -> Vec<&'a mut Fleet> {
+    core::iter::once(&mut service.fleet)
+        .chain(
+            regions
+                .iter_mut()
+                .filter_map(|r| r.unit.as_mut().map(|u| &mut u.fleet)),
+        )
+        .collect()
 }
 
 /// Running sums over one minute's ticks.
@@ -430,9 +442,18 @@ impl Simulation {
             });
             return;
         }
+        // A regional action names its region; a shared one is the whole service's.
+        let region = self.journal.region;
+        if self.regions.len() > 1 {
+            self.journal.region = match &action.kind {
+                ActionKind::Region(a) => a.region().map(crate::regions::code),
+                _ => None,
+            };
+        }
         self.emit(EventKind::Action {
             action: action.kind.clone(),
         });
+        self.journal.region = region;
         if cfg!(feature = "extended")
             && (self.health_on || matches!(action.kind, ActionKind::Region(_)))
         {
@@ -470,20 +491,26 @@ impl Simulation {
             ActionKind::HeavyFeature(on) => self.settings.heavy_feature = on,
             ActionKind::Lb(lb) => self.settings.lb = lb,
             ActionKind::Hedge(on) => self.settings.hedge = on,
+            // The cache's warm-up and the rollback act in every region at once (the
+            // builds are the service's): one event for them all.
             ActionKind::WarmCache => {
-                if self.service.cache.warmup_left == 0 {
-                    self.service.cache.warmup_left = self.params.warmup_minutes;
-                    let minutes = self.service.cache.warmup_left;
-                    self.emit(EventKind::WarmupStarted { minutes });
+                let minutes = self.params.warmup_minutes;
+                let mut started = false;
+                for cache in self.caches() {
+                    if cache.warmup_left == 0 {
+                        cache.warmup_left = minutes;
+                        started = true;
+                    }
+                }
+                if started {
+                    self.emit_service_wide(EventKind::WarmupStarted { minutes });
                 }
             }
             ActionKind::Rollback => {
                 let ready = self.minute + self.params.rollback_minutes;
-                if let Some(event) =
-                    self.deploys
-                        .start_rollback(self.minute, ready, &mut self.service.fleet)
-                {
-                    self.emit(event);
+                let mut fleets = fleets_of(&mut self.service, &mut self.regions);
+                if let Some(event) = self.deploys.start_rollback(self.minute, ready, &mut fleets) {
+                    self.emit_service_wide(event);
                 }
             }
             ActionKind::Region(_) => {}
@@ -534,11 +561,29 @@ impl Simulation {
 
     pub(crate) fn fleet_at_minute_start(&mut self, start_ms: Millis) {
         if self.deploys.rollback_ready_minute == Some(self.minute) {
-            for event in self.deploys.finish_rollback(&mut self.service.fleet) {
-                self.emit(event);
+            let mut fleets = fleets_of(&mut self.service, &mut self.regions);
+            for event in self.deploys.finish_rollback(&mut fleets) {
+                self.emit_service_wide(event);
             }
         }
         self.fleet_at(start_ms);
+    }
+
+    /// Emits an event of the whole service: in a run with several regions it names none
+    /// (as the page), whichever region is being stepped.
+    pub(crate) fn emit_service_wide(&mut self, kind: EventKind) {
+        let region = self.journal.region.take();
+        self.emit(kind);
+        self.journal.region = region;
+    }
+
+    /// Every region's cache (the current unit's first).
+    fn caches(&mut self) -> impl Iterator<Item = &mut CacheState> {
+        core::iter::once(&mut self.service.cache).chain(
+            self.regions
+                .iter_mut()
+                .filter_map(|r| r.unit.as_mut().map(|u| &mut u.cache)),
+        )
     }
 
     // ---- Stage 3: traffic -----------------------------------------------------------------
@@ -923,8 +968,14 @@ impl Simulation {
         if c.warmup_left > 0 {
             c.warm = (c.warm + p.warmup_gain_per_min).min(1.0);
             c.warmup_left -= 1;
-            if c.warmup_left == 0 {
-                self.emit(EventKind::WarmupFinished);
+            // One event when the last region's warm-up ends.
+            let everywhere = self
+                .regions
+                .iter()
+                .filter_map(|r| r.unit.as_ref())
+                .all(|u| u.cache.warmup_left == 0);
+            if c.warmup_left == 0 && everywhere {
+                self.emit_service_wide(EventKind::WarmupFinished);
             }
         }
     }

@@ -691,3 +691,65 @@ fn the_cross_region_penalty_times_failed_over_requests_out() {
         assert!(timeouts(&near) > timeouts(&none), "{engine:?}");
     }
 }
+
+#[test]
+fn rollback_and_warm_cache_act_in_every_region_with_one_event() {
+    let s = setup(
+        ScenarioId::BadDeploy,
+        7,
+        2,
+        &["30:rollback", "31:warm_cache", "32:drain_region=b:on"],
+    );
+    let mut sim = s.build().unwrap();
+    sim.run(29);
+    let live_before: u32 = (0..2).map(|r| sim.region_fleet(r).unwrap().live()).sum();
+    let target = sim.rollback_target().expect("the bad build went out");
+    sim.run(31);
+    let events = sim.events();
+    let of = |want: &dyn Fn(&EventKind) -> bool| -> Vec<&Event> {
+        events.iter().filter(|e| want(&e.kind)).collect()
+    };
+    // One event each, the whole service's (no region named).
+    let started = of(&|k| matches!(k, EventKind::RollbackStarted { .. }));
+    let finished = of(&|k| matches!(k, EventKind::RollbackFinished { .. }));
+    let warm = of(&|k| matches!(k, EventKind::WarmupStarted { .. }));
+    let warmed = of(&|k| matches!(k, EventKind::WarmupFinished));
+    for list in [&started, &finished, &warm, &warmed] {
+        assert_eq!(list.len(), 1, "{list:?}");
+        assert_eq!(list[0].region, None, "{list:?}");
+    }
+    match &started[0].kind {
+        EventKind::RollbackStarted {
+            build,
+            instances,
+            restarted,
+            ..
+        } => {
+            assert_eq!(*build, target);
+            assert!(!restarted);
+            // A rollback fleet beside every region's live fleet.
+            assert!(*instances >= live_before, "{instances} < {live_before}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Every region switched to the earlier build.
+    for r in 0..2 {
+        let fleet = sim.region_fleet(r).unwrap();
+        assert!(
+            fleet.instances.iter().all(|i| i.build == target),
+            "region {r}: {:?}",
+            fleet.instances
+        );
+    }
+    // The actions: a shared one names no region, a regional one its own.
+    let actions: Vec<(u32, Option<&str>)> = of(&|k| matches!(k, EventKind::Action { .. }))
+        .iter()
+        .map(|e| (e.minute, e.region))
+        .collect();
+    assert_eq!(actions, vec![(30, None), (31, None), (32, Some("b"))]);
+    // The action names are those of one region.
+    assert_eq!(
+        sim.actions().iter().map(|a| a.encode()).collect::<Vec<_>>(),
+        ["30:rollback", "31:warm_cache", "32:drain_region=b:on"]
+    );
+}

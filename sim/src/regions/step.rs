@@ -145,9 +145,11 @@ impl Simulation {
                 }
                 self.each_region(|sim| sim.apply_effect(kind.clone()));
             }
-            ActionKind::Autoscaling(_) | ActionKind::WarmCache | ActionKind::Rollback => {
+            ActionKind::Autoscaling(_) => {
                 self.each_region(|sim| sim.apply_effect(kind.clone()));
             }
+            // They act on every region's cache or fleet themselves, with one event.
+            ActionKind::WarmCache | ActionKind::Rollback => self.apply_effect(kind.clone()),
             other => self.apply_effect(other.clone()),
         }
         self.visit(0);
@@ -740,10 +742,13 @@ impl Simulation {
         self.apply_due_actions();
         self.run_regional_script();
         self.run_script();
-        self.fleet_at_minute_start(start_ms);
+        // Every fleet takes the rolling update's step before a rollback switches them all.
         for r in 1..n {
             self.visit(r);
             self.deploys.roll_out_fleet(&mut self.service.fleet);
+        }
+        for r in 0..n {
+            self.visit(r);
             self.fleet_at_minute_start(start_ms);
         }
         self.visit(0);

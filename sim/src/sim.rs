@@ -668,7 +668,9 @@ impl Simulation {
         let dt = seconds(dt_ms);
         let admission = self.service.autoscaler.admission();
         let mut sums = TickSums::default();
-        let mut tails: Vec<(f64, SojournTail)> = Vec::with_capacity(ticks as usize);
+        // Only a minute of several ticks mixes their tails.
+        let mixed = if ticks > 1 { ticks as usize } else { 0 };
+        let mut tails: Vec<(f64, SojournTail)> = Vec::with_capacity(mixed);
         let mut last = None;
         for k in 0..ticks {
             let tick_start_ms = start_ms + u64::from(k) * dt_ms;
@@ -703,7 +705,9 @@ impl Simulation {
                 0.0
             };
             sums.p99_approx_s = sums.p99_approx_s.max(tick.served.queue.p99_approx_s);
-            tails.push((dt, tick.served.queue.tail));
+            if ticks > 1 {
+                tails.push((dt, tick.served.queue.tail));
+            }
             last = Some(tick);
             if self.settings.autoscaling && k + 1 < ticks {
                 let end_ms = tick_start_ms + dt_ms;
@@ -1053,11 +1057,7 @@ impl Simulation {
             completions_per_s: passed * (1.0 - q.timeout_share),
             timeout_share: q.timeout_share,
             rejected_share: rejected,
-            p95_s: if tick.served.p95_s > 0.0 {
-                tick.served.p95_s
-            } else {
-                q.tail.quantile(0.05)
-            },
+            measured_p95_s: tick.served.p95_s,
             p99_s: q.p99_s,
             tail: q.tail,
             timeout_s: p.timeout_s,

@@ -41,23 +41,16 @@ impl QueueFormulas {
     fn routed(&mut self, input: &TickInput, pooled: &mut queueing::QueueOutcome) {
         let policy = input.requests.routing;
         let fleet = routing::RoutedFleet::new(input.serving, input.workers_per_instance);
-        let shares = match &self.shares {
-            Some((p, i, c, shares))
-                if *p == policy && *i == input.serving && *c == input.workers_per_instance =>
-            {
-                shares.clone()
-            }
-            _ => {
-                let shares = routing::arrival_shares(policy, &fleet);
-                self.shares = Some((
-                    policy,
-                    input.serving,
-                    input.workers_per_instance,
-                    shares.clone(),
-                ));
-                shares
-            }
-        };
+        let known = matches!(
+            &self.shares,
+            Some((p, i, c, _))
+                if *p == policy && *i == input.serving && *c == input.workers_per_instance
+        );
+        if !known {
+            let shares = routing::arrival_shares(policy, &fleet);
+            self.shares = Some((policy, input.serving, input.workers_per_instance, shares));
+        }
+        let shares = self.shares.as_ref().map_or(&[][..], |(.., s)| s.as_slice());
         let r = routing::routed_with_shares(
             policy,
             &fleet,

@@ -742,10 +742,10 @@ impl Simulation {
         self.apply_due_actions();
         self.run_regional_script();
         self.run_script();
-        // Every fleet takes the rolling update's step before a rollback switches them all.
-        for r in 1..n {
-            self.visit(r);
-            self.deploys.roll_out_fleet(&mut self.service.fleet);
+        // Every fleet takes the rolling update's step (the current one, a's, took it in
+        // `run_script`) before a rollback switches them all.
+        for unit in self.regions.iter_mut().filter_map(|r| r.unit.as_mut()) {
+            self.deploys.roll_out_fleet(&mut unit.fleet);
         }
         for r in 0..n {
             self.visit(r);
@@ -998,18 +998,15 @@ impl Simulation {
         }
         let t = f64::from(self.minute);
         let clock = self.scenario.clock_min;
-        let means: Vec<f64> = self
-            .regions
-            .iter()
-            .map(|r| {
-                traffic::diurnal_rate(
-                    r.share,
-                    self.params.diurnal_amplitude,
-                    t,
-                    super::region_clock_min(clock, r.utc_offset_min),
-                )
-            })
-            .collect();
+        let mut means = [0.0; MAX_REGIONS];
+        for (m, r) in means.iter_mut().zip(&self.regions) {
+            *m = traffic::diurnal_rate(
+                r.share,
+                self.params.diurnal_amplitude,
+                t,
+                super::region_clock_min(clock, r.utc_offset_min),
+            );
+        }
         let total: f64 = means.iter().sum();
         for r in 0..n {
             out[r] = if total > 0.0 {

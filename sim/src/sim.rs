@@ -134,6 +134,17 @@ fn fleets_of<'a>(service: &'a mut ServiceUnit, regions: &'a mut [Region]) -> Vec
         .collect()
 }
 
+/// Users whose requests a cache and a database serve.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Users {
+    /// Their admitted requests per second.
+    pub(crate) lambda: f64,
+    /// How warm the cache is for their keys.
+    pub(crate) warm: f64,
+    /// Their hot keys.
+    pub(crate) hot_objects: f64,
+}
+
 /// Running sums over one minute's ticks.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct TickSums {
@@ -618,23 +629,64 @@ impl Simulation {
 
     // ---- Stage 4: the cache and the database ---------------------------------------------
 
+    /// The cache and the database of a run with one region, for the minute's admitted
+    /// requests.
     pub(crate) fn backend(&self, traffic: &Traffic, p: &ModelParams) -> Backend {
+        let users = [Users {
+            lambda: traffic.admitted,
+            warm: self.service.cache.warm,
+            hot_objects: p.hot_objects,
+        }];
+        self.backend_for(&users, 1.0, p.db_capacity_qps, false, p)
+    }
+
+    /// The cache and the database serving the requests of `users` (one group in a run with
+    /// one region; in a region, each region's users whose requests it serves, with their
+    /// own keys). `warmup_share` is its share of the warm-up job's queries, `capacity_qps`
+    /// its database's capacity, `db_down` whether its database failed.
+    pub(crate) fn backend_for(
+        &self,
+        users: &[Users],
+        warmup_share: f64,
+        capacity_qps: f64,
+        db_down: bool,
+        p: &ModelParams,
+    ) -> Backend {
         let ttl_s = f64::from(self.settings.cache_ttl_s);
-        let hit = cache::ttl_hit(
-            self.service.cache.warm,
-            traffic.admitted,
-            ttl_s,
-            p.hot_objects,
-        );
         let heavy = self.settings.heavy_feature;
         let queries = p.queries_per_miss + if heavy { p.heavy_feature_queries } else { 0.0 };
         let warmup_qps = if self.service.cache.warmup_left > 0 {
-            p.warmup_db_qps
+            p.warmup_db_qps * warmup_share
         } else {
             0.0
         };
-        let db_demand = database::db_load(traffic.admitted, queries, hit, warmup_qps);
-        let db_rho = db_demand / p.db_capacity_qps;
+        let hit_of = |u: &Users| cache::ttl_hit(u.warm, u.lambda, ttl_s, u.hot_objects);
+        let (hit, db_demand) = match users {
+            // One group: its own hit ratio (the mean below is the same number, up to the
+            // rounding of λ·h/λ).
+            [only] => {
+                let hit = hit_of(only);
+                (
+                    hit,
+                    database::db_load(only.lambda, queries, hit, warmup_qps),
+                )
+            }
+            _ => {
+                let (mut hits, mut total, mut misses_qps) = (0.0, 0.0, 0.0);
+                for u in users {
+                    total += u.lambda;
+                    if u.lambda <= 0.0 {
+                        continue;
+                    }
+                    let hit = hit_of(u);
+                    hits += hit * u.lambda;
+                    misses_qps += database::db_load(u.lambda, queries, hit, 0.0);
+                }
+                let hit = if total > 0.0 { hits / total } else { 0.0 };
+                (hit, misses_qps + warmup_qps)
+            }
+        };
+        let db_rho = db_demand / capacity_qps;
         let query_ms = database::query_time_ms(p.db_query_ms, db_rho, p.db_query_cap_ms);
         Backend {
             ttl_s,
@@ -644,7 +696,11 @@ impl Simulation {
             db_demand,
             db_rho,
             query_ms,
-            db_failed: database::failed_share(db_rho),
+            db_failed: if db_down {
+                1.0
+            } else {
+                database::failed_share(db_rho)
+            },
         }
     }
 

@@ -22,11 +22,11 @@ use crate::message::{Message, MessageId};
 use crate::params::ModelParams;
 use crate::record::MinuteRecord;
 use crate::scenario::{Scenario, Scripted};
-use crate::sim::{Backend, MinuteService, Simulation, Traffic};
+use crate::sim::{Backend, MinuteService, Simulation, Traffic, Users};
 use crate::time::secs;
 use crate::world::deploys::OPENING_BUILD;
 use crate::world::service::{CacheState, ServiceUnit};
-use crate::{cache, database, traffic};
+use crate::{cache, traffic};
 
 /// Share of its real requests an instance on a region's bad build fails: all of them (its
 /// health endpoint still answers; this is the grey failure).
@@ -684,51 +684,28 @@ impl Simulation {
     /// The cache and the database of region `r` for the requests sent to it:
     /// `arrivals[h]` from region h's users.
     fn region_backend(&self, r: usize, arrivals: &[f64; MAX_REGIONS], p: &ModelParams) -> Backend {
+        let n = self.regions.len();
         let region = &self.regions[r];
-        let ttl_s = f64::from(self.settings.cache_ttl_s);
-        let heavy = self.settings.heavy_feature;
-        let queries = p.queries_per_miss + if heavy { p.heavy_feature_queries } else { 0.0 };
-        let warmup_qps = if self.service.cache.warmup_left > 0 {
-            p.warmup_db_qps * region.share
-        } else {
-            0.0
-        };
-        let total: f64 = arrivals.iter().sum();
-        let mut hits = 0.0;
-        let mut misses_qps = 0.0;
-        for (h, lambda) in arrivals.iter().enumerate().take(self.regions.len()) {
-            if *lambda <= 0.0 {
-                continue;
-            }
-            let warm = if h == r {
-                self.service.cache.warm
-            } else {
-                region.foreign_warm[h]
+        let mut users = [Users::default(); MAX_REGIONS];
+        for (h, u) in users.iter_mut().enumerate().take(n) {
+            *u = Users {
+                lambda: arrivals[h],
+                warm: if h == r {
+                    self.service.cache.warm
+                } else {
+                    region.foreign_warm[h]
+                },
+                // Each region's users have their own keys, a share of the working set.
+                hot_objects: p.hot_objects * self.regions[h].share,
             };
-            // Each region's users have their own keys, a share of the working set.
-            let objects = p.hot_objects * self.regions[h].share;
-            let hit = cache::ttl_hit(warm, *lambda, ttl_s, objects);
-            hits += hit * lambda;
-            misses_qps += database::db_load(*lambda, queries, hit, 0.0);
         }
-        let hit = if total > 0.0 { hits / total } else { 0.0 };
-        let db_demand = misses_qps + warmup_qps;
-        let db_rho = db_demand / region.db_capacity_qps;
-        let query_ms = database::query_time_ms(p.db_query_ms, db_rho, p.db_query_cap_ms);
-        Backend {
-            ttl_s,
-            hit,
-            heavy,
-            queries,
-            db_demand,
-            db_rho,
-            query_ms,
-            db_failed: if region.db_failed {
-                1.0
-            } else {
-                database::failed_share(db_rho)
-            },
-        }
+        self.backend_for(
+            &users[..n],
+            region.share,
+            region.db_capacity_qps,
+            region.db_failed,
+            p,
+        )
     }
 
     /// Simulates the next minute of a run with regions (or with health checks on).
@@ -1131,5 +1108,57 @@ mod quiet_tests {
             }
             sim.step();
         }
+    }
+}
+
+#[cfg(test)]
+mod backend_tests {
+    use crate::params::ModelParams;
+    use crate::setup::RunSetup;
+    use crate::sim::{Traffic, Users};
+    use crate::{cache, database};
+
+    /// The one-region stage and the regional one are one function: one group of users is
+    /// the textbook hit ratio and load; several are their rate-weighted mix.
+    #[test]
+    fn one_backend_for_one_region_and_for_several() {
+        let sim = RunSetup::new(crate::ids::ScenarioId::FreePlay, 1)
+            .build()
+            .unwrap();
+        let p = ModelParams::default();
+        let ttl = f64::from(sim.settings.cache_ttl_s);
+        let traffic = Traffic {
+            rate: 900.0,
+            shed_share: 0.0,
+            admitted: 900.0,
+        };
+        let one = sim.backend(&traffic, &p);
+        let hit = cache::ttl_hit(sim.service.cache.warm, 900.0, ttl, p.hot_objects);
+        assert_eq!(one.hit, hit);
+        assert_eq!(
+            one.db_demand,
+            database::db_load(900.0, one.queries, hit, 0.0)
+        );
+        assert_eq!(one.db_rho, one.db_demand / p.db_capacity_qps);
+        let group = |lambda: f64, warm: f64| Users {
+            lambda,
+            warm,
+            hot_objects: p.hot_objects / 2.0,
+        };
+        let two = sim.backend_for(
+            &[group(600.0, 1.0), group(300.0, 0.0)],
+            0.5,
+            p.db_capacity_qps,
+            true,
+            &p,
+        );
+        let (home, cold) = (
+            cache::ttl_hit(1.0, 600.0, ttl, p.hot_objects / 2.0),
+            cache::ttl_hit(0.0, 300.0, ttl, p.hot_objects / 2.0),
+        );
+        assert!((two.hit - (600.0 * home + 300.0 * cold) / 900.0).abs() < 1e-12);
+        assert!(cold < home);
+        // A failed database fails every miss.
+        assert_eq!(two.db_failed, 1.0);
     }
 }

@@ -13,8 +13,9 @@ use crate::autoscale::target_tracking::TargetTracking;
 use crate::autoscale::{Autoscaler, Observation, PolicyId, Removal};
 use crate::engine::formulas::QueueFormulas;
 use crate::engine::requests::{RequestConditions, RequestEngine, RequestMinute, SlowFault};
-use crate::engine::{ColdStart, ServiceModel, TickInput, TickOutcome};
+use crate::engine::{ColdStart, FailedOver, ServiceModel, TickInput, TickOutcome};
 use crate::event::{Event, EventKind, FleetReason};
+use crate::fleet::Fleet;
 use crate::ids::DriverId;
 use crate::message::{Message, MessageId};
 use crate::params::{EngineKind, ModelParams};
@@ -75,6 +76,8 @@ pub struct Simulation {
     pub(crate) ejected_now: u32,
     /// Each minute's regions, when the run has several or health checks run.
     pub(crate) region_history: Vec<Vec<RegionMinute>>,
+    /// The failed-over users' requests among those the region being stepped serves.
+    pub(crate) failed_over: FailedOver,
 }
 
 /// The traffic of a minute.
@@ -100,6 +103,46 @@ pub(crate) struct Backend {
     pub(crate) query_ms: f64,
     /// Share of the database's queries it cannot complete.
     pub(crate) db_failed: f64,
+}
+
+/// The service stage of region `region` in a run with `seed` on `engine`: the formulas, or
+/// a request engine with the region's own random streams (region a's are the run's).
+pub(crate) fn service_model(engine: EngineKind, seed: u32, region: usize) -> Box<dyn ServiceModel> {
+    match engine {
+        #[cfg(feature = "extended")]
+        EngineKind::Requests => Box::new(RequestEngine::for_region(
+            seed,
+            region,
+            crate::requests::KeySpace::default(),
+            crate::requests::ServiceShape::Exponential,
+        )),
+        _ => {
+            let _ = (seed, region);
+            Box::new(QueueFormulas::default())
+        }
+    }
+}
+
+/// Every region's fleet: the current unit's first, then those waiting in their regions.
+fn fleets_of<'a>(service: &'a mut ServiceUnit, regions: &'a mut [Region]) -> Vec<&'a mut Fleet> {
+    core::iter::once(&mut service.fleet)
+        .chain(
+            regions
+                .iter_mut()
+                .filter_map(|r| r.unit.as_mut().map(|u| &mut u.fleet)),
+        )
+        .collect()
+}
+
+/// Users whose requests a cache and a database serve.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Users {
+    /// Their admitted requests per second.
+    pub(crate) lambda: f64,
+    /// How warm the cache is for their keys.
+    pub(crate) warm: f64,
+    /// Their hot keys.
+    pub(crate) hot_objects: f64,
 }
 
 /// Running sums over one minute's ticks.
@@ -180,16 +223,8 @@ impl Simulation {
         if let Some(hedge) = params.hedge {
             settings.hedge = hedge.is_on();
         }
-        let model: Box<dyn ServiceModel> = match params.engine.unwrap_or(scenario.engine) {
-            #[cfg(feature = "extended")]
-            EngineKind::Requests => Box::new(RequestEngine::new(
-                seed,
-                crate::requests::KeySpace::default(),
-                crate::requests::ServiceShape::Exponential,
-            )),
-            _ => Box::new(QueueFormulas::default()),
-        };
-        let regions = crate::regions::step::regions_of(scenario, &params, &mut fleet);
+        let model = service_model(params.engine.unwrap_or(scenario.engine), seed, 0);
+        let regions = crate::regions::step::regions_of(scenario, &params, seed, &mut fleet);
         Self {
             surge: scenario.surge.map(|d| d.draw(seed)),
             drift: scenario.drift.map(|d| d.draw(seed)),
@@ -224,6 +259,7 @@ impl Simulation {
             shared_max: params.max_instances,
             ejected_now: 0,
             region_history: Vec::new(),
+            failed_over: FailedOver::default(),
             params,
         }
     }
@@ -243,6 +279,17 @@ impl Simulation {
     /// (`None` with the formulas).
     pub fn last_requests(&self) -> Option<&RequestMinute> {
         self.service.model.requests()
+    }
+
+    /// What the requests served in region `r` did in the last simulated minute, when the
+    /// request engine serves (`None` with the formulas, or when the run has no region `r`).
+    /// Region 0 is [`Simulation::last_requests`].
+    pub fn region_requests(&self, r: usize) -> Option<&RequestMinute> {
+        if r == self.at {
+            self.service.model.requests()
+        } else {
+            self.regions.get(r)?.unit.as_ref()?.model.requests()
+        }
     }
 
     /// Queues actions stamped with their minutes (those in the past apply at the next step).
@@ -406,9 +453,18 @@ impl Simulation {
             });
             return;
         }
+        // A regional action names its region; a shared one is the whole service's.
+        let region = self.journal.region;
+        if self.regions.len() > 1 {
+            self.journal.region = match &action.kind {
+                ActionKind::Region(a) => a.region().map(crate::regions::code),
+                _ => None,
+            };
+        }
         self.emit(EventKind::Action {
             action: action.kind.clone(),
         });
+        self.journal.region = region;
         if cfg!(feature = "extended")
             && (self.health_on || matches!(action.kind, ActionKind::Region(_)))
         {
@@ -446,20 +502,26 @@ impl Simulation {
             ActionKind::HeavyFeature(on) => self.settings.heavy_feature = on,
             ActionKind::Lb(lb) => self.settings.lb = lb,
             ActionKind::Hedge(on) => self.settings.hedge = on,
+            // The cache's warm-up and the rollback act in every region at once (the
+            // builds are the service's): one event for them all.
             ActionKind::WarmCache => {
-                if self.service.cache.warmup_left == 0 {
-                    self.service.cache.warmup_left = self.params.warmup_minutes;
-                    let minutes = self.service.cache.warmup_left;
-                    self.emit(EventKind::WarmupStarted { minutes });
+                let minutes = self.params.warmup_minutes;
+                let mut started = false;
+                for cache in self.caches() {
+                    if cache.warmup_left == 0 {
+                        cache.warmup_left = minutes;
+                        started = true;
+                    }
+                }
+                if started {
+                    self.emit_service_wide(EventKind::WarmupStarted { minutes });
                 }
             }
             ActionKind::Rollback => {
                 let ready = self.minute + self.params.rollback_minutes;
-                if let Some(event) =
-                    self.deploys
-                        .start_rollback(self.minute, ready, &mut self.service.fleet)
-                {
-                    self.emit(event);
+                let mut fleets = fleets_of(&mut self.service, &mut self.regions);
+                if let Some(event) = self.deploys.start_rollback(self.minute, ready, &mut fleets) {
+                    self.emit_service_wide(event);
                 }
             }
             ActionKind::Region(_) => {}
@@ -510,11 +572,29 @@ impl Simulation {
 
     pub(crate) fn fleet_at_minute_start(&mut self, start_ms: Millis) {
         if self.deploys.rollback_ready_minute == Some(self.minute) {
-            for event in self.deploys.finish_rollback(&mut self.service.fleet) {
-                self.emit(event);
+            let mut fleets = fleets_of(&mut self.service, &mut self.regions);
+            for event in self.deploys.finish_rollback(&mut fleets) {
+                self.emit_service_wide(event);
             }
         }
         self.fleet_at(start_ms);
+    }
+
+    /// Emits an event of the whole service: in a run with several regions it names none
+    /// (as the page), whichever region is being stepped.
+    pub(crate) fn emit_service_wide(&mut self, kind: EventKind) {
+        let region = self.journal.region.take();
+        self.emit(kind);
+        self.journal.region = region;
+    }
+
+    /// Every region's cache (the current unit's first).
+    fn caches(&mut self) -> impl Iterator<Item = &mut CacheState> {
+        core::iter::once(&mut self.service.cache).chain(
+            self.regions
+                .iter_mut()
+                .filter_map(|r| r.unit.as_mut().map(|u| &mut u.cache)),
+        )
     }
 
     // ---- Stage 3: traffic -----------------------------------------------------------------
@@ -549,23 +629,64 @@ impl Simulation {
 
     // ---- Stage 4: the cache and the database ---------------------------------------------
 
+    /// The cache and the database of a run with one region, for the minute's admitted
+    /// requests.
     pub(crate) fn backend(&self, traffic: &Traffic, p: &ModelParams) -> Backend {
+        let users = [Users {
+            lambda: traffic.admitted,
+            warm: self.service.cache.warm,
+            hot_objects: p.hot_objects,
+        }];
+        self.backend_for(&users, 1.0, p.db_capacity_qps, false, p)
+    }
+
+    /// The cache and the database serving the requests of `users` (one group in a run with
+    /// one region; in a region, each region's users whose requests it serves, with their
+    /// own keys). `warmup_share` is its share of the warm-up job's queries, `capacity_qps`
+    /// its database's capacity, `db_down` whether its database failed.
+    pub(crate) fn backend_for(
+        &self,
+        users: &[Users],
+        warmup_share: f64,
+        capacity_qps: f64,
+        db_down: bool,
+        p: &ModelParams,
+    ) -> Backend {
         let ttl_s = f64::from(self.settings.cache_ttl_s);
-        let hit = cache::ttl_hit(
-            self.service.cache.warm,
-            traffic.admitted,
-            ttl_s,
-            p.hot_objects,
-        );
         let heavy = self.settings.heavy_feature;
         let queries = p.queries_per_miss + if heavy { p.heavy_feature_queries } else { 0.0 };
         let warmup_qps = if self.service.cache.warmup_left > 0 {
-            p.warmup_db_qps
+            p.warmup_db_qps * warmup_share
         } else {
             0.0
         };
-        let db_demand = database::db_load(traffic.admitted, queries, hit, warmup_qps);
-        let db_rho = db_demand / p.db_capacity_qps;
+        let hit_of = |u: &Users| cache::ttl_hit(u.warm, u.lambda, ttl_s, u.hot_objects);
+        let (hit, db_demand) = match users {
+            // One group: its own hit ratio (the mean below is the same number, up to the
+            // rounding of λ·h/λ).
+            [only] => {
+                let hit = hit_of(only);
+                (
+                    hit,
+                    database::db_load(only.lambda, queries, hit, warmup_qps),
+                )
+            }
+            _ => {
+                let (mut hits, mut total, mut misses_qps) = (0.0, 0.0, 0.0);
+                for u in users {
+                    total += u.lambda;
+                    if u.lambda <= 0.0 {
+                        continue;
+                    }
+                    let hit = hit_of(u);
+                    hits += hit * u.lambda;
+                    misses_qps += database::db_load(u.lambda, queries, hit, 0.0);
+                }
+                let hit = if total > 0.0 { hits / total } else { 0.0 };
+                (hit, misses_qps + warmup_qps)
+            }
+        };
+        let db_rho = db_demand / capacity_qps;
         let query_ms = database::query_time_ms(p.db_query_ms, db_rho, p.db_query_cap_ms);
         Backend {
             ttl_s,
@@ -575,7 +696,11 @@ impl Simulation {
             db_demand,
             db_rho,
             query_ms,
-            db_failed: database::failed_share(db_rho),
+            db_failed: if db_down {
+                1.0
+            } else {
+                database::failed_share(db_rho)
+            },
         }
     }
 
@@ -599,7 +724,9 @@ impl Simulation {
         let dt = seconds(dt_ms);
         let admission = self.service.autoscaler.admission();
         let mut sums = TickSums::default();
-        let mut tails: Vec<(f64, SojournTail)> = Vec::with_capacity(ticks as usize);
+        // Only a minute of several ticks mixes their tails.
+        let mixed = if ticks > 1 { ticks as usize } else { 0 };
+        let mut tails: Vec<(f64, SojournTail)> = Vec::with_capacity(mixed);
         let mut last = None;
         for k in 0..ticks {
             let tick_start_ms = start_ms + u64::from(k) * dt_ms;
@@ -634,7 +761,9 @@ impl Simulation {
                 0.0
             };
             sums.p99_approx_s = sums.p99_approx_s.max(tick.served.queue.p99_approx_s);
-            tails.push((dt, tick.served.queue.tail));
+            if ticks > 1 {
+                tails.push((dt, tick.served.queue.tail));
+            }
             last = Some(tick);
             if self.settings.autoscaling && k + 1 < ticks {
                 let end_ms = tick_start_ms + dt_ms;
@@ -725,6 +854,7 @@ impl Simulation {
             want_p95,
             cold_start,
             requests: self.request_conditions(seconds(dt_ms)),
+            failed_over: self.failed_over,
         });
         TickState {
             serving,
@@ -898,8 +1028,14 @@ impl Simulation {
         if c.warmup_left > 0 {
             c.warm = (c.warm + p.warmup_gain_per_min).min(1.0);
             c.warmup_left -= 1;
-            if c.warmup_left == 0 {
-                self.emit(EventKind::WarmupFinished);
+            // One event when the last region's warm-up ends.
+            let everywhere = self
+                .regions
+                .iter()
+                .filter_map(|r| r.unit.as_ref())
+                .all(|u| u.cache.warmup_left == 0);
+            if c.warmup_left == 0 && everywhere {
+                self.emit_service_wide(EventKind::WarmupFinished);
             }
         }
     }
@@ -977,11 +1113,7 @@ impl Simulation {
             completions_per_s: passed * (1.0 - q.timeout_share),
             timeout_share: q.timeout_share,
             rejected_share: rejected,
-            p95_s: if tick.served.p95_s > 0.0 {
-                tick.served.p95_s
-            } else {
-                q.tail.quantile(0.05)
-            },
+            measured_p95_s: tick.served.p95_s,
             p99_s: q.p99_s,
             tail: q.tail,
             timeout_s: p.timeout_s,

@@ -585,3 +585,171 @@ fn between_minutes_the_controls_read_as_the_shared_ones() {
     assert_eq!(sim.params().max_instances, 40);
     assert!(sim.region_serving(1) >= 9);
 }
+
+/// A run of free play in request mode with `regions` regions.
+fn request_mode(seed: u32, regions: u32) -> RunSetup {
+    let mut s = setup(ScenarioId::FreePlay, seed, regions, &[]);
+    s.set("engine", "requests").unwrap();
+    s
+}
+
+#[test]
+fn in_request_mode_every_region_serves_its_own_requests() {
+    let mut sim = request_mode(7, 2).build().unwrap();
+    let mut differs_from_formula = [false; 2];
+    let mut differs_between_regions = false;
+    for _ in 0..40 {
+        sim.step();
+        let minute = sim.region_history().last().unwrap();
+        let mut p99 = [0.0; 2];
+        for r in 0..2 {
+            let m = sim.region_requests(r).expect("each region runs requests");
+            assert_eq!(m.minute, sim.minute() - 1);
+            assert!(m.arrivals > 0 && m.served > 0, "region {r}: {m:?}");
+            // The region's minute is its requests' own: the measured p99, its instances.
+            assert_eq!(minute[r].p99_ms, m.p99_s * 1000.0, "region {r}");
+            let serving = m.instances.iter().filter(|i| i.serving).count() as u32;
+            assert_eq!(serving, minute[r].serving, "region {r}");
+            differs_from_formula[r] |= m.measured.p99_s != m.formula.p99_s;
+            p99[r] = m.p99_s;
+        }
+        differs_between_regions |= p99[0] != p99[1];
+        assert!(sim.region_requests(2).is_none());
+    }
+    assert_eq!(differs_from_formula, [true, true]);
+    assert!(differs_between_regions);
+    // Region a is the run's first region, as before.
+    assert_eq!(sim.last_requests(), sim.region_requests(0));
+}
+
+#[test]
+fn request_mode_with_regions_is_deterministic() {
+    let once = request_mode(11, 2).run(45).unwrap();
+    let again = request_mode(11, 2).run(45).unwrap();
+    assert_eq!(once, again);
+    let three = request_mode(11, 3).run(45).unwrap();
+    assert_eq!(three, request_mode(11, 3).run(45).unwrap());
+    // Another seed draws other requests.
+    assert_ne!(once, request_mode(12, 2).run(45).unwrap());
+}
+
+#[test]
+fn each_region_draws_from_its_own_streams() {
+    use oncall_sim::engine::requests::region_seed;
+    use oncall_sim::Mulberry32;
+    for seed in [0u32, 9, u32::MAX] {
+        assert_eq!(region_seed(seed, 0), seed);
+        // r·2^28 draws ahead on mulberry32's Weyl sequence (state + n·γ).
+        for r in 1..3u32 {
+            let ahead = (r << 28).wrapping_mul(0x6D2B_79F5);
+            assert_eq!(region_seed(seed, r as usize), seed.wrapping_add(ahead));
+        }
+        let mut a = Mulberry32::new(region_seed(seed, 1));
+        let mut b = Mulberry32::new(region_seed(seed, 2));
+        assert_ne!(a.uniform(), b.uniform());
+    }
+}
+
+/// The regional outage of seed 1 (a's zone goes at minute 25, its users are on b from
+/// 25:35), 45 minutes, with a request timeout of 1.1 s and a cross-region penalty of `penalty_ms`.
+fn outage_with_penalty(penalty_ms: u32, engine: Option<&str>) -> oncall_sim::Simulation {
+    let mut s = setup(ScenarioId::RegionalOutage, 1, 2, &[]);
+    s.set("timeout_s", "1.1").unwrap();
+    s.set("cross_region_ms", &penalty_ms.to_string()).unwrap();
+    if let Some(e) = engine {
+        s.set("engine", e).unwrap();
+    }
+    let mut sim = s.build().unwrap();
+    sim.run(45);
+    sim
+}
+
+#[test]
+fn the_cross_region_penalty_times_failed_over_requests_out() {
+    for engine in [None, Some("requests")] {
+        let near = outage_with_penalty(1000, engine);
+        let none = outage_with_penalty(0, engine);
+        // Before the failover the penalty changes nothing.
+        assert_eq!(near.history()[..25], none.history()[..25], "{engine:?}");
+        let b_errors = |sim: &oncall_sim::Simulation| -> f64 {
+            sim.region_history()[26..45]
+                .iter()
+                .map(|m| {
+                    assert!(m[1].failed_over_share > 0.2, "{:?}", m[1]);
+                    m[1].error_rate
+                })
+                .sum()
+        };
+        let timeouts = |sim: &oncall_sim::Simulation| -> f64 {
+            sim.history()[26..45].iter().map(|r| r.timeout_share).sum()
+        };
+        // b is past saturation while a's users arrive: its waiting requests wait close
+        // to the timeout, so those whose penalty took part of it time out (the formulas
+        // give 1.17 and 2.27 in all over these minutes, the requests 1.16 and 2.32).
+        let (near_e, none_e) = (b_errors(&near), b_errors(&none));
+        assert!(near_e > none_e + 0.5, "{engine:?}: {near_e} vs {none_e}");
+        assert!(timeouts(&near) > timeouts(&none), "{engine:?}");
+    }
+}
+
+#[test]
+fn rollback_and_warm_cache_act_in_every_region_with_one_event() {
+    let s = setup(
+        ScenarioId::BadDeploy,
+        7,
+        2,
+        &["30:rollback", "31:warm_cache", "32:drain_region=b:on"],
+    );
+    let mut sim = s.build().unwrap();
+    sim.run(29);
+    let live_before: u32 = (0..2).map(|r| sim.region_fleet(r).unwrap().live()).sum();
+    let target = sim.rollback_target().expect("the bad build went out");
+    sim.run(31);
+    let events = sim.events();
+    let of = |want: &dyn Fn(&EventKind) -> bool| -> Vec<&Event> {
+        events.iter().filter(|e| want(&e.kind)).collect()
+    };
+    // One event each, the whole service's (no region named).
+    let started = of(&|k| matches!(k, EventKind::RollbackStarted { .. }));
+    let finished = of(&|k| matches!(k, EventKind::RollbackFinished { .. }));
+    let warm = of(&|k| matches!(k, EventKind::WarmupStarted { .. }));
+    let warmed = of(&|k| matches!(k, EventKind::WarmupFinished));
+    for list in [&started, &finished, &warm, &warmed] {
+        assert_eq!(list.len(), 1, "{list:?}");
+        assert_eq!(list[0].region, None, "{list:?}");
+    }
+    match &started[0].kind {
+        EventKind::RollbackStarted {
+            build,
+            instances,
+            restarted,
+            ..
+        } => {
+            assert_eq!(*build, target);
+            assert!(!restarted);
+            // A rollback fleet beside every region's live fleet.
+            assert!(*instances >= live_before, "{instances} < {live_before}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Every region switched to the earlier build.
+    for r in 0..2 {
+        let fleet = sim.region_fleet(r).unwrap();
+        assert!(
+            fleet.instances.iter().all(|i| i.build == target),
+            "region {r}: {:?}",
+            fleet.instances
+        );
+    }
+    // The actions: a shared one names no region, a regional one its own.
+    let actions: Vec<(u32, Option<&str>)> = of(&|k| matches!(k, EventKind::Action { .. }))
+        .iter()
+        .map(|e| (e.minute, e.region))
+        .collect();
+    assert_eq!(actions, vec![(30, None), (31, None), (32, Some("b"))]);
+    // The action names are those of one region.
+    assert_eq!(
+        sim.actions().iter().map(|a| a.encode()).collect::<Vec<_>>(),
+        ["30:rollback", "31:warm_cache", "32:drain_region=b:on"]
+    );
+}

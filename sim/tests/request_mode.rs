@@ -1,10 +1,11 @@
 //! Request mode: the request-level engine as the minute model's service stage, its
 //! parameters, links, validation and scenarios.
 
+use oncall_sim::engine::formulas::QueueFormulas;
 use oncall_sim::engine::requests::{
     latency_bin_edge, RequestConditions, RequestEngine, LATENCY_BINS,
 };
-use oncall_sim::engine::{ServiceModel, TickInput};
+use oncall_sim::engine::{FailedOver, ServiceModel, TickInput};
 use oncall_sim::ids::ScenarioId;
 use oncall_sim::params::{EngineKind, Switch};
 use oncall_sim::queueing;
@@ -28,6 +29,7 @@ fn steady(lambda: f64, service_s: f64, serving: u32, workers: u32, routing: Rout
             routing,
             ..RequestConditions::default()
         },
+        failed_over: Default::default(),
     }
 }
 
@@ -449,5 +451,87 @@ fn request_mode_output_has_the_digest_the_browser_checks() {
         REQUEST_MODE_DIGEST,
         "{:#x}",
         fnv1a(out.as_bytes())
+    );
+}
+
+/// One instance of 20 workers of 100 ms at ρ = 0.99, τ = 2 s: waits spread over the timeout.
+fn near_saturation(failed_over: FailedOver) -> TickInput {
+    TickInput {
+        failed_over,
+        ..steady(198.0, 0.1, 1, 20, Routing::LeastRequest)
+    }
+}
+
+#[test]
+fn failed_over_requests_have_the_penalty_less_to_wait() {
+    let half = |penalty_s| FailedOver {
+        share: 0.5,
+        penalty_s,
+    };
+    let none = FailedOver::default();
+    let base = QueueFormulas::default().tick(&near_saturation(none));
+    // Without a penalty, or without failed-over users, nothing changes.
+    for f in [
+        half(0.0),
+        FailedOver {
+            share: 0.0,
+            penalty_s: 1.5,
+        },
+    ] {
+        assert_eq!(QueueFormulas::default().tick(&near_saturation(f)), base);
+    }
+    // The formulas: a share P(V > τ − Δ) of the failed-over requests times out.
+    let tail = base.queue.tail;
+    let far = queueing::failed_over_timeout_share(&tail, 2.0, 1.5);
+    assert_eq!(far, tail.wait_over(0.5));
+    assert_eq!(
+        queueing::failed_over_timeout_share(&tail, 2.0, 0.0),
+        tail.abandon_share()
+    );
+    assert_eq!(queueing::failed_over_timeout_share(&tail, 2.0, 2.5), 1.0);
+    let penalised = QueueFormulas::default().tick(&near_saturation(half(1.5)));
+    let want = base.queue.timeout_share + 0.5 * (far - tail.abandon_share());
+    assert_eq!(penalised.queue.timeout_share, want);
+    assert!(want > base.queue.timeout_share + 0.05, "{want} vs {base:?}");
+
+    // The requests, one by one: the same draws, and a failed-over request times out when
+    // it waits longer than τ − Δ.
+    let minutes = 12;
+    let run = |f: FailedOver| -> Vec<(oncall_sim::engine::TickOutcome, f64)> {
+        let mut engine = RequestEngine::new(3, KeySpace::default(), ServiceShape::Exponential);
+        (0..minutes)
+            .map(|_| {
+                let out = engine.tick(&near_saturation(f));
+                engine.close_minute();
+                (out, engine.requests().unwrap().formula.timeout_share)
+            })
+            .collect()
+    };
+    let plain = run(none);
+    assert_eq!(run(half(0.0)), plain);
+    assert_eq!(
+        run(FailedOver {
+            share: 0.0,
+            penalty_s: 1.5
+        }),
+        plain
+    );
+    let late = run(half(1.5));
+    let shares: Vec<f64> = late[1..]
+        .iter()
+        .map(|(o, _)| o.queue.timeout_share)
+        .collect();
+    let (mean, error) = mean_and_error(&shares);
+    let plain_mean = plain[1..]
+        .iter()
+        .map(|(o, _)| o.queue.timeout_share)
+        .sum::<f64>()
+        / (minutes - 1) as f64;
+    assert!(mean > plain_mean + 0.05, "{mean} vs {plain_mean}");
+    // And as many as the formula says, within the statistical error.
+    assert_eq!(late[1].1, want);
+    assert!(
+        (mean - want).abs() < 4.0 * error,
+        "{mean} ± {error} vs {want}"
     );
 }

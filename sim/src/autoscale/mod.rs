@@ -75,8 +75,11 @@ pub struct Observation {
     pub timeout_share: f64,
     /// Share of arrivals rejected by a per-node limit (the elastic scaler's Envoy).
     pub rejected_share: f64,
-    /// p95 and p99 of the time in the system, s (capped at the timeout).
-    pub p95_s: f64,
+    /// p95 of the time in the system as the service stage measured it, s (the request
+    /// engine, or a minute split into ticks); 0 when it did not: [`Observation::p95_s`]
+    /// then reads it from the tail, only for a policy that asks.
+    pub measured_p95_s: f64,
+    /// p99 of the time in the system, s (capped at the timeout).
     pub p99_s: f64,
     /// The time-in-system distribution of the tick.
     pub tail: SojournTail,
@@ -89,6 +92,16 @@ pub struct Observation {
 }
 
 impl Observation {
+    /// p95 of the time in the system, s: the measured one, else the tail's quantile (a
+    /// root search, left to the policies that read it).
+    pub fn p95_s(&self) -> f64 {
+        if self.measured_p95_s > 0.0 {
+            self.measured_p95_s
+        } else {
+            self.tail.quantile(0.05)
+        }
+    }
+
     /// Seconds the observation covers.
     pub fn dt_s(&self) -> f64 {
         seconds(self.dt_ms)
@@ -359,7 +372,7 @@ pub mod test_support {
             in_service: busy.min(n),
             waiting: 0.0,
             completions_per_s: busy.min(n) / 0.05,
-            p95_s: 0.15,
+            measured_p95_s: 0.15,
             p99_s: 0.23,
             timeout_s: 2.0,
             boot_s: 60.0,
@@ -371,6 +384,19 @@ pub mod test_support {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_p95_is_the_measured_one_or_the_tails() {
+        let q = crate::queueing::solve(180.0, 0.05, 10, 2.0);
+        let mut obs = Observation {
+            tail: q.tail,
+            ..Observation::default()
+        };
+        assert_eq!(obs.p95_s(), q.tail.quantile(0.05));
+        assert!(obs.p95_s() > 0.0 && obs.p95_s() < q.p99_s);
+        obs.measured_p95_s = 0.3;
+        assert_eq!(obs.p95_s(), 0.3);
+    }
 
     #[test]
     fn ticks_divide_the_minute() {

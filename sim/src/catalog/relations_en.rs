@@ -427,9 +427,9 @@ pub const fn texts(id: RelationId) -> RelationTexts {
         },
         RelationId::Failover => RelationTexts {
             name: "Cross-region failover",
-            formula: "the consumer learns a composite state d = {propagation_delay_s} s after it is evaluated;  an UNHEALTHY region leaves routing and its users go to the nearest region in routing (a → b → c), each request paying Δ = {cross_region_ms} ms more;  when the region is no longer UNHEALTHY they come back",
+            formula: "the consumer learns a composite state d = {propagation_delay_s} s after it is evaluated;  an UNHEALTHY region leaves routing and its users go to the nearest region in routing (a → b → c), each request paying Δ = {cross_region_ms} ms more;  a failed-over request reaches the far queue Δ after it was sent, so of the timeout τ = {timeout_s} s it has τ − Δ left to wait: P(V > τ − Δ) of them time out (every one when Δ > τ);  when the region is no longer UNHEALTHY they come back",
             symbols: &["propagation delay, seconds", "cross-region latency penalty, ms"],
-            note: "Seed 003 gives neither figure; both defaults are this model's assumptions. UNKNOWN keeps a region in routing. With every region out of routing the users stay home. The minute's p99 is the largest of the regions' p99 (with Δ for a region serving failed-over users), an upper bound of the p99 of all requests.",
+            note: "Seed 003 gives neither figure; both defaults are this model's assumptions. UNKNOWN keeps a region in routing. With every region out of routing the users stay home. V is the wait of the M/M/N+D queue (Baccelli & Hébuterne; Zeltyn & Mandelbaum), the same law that gives the timeouts of the region's own users; the request engine times each failed-over request out the same way, by its own wait (once hedging has been on, it takes the formula's share). The minute's p99 is the largest of the regions' p99 (with Δ for a region serving failed-over users), an upper bound of the p99 of all requests.",
         },
         RelationId::OutlierDetection => RelationTexts {
             name: "Outlier detection (consecutive 5xx)",

@@ -24,6 +24,7 @@ struct QueueKey {
     want_p95: bool,
     cold_start: Option<super::ColdStart>,
     routing: Routing,
+    failed_over: super::FailedOver,
 }
 
 /// The formulas of the sources panel, with the last solve remembered.
@@ -40,23 +41,16 @@ impl QueueFormulas {
     fn routed(&mut self, input: &TickInput, pooled: &mut queueing::QueueOutcome) {
         let policy = input.requests.routing;
         let fleet = routing::RoutedFleet::new(input.serving, input.workers_per_instance);
-        let shares = match &self.shares {
-            Some((p, i, c, shares))
-                if *p == policy && *i == input.serving && *c == input.workers_per_instance =>
-            {
-                shares.clone()
-            }
-            _ => {
-                let shares = routing::arrival_shares(policy, &fleet);
-                self.shares = Some((
-                    policy,
-                    input.serving,
-                    input.workers_per_instance,
-                    shares.clone(),
-                ));
-                shares
-            }
-        };
+        let known = matches!(
+            &self.shares,
+            Some((p, i, c, _))
+                if *p == policy && *i == input.serving && *c == input.workers_per_instance
+        );
+        if !known {
+            let shares = routing::arrival_shares(policy, &fleet);
+            self.shares = Some((policy, input.serving, input.workers_per_instance, shares));
+        }
+        let shares = self.shares.as_ref().map_or(&[][..], |(.., s)| s.as_slice());
         let r = routing::routed_with_shares(
             policy,
             &fleet,
@@ -102,6 +96,7 @@ impl ServiceModel for QueueFormulas {
             want_p95: input.want_p95,
             cold_start: input.cold_start.filter(|_| input.serving == 0),
             routing: input.requests.routing,
+            failed_over: input.failed_over,
         };
         if let Some((k, outcome)) = self.last {
             if k == key {
@@ -142,6 +137,14 @@ impl ServiceModel for QueueFormulas {
         if routed {
             self.routed(input, &mut queue);
         }
+        // Failed-over requests time out sooner: the penalty takes part of their timeout (on
+        // a routed fleet the added share is read from the pooled queue's wait).
+        if input.failed_over.applies() && input.serving > 0 && key.cold_start.is_none() {
+            let extra = input
+                .failed_over
+                .extra_timeouts(&queue.tail, input.timeout_s);
+            queue.timeout_share = (queue.timeout_share + extra).min(1.0);
+        }
         // Only the policies read the p95; minute-cadence ones skip the solve.
         let p95_s = if input.want_p95 {
             queue.tail.quantile(0.05)
@@ -178,6 +181,7 @@ mod tests {
                 routing,
                 ..RequestConditions::default()
             },
+            failed_over: Default::default(),
         }
     }
 

@@ -6,7 +6,7 @@ pub mod formulas;
 pub mod requests;
 
 use crate::autoscale::Admission;
-use crate::queueing::QueueOutcome;
+use crate::queueing::{self, QueueOutcome};
 
 /// What the service stage needs to know about one tick.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,6 +31,37 @@ pub struct TickInput {
     /// What only the request engine reads (the tick's length, the policy, hedging, faults);
     /// the formulas ignore it.
     pub requests: requests::RequestConditions,
+    /// The share of the requests that come from another region's users, and the latency
+    /// they pay to get here (none in a run with one region).
+    pub failed_over: FailedOver,
+}
+
+/// The requests of failed-over users among a tick's arrivals: each pays the cross-region
+/// penalty on its way, out of its timeout.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FailedOver {
+    /// Share of the arrivals from another region's users.
+    pub share: f64,
+    /// The cross-region penalty Δ, s.
+    pub penalty_s: f64,
+}
+
+impl FailedOver {
+    /// Whether the penalty changes anything (it does not at share 0 or Δ = 0).
+    pub fn applies(&self) -> bool {
+        self.share > 0.0 && self.penalty_s > 0.0
+    }
+
+    /// The timeouts the penalty adds to a queue's share, as a share of all its arrivals:
+    /// the failed-over requests that wait longer than τ − Δ but not past τ
+    /// ([`queueing::failed_over_timeout_share`]).
+    pub fn extra_timeouts(&self, tail: &queueing::SojournTail, timeout_s: f64) -> f64 {
+        if !self.applies() {
+            return 0.0;
+        }
+        let far = queueing::failed_over_timeout_share(tail, timeout_s, self.penalty_s);
+        (self.share * (far - tail.abandon_share())).max(0.0)
+    }
 }
 
 /// No instance serves yet and the policy holds arriving requests for the first one (Cloud

@@ -243,6 +243,10 @@ pub struct RequestEngine {
     ticks: u32,
     minute: u32,
     last: Option<RequestMinute>,
+    /// Failed-over requests owed to the arrivals so far: each arrival adds the tick's
+    /// failed-over share, and an arrival that brings it to 1 is one (an even thinning
+    /// that draws no random number).
+    failed_over_credit: f64,
 }
 
 /// The next request's key, by number (the router knows each key's hash): the hot key with
@@ -264,9 +268,27 @@ fn draw_key(zipf: Option<&AliasKeys>, rng: &mut Mulberry32, hot: f64, hot_key: u
 /// The stream of the hot key's draw (the engine's other streams are the batch runner's).
 const HOT_KEY_STREAM: u32 = 4;
 
+/// The seed of region `region`'s random streams in a run with `seed`: region a's is the run's
+/// own, and region r enters each of the seed's four streams ([`Mulberry32::stream`])
+/// r·2^28 draws later. mulberry32's state is a Weyl sequence (state_n = seed + n·γ), so
+/// starting r·2^28 draws ahead is adding r·2^28·γ to the seed; with at most four regions
+/// their stretches of a stream never overlap within 2^28 draws each.
+pub fn region_seed(seed: u32, region: usize) -> u32 {
+    const GAMMA: u32 = 0x6D2B_79F5;
+    seed.wrapping_add(((region as u32) & 3).wrapping_mul(GAMMA) << 28)
+}
+
 impl RequestEngine {
     /// An engine for a run with `seed`; keys from `keys`, service times of `service`'s shape.
     pub fn new(seed: u32, keys: KeySpace, service: ServiceShape) -> Self {
+        Self::for_region(seed, 0, keys, service)
+    }
+
+    /// The engine of region `region` in a run with `seed`: its own random streams
+    /// ([`region_seed`]; region a's are those of [`RequestEngine::new`]), and the run's hot
+    /// key (a key that surges does so for every region's users).
+    pub fn for_region(seed: u32, region: usize, keys: KeySpace, service: ServiceShape) -> Self {
+        let streams = region_seed(seed, region);
         let hot_key = {
             let mut rng = Mulberry32::stream(seed, HOT_KEY_STREAM);
             // A key from the popular end, but not the most popular one: ranks 10 to 99.
@@ -281,10 +303,10 @@ impl RequestEngine {
             key_hashes: Vec::new(),
             hot_key,
             clock: 0.0,
-            arrivals: Mulberry32::stream(seed, ARRIVAL_STREAM),
-            services: Mulberry32::stream(seed, SERVICE_STREAM),
-            routing_rng: Mulberry32::stream(seed, ROUTING_STREAM),
-            key_draws: Mulberry32::stream(seed, KEY_STREAM),
+            arrivals: Mulberry32::stream(streams, ARRIVAL_STREAM),
+            services: Mulberry32::stream(streams, SERVICE_STREAM),
+            routing_rng: Mulberry32::stream(streams, ROUTING_STREAM),
+            key_draws: Mulberry32::stream(streams, KEY_STREAM),
             router: Router::new(Routing::default(), Vec::new()),
             routing: Routing::default(),
             serving: 0,
@@ -303,6 +325,7 @@ impl RequestEngine {
             ticks: 0,
             minute: 0,
             last: None,
+            failed_over_credit: 0.0,
         }
     }
 
@@ -410,11 +433,23 @@ impl RequestEngine {
             .zipf
             .as_ref()
             .filter(|_| Router::uses_keys(self.routing));
+        // A failed-over request reaches this queue Δ after it was sent: its client gives
+        // up once it has waited τ − Δ here (every one when Δ > τ).
+        let far = input.failed_over;
+        let far_patience = input.timeout_s - far.penalty_s;
         let mut now = t0 + self.arrivals.exponential(mean_gap);
         while now < t1 {
             let service = self.service.draw(&mut self.services, input.service_s);
             let key_hash = draw_key(zipf, &mut self.key_draws, hot, self.hot_key);
             n.arrivals += 1;
+            let failed_over = far.applies() && {
+                self.failed_over_credit += far.share;
+                let due = self.failed_over_credit >= 1.0;
+                if due {
+                    self.failed_over_credit -= 1.0;
+                }
+                due
+            };
             let fate = fleet.offer(
                 &mut self.router,
                 &mut self.routing_rng,
@@ -452,13 +487,22 @@ impl RequestEngine {
                     if instance < self.serving as usize {
                         n.busy += busy;
                     }
+                    self.current.instances[instance].served += 1;
+                    if failed_over && wait > far_patience {
+                        // Its client timed out before a worker took it; the instance,
+                        // which cannot know, serves it all the same.
+                        n.waited += 1;
+                        n.gave_up += 1;
+                        n.wait_sum += input.timeout_s;
+                        now += self.arrivals.exponential(mean_gap);
+                        continue;
+                    }
                     n.served += 1;
                     n.waited += u64::from(wait > 0.0);
                     n.wait_sum += wait;
                     let sojourn = wait + service;
                     self.sojourns.push(sojourn);
                     self.current.latency.counts[self.edges.bin(sojourn)] += 1;
-                    self.current.instances[instance].served += 1;
                 }
             }
             now += self.arrivals.exponential(mean_gap);
@@ -618,9 +662,16 @@ impl ServiceModel for RequestEngine {
             to_s: t1,
         });
         let tick_start = self.sojourns.len();
-        let n = match self.path {
-            Path::Arrivals(_) => self.tick_by_arrivals(input, t1, slow),
-            Path::Events(_) => self.tick_by_events(input, t1, slow),
+        // On the event list the failed-over requests' timeouts are the formulas' share (the
+        // event list keeps one patience for every request).
+        let (n, far_timeouts) = match self.path {
+            Path::Arrivals(_) => (self.tick_by_arrivals(input, t1, slow), 0.0),
+            Path::Events(_) => (
+                self.tick_by_events(input, t1, slow),
+                input
+                    .failed_over
+                    .extra_timeouts(&formula.queue.tail, input.timeout_s),
+            ),
         };
         self.clock = t1;
         let arrivals = n.arrivals.max(1) as f64;
@@ -630,7 +681,7 @@ impl ServiceModel for RequestEngine {
         } else {
             0.0
         };
-        let timeout_share = n.gave_up as f64 / arrivals;
+        let timeout_share = (n.gave_up as f64 / arrivals + far_timeouts).min(1.0);
         let p_wait = n.waited as f64 / arrivals;
         let rejected = n.rejected as f64 / arrivals;
         let tick = &mut self.sojourns[tick_start..];

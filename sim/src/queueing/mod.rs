@@ -141,6 +141,24 @@ pub const ABANDONMENT: Relation = Relation {
     assumption: false,
 };
 
+/// Share of a failed-over user's requests that time out, for a cross-region penalty of
+/// `penalty_s` and a timeout τ = `timeout_s`: such a request reaches the far region's queue
+/// Δ after it was sent, so it has τ − Δ left to reach a worker, and it times out when its
+/// wait V there is longer: P(V > τ − Δ) from the M/M/N+D waiting time of [`ABANDONMENT`]
+/// (abandoners included). Every request when Δ > τ; with Δ = 0 exactly the queue's own
+/// timeout share. The relation's text is the failover's
+/// ([`crate::regions::failover::PROPAGATION`]).
+pub fn failed_over_timeout_share(tail: &SojournTail, timeout_s: f64, penalty_s: f64) -> f64 {
+    if !(penalty_s > 0.0) {
+        return tail.abandon_share();
+    }
+    let left = timeout_s - penalty_s;
+    if left < 0.0 {
+        return 1.0;
+    }
+    tail.wait_over(left)
+}
+
 /// P(T > t) for the M/M/N sojourn time T = W + service: with probability 1 − C no wait, so
 /// T is Exp(μ); otherwise T is the sum of Exp(θ) and Exp(μ) (hypoexponential).
 pub fn sojourn_tail(c: f64, mu: f64, theta: f64, t: f64) -> f64 {

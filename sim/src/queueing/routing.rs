@@ -112,17 +112,18 @@ pub fn routed(
     timeout_s: f64,
 ) -> RoutedOutcome {
     let shares = arrival_shares(policy, fleet);
-    routed_with_shares(policy, fleet, shares, lambda, service_s, timeout_s)
+    routed_with_shares(policy, fleet, &shares, lambda, service_s, timeout_s)
 }
 
 /// [`routed`] with the arrival shares already known ([`arrival_shares`] of the same policy
 /// and fleet): the hash policies' shares change only when the instances do, and building
 /// their table is the costly part. Shares of another length than the fleet's instances are
-/// computed anew.
+/// computed anew. The shares are borrowed: a caller that keeps them (the minute model,
+/// tick after tick) copies them only where the outcome's own list needs them.
 pub fn routed_with_shares(
     policy: Routing,
     fleet: &RoutedFleet,
-    shares: Vec<f64>,
+    shares: &[f64],
     lambda: f64,
     service_s: f64,
     timeout_s: f64,
@@ -149,20 +150,22 @@ pub fn routed_with_shares(
             basis: Basis::Exact,
         };
     }
+    let computed;
     let shares = if shares.len() == i as usize {
         shares
     } else {
-        arrival_shares(policy, fleet)
+        computed = arrival_shares(policy, fleet);
+        &computed
     };
     let rho = lambda * service_s / (f64::from(i) * f64::from(c));
     match policy {
         Routing::Random | Routing::RingHash | Routing::Maglev => {
-            split_poisson(&shares, c, lambda, service_s, tau)
+            split_poisson(shares, c, lambda, service_s, tau)
         }
         Routing::LeastRequest if fleet.choices <= 1 => {
-            split_poisson(&shares, c, lambda, service_s, tau)
+            split_poisson(shares, c, lambda, service_s, tau)
         }
-        _ if i == 1 => split_poisson(&shares, c, lambda, service_s, tau),
+        _ if i == 1 => split_poisson(shares, c, lambda, service_s, tau),
         Routing::RoundRobin => {
             let lambda_i = lambda / f64::from(i);
             match gap_root(i, lambda_i, service_s, c) {
@@ -190,11 +193,11 @@ pub fn routed_with_shares(
                     identical(&wait, shares, lambda, service_s, tau, c, basis)
                 }
                 // No arrivals: nothing waits.
-                None if lambda_i == 0.0 => split_poisson(&shares, c, lambda, service_s, tau),
+                None if lambda_i == 0.0 => split_poisson(shares, c, lambda, service_s, tau),
                 // Exactly at saturation: the instances as M/M/c+D, as if their arrivals were
                 // Poisson.
                 None => {
-                    let mut out = split_poisson(&shares, c, lambda, service_s, tau);
+                    let mut out = split_poisson(shares, c, lambda, service_s, tau);
                     out.basis = Basis::Approximation;
                     out
                 }
@@ -419,7 +422,7 @@ impl Patience<'_> {
 /// I identical instances of c workers whose free wait is `free`.
 fn identical(
     free: &dyn FreeWait,
-    shares: Vec<f64>,
+    shares: &[f64],
     lambda: f64,
     service_s: f64,
     tau: f64,
@@ -444,7 +447,7 @@ fn identical(
         mean_wait_s,
         mean_sojourn_s: mean_wait_s + service_s,
         per_instance_utilization: vec![utilization; shares.len()],
-        shares,
+        shares: shares.to_vec(),
         basis,
     }
 }
@@ -455,7 +458,7 @@ fn identical(
 /// requests, so by Little's law its mean wait is a lower bound). Not a bound on every
 /// quantile.
 fn pooled_bound(
-    shares: Vec<f64>,
+    shares: &[f64],
     i: u32,
     c: u32,
     lambda: f64,
@@ -471,7 +474,7 @@ fn pooled_bound(
         mean_wait_s: q.mean_wait_s,
         mean_sojourn_s: q.mean_wait_s + service_s,
         per_instance_utilization: vec![q.utilization; shares.len()],
-        shares,
+        shares: shares.to_vec(),
         basis: Basis::Bound,
     }
 }
@@ -1434,12 +1437,12 @@ mod tests {
             let shares = arrival_shares(*policy, &fleet);
             let direct = routed(*policy, &fleet, 14.0, 1.0, 4.0);
             assert_eq!(
-                routed_with_shares(*policy, &fleet, shares, 14.0, 1.0, 4.0),
+                routed_with_shares(*policy, &fleet, &shares, 14.0, 1.0, 4.0),
                 direct
             );
             // Shares of another fleet are not used.
             assert_eq!(
-                routed_with_shares(*policy, &fleet, vec![1.0], 14.0, 1.0, 4.0),
+                routed_with_shares(*policy, &fleet, &[1.0], 14.0, 1.0, 4.0),
                 direct
             );
         }

@@ -4,7 +4,9 @@
 //! when the region is no longer UNHEALTHY its users come back (failback).
 
 use super::health::{HealthState, SEED_003};
-use crate::relations::{Relation, RelationId, THIS_MODEL};
+use crate::relations::{
+    Relation, RelationId, BACCELLI_HEBUTERNE_1981, THIS_MODEL, ZELTYN_MANDELBAUM_2005,
+};
 use std::collections::VecDeque;
 
 /// Composite states on their way to the consumer's load balancer.
@@ -56,7 +58,12 @@ impl Propagation {
 pub const PROPAGATION: Relation = Relation {
     id: RelationId::Failover,
     symbols: &["d", "Δ"],
-    citations: &[SEED_003, THIS_MODEL],
+    citations: &[
+        SEED_003,
+        THIS_MODEL,
+        BACCELLI_HEBUTERNE_1981,
+        ZELTYN_MANDELBAUM_2005,
+    ],
     assumption: true,
 };
 

@@ -15,18 +15,18 @@ use super::{
 use crate::action::ActionKind;
 use crate::autoscale::target_tracking::TargetTracking;
 use crate::autoscale::Autoscaler;
-use crate::engine::formulas::QueueFormulas;
+use crate::engine::FailedOver;
 use crate::event::{EventKind, FleetReason};
 use crate::fleet::{Fleet, InstanceState};
 use crate::message::{Message, MessageId};
 use crate::params::ModelParams;
 use crate::record::MinuteRecord;
 use crate::scenario::{Scenario, Scripted};
-use crate::sim::{Backend, MinuteService, Simulation, Traffic};
+use crate::sim::{Backend, MinuteService, Simulation, Traffic, Users};
 use crate::time::secs;
 use crate::world::deploys::OPENING_BUILD;
 use crate::world::service::{CacheState, ServiceUnit};
-use crate::{cache, database, traffic};
+use crate::{cache, traffic};
 
 /// Share of its real requests an instance on a region's bad build fails: all of them (its
 /// health endpoint still answers; this is the grey failure).
@@ -34,7 +34,14 @@ pub const GREY_ERROR_SHARE: f64 = 1.0;
 
 /// The regions of a new run of `scenario`: as many as `params.regions` (at least the
 /// scenario's own), each with its share of the opening fleet. `fleet` is region a's.
-pub fn regions_of(scenario: &Scenario, params: &ModelParams, fleet: &mut Fleet) -> Vec<Region> {
+/// Each region's service stage is the run's engine: the formulas, or a request engine of
+/// its own whose random streams derive from `seed` and the region's index.
+pub fn regions_of(
+    scenario: &Scenario,
+    params: &ModelParams,
+    seed: u32,
+    fleet: &mut Fleet,
+) -> Vec<Region> {
     let n = (params.regions.max(scenario.regions) as usize).clamp(1, MAX_REGIONS);
     let shares = demand_shares(n);
     let opening = |share: f64| {
@@ -60,7 +67,11 @@ pub fn regions_of(scenario: &Scenario, params: &ModelParams, fleet: &mut Fleet) 
                         params.scale_in_quiet_minutes,
                         params.scale_in_max_share,
                     )),
-                    model: Box::new(QueueFormulas::default()),
+                    model: crate::sim::service_model(
+                        params.engine.unwrap_or(scenario.engine),
+                        seed,
+                        r,
+                    ),
                     cache: CacheState::default(),
                     active_driver: None,
                 }
@@ -134,9 +145,11 @@ impl Simulation {
                 }
                 self.each_region(|sim| sim.apply_effect(kind.clone()));
             }
-            ActionKind::Autoscaling(_) | ActionKind::WarmCache | ActionKind::Rollback => {
+            ActionKind::Autoscaling(_) => {
                 self.each_region(|sim| sim.apply_effect(kind.clone()));
             }
+            // They act on every region's cache or fleet themselves, with one event.
+            ActionKind::WarmCache | ActionKind::Rollback => self.apply_effect(kind.clone()),
             other => self.apply_effect(other.clone()),
         }
         self.visit(0);
@@ -671,51 +684,28 @@ impl Simulation {
     /// The cache and the database of region `r` for the requests sent to it:
     /// `arrivals[h]` from region h's users.
     fn region_backend(&self, r: usize, arrivals: &[f64; MAX_REGIONS], p: &ModelParams) -> Backend {
+        let n = self.regions.len();
         let region = &self.regions[r];
-        let ttl_s = f64::from(self.settings.cache_ttl_s);
-        let heavy = self.settings.heavy_feature;
-        let queries = p.queries_per_miss + if heavy { p.heavy_feature_queries } else { 0.0 };
-        let warmup_qps = if self.service.cache.warmup_left > 0 {
-            p.warmup_db_qps * region.share
-        } else {
-            0.0
-        };
-        let total: f64 = arrivals.iter().sum();
-        let mut hits = 0.0;
-        let mut misses_qps = 0.0;
-        for (h, lambda) in arrivals.iter().enumerate().take(self.regions.len()) {
-            if *lambda <= 0.0 {
-                continue;
-            }
-            let warm = if h == r {
-                self.service.cache.warm
-            } else {
-                region.foreign_warm[h]
+        let mut users = [Users::default(); MAX_REGIONS];
+        for (h, u) in users.iter_mut().enumerate().take(n) {
+            *u = Users {
+                lambda: arrivals[h],
+                warm: if h == r {
+                    self.service.cache.warm
+                } else {
+                    region.foreign_warm[h]
+                },
+                // Each region's users have their own keys, a share of the working set.
+                hot_objects: p.hot_objects * self.regions[h].share,
             };
-            // Each region's users have their own keys, a share of the working set.
-            let objects = p.hot_objects * self.regions[h].share;
-            let hit = cache::ttl_hit(warm, *lambda, ttl_s, objects);
-            hits += hit * lambda;
-            misses_qps += database::db_load(*lambda, queries, hit, 0.0);
         }
-        let hit = if total > 0.0 { hits / total } else { 0.0 };
-        let db_demand = misses_qps + warmup_qps;
-        let db_rho = db_demand / region.db_capacity_qps;
-        let query_ms = database::query_time_ms(p.db_query_ms, db_rho, p.db_query_cap_ms);
-        Backend {
-            ttl_s,
-            hit,
-            heavy,
-            queries,
-            db_demand,
-            db_rho,
-            query_ms,
-            db_failed: if region.db_failed {
-                1.0
-            } else {
-                database::failed_share(db_rho)
-            },
-        }
+        self.backend_for(
+            &users[..n],
+            region.share,
+            region.db_capacity_qps,
+            region.db_failed,
+            p,
+        )
     }
 
     /// Simulates the next minute of a run with regions (or with health checks on).
@@ -729,10 +719,13 @@ impl Simulation {
         self.apply_due_actions();
         self.run_regional_script();
         self.run_script();
-        self.fleet_at_minute_start(start_ms);
-        for r in 1..n {
+        // Every fleet takes the rolling update's step (the current one, a's, took it in
+        // `run_script`) before a rollback switches them all.
+        for unit in self.regions.iter_mut().filter_map(|r| r.unit.as_mut()) {
+            self.deploys.roll_out_fleet(&mut unit.fleet);
+        }
+        for r in 0..n {
             self.visit(r);
-            self.deploys.roll_out_fleet(&mut self.service.fleet);
             self.fleet_at_minute_start(start_ms);
         }
         self.visit(0);
@@ -761,7 +754,16 @@ impl Simulation {
             } else {
                 self.region_backend(r, &admitted_users, &p)
             };
+            self.failed_over = FailedOver {
+                share: if rate > 0.0 {
+                    (rate - arrivals[r]) / rate
+                } else {
+                    0.0
+                },
+                penalty_s: p.cross_region_ms / 1000.0,
+            };
             let s = self.serve_minute(&t, &b, &p);
+            self.failed_over = FailedOver::default();
             served.push((t, b, s, arrivals));
         }
 
@@ -973,18 +975,15 @@ impl Simulation {
         }
         let t = f64::from(self.minute);
         let clock = self.scenario.clock_min;
-        let means: Vec<f64> = self
-            .regions
-            .iter()
-            .map(|r| {
-                traffic::diurnal_rate(
-                    r.share,
-                    self.params.diurnal_amplitude,
-                    t,
-                    super::region_clock_min(clock, r.utc_offset_min),
-                )
-            })
-            .collect();
+        let mut means = [0.0; MAX_REGIONS];
+        for (m, r) in means.iter_mut().zip(&self.regions) {
+            *m = traffic::diurnal_rate(
+                r.share,
+                self.params.diurnal_amplitude,
+                t,
+                super::region_clock_min(clock, r.utc_offset_min),
+            );
+        }
         let total: f64 = means.iter().sum();
         for r in 0..n {
             out[r] = if total > 0.0 {
@@ -1109,5 +1108,57 @@ mod quiet_tests {
             }
             sim.step();
         }
+    }
+}
+
+#[cfg(test)]
+mod backend_tests {
+    use crate::params::ModelParams;
+    use crate::setup::RunSetup;
+    use crate::sim::{Traffic, Users};
+    use crate::{cache, database};
+
+    /// The one-region stage and the regional one are one function: one group of users is
+    /// the textbook hit ratio and load; several are their rate-weighted mix.
+    #[test]
+    fn one_backend_for_one_region_and_for_several() {
+        let sim = RunSetup::new(crate::ids::ScenarioId::FreePlay, 1)
+            .build()
+            .unwrap();
+        let p = ModelParams::default();
+        let ttl = f64::from(sim.settings.cache_ttl_s);
+        let traffic = Traffic {
+            rate: 900.0,
+            shed_share: 0.0,
+            admitted: 900.0,
+        };
+        let one = sim.backend(&traffic, &p);
+        let hit = cache::ttl_hit(sim.service.cache.warm, 900.0, ttl, p.hot_objects);
+        assert_eq!(one.hit, hit);
+        assert_eq!(
+            one.db_demand,
+            database::db_load(900.0, one.queries, hit, 0.0)
+        );
+        assert_eq!(one.db_rho, one.db_demand / p.db_capacity_qps);
+        let group = |lambda: f64, warm: f64| Users {
+            lambda,
+            warm,
+            hot_objects: p.hot_objects / 2.0,
+        };
+        let two = sim.backend_for(
+            &[group(600.0, 1.0), group(300.0, 0.0)],
+            0.5,
+            p.db_capacity_qps,
+            true,
+            &p,
+        );
+        let (home, cold) = (
+            cache::ttl_hit(1.0, 600.0, ttl, p.hot_objects / 2.0),
+            cache::ttl_hit(0.0, 300.0, ttl, p.hot_objects / 2.0),
+        );
+        assert!((two.hit - (600.0 * home + 300.0 * cold) / 900.0).abs() < 1e-12);
+        assert!(cold < home);
+        // A failed database fails every miss.
+        assert_eq!(two.db_failed, 1.0);
     }
 }

@@ -119,19 +119,23 @@ impl Deploys {
         (n >= 2).then(|| self.history[n - 2])
     }
 
-    /// Prepares the previous build on a new fleet, ready at `ready_minute` (pressed again,
-    /// the preparation starts over). `None` when there is no earlier build.
+    /// Prepares the previous build on a new fleet beside each of `fleets` (every region's),
+    /// ready at `ready_minute` (pressed again, the preparation starts over). One event for
+    /// them all; `None` when there is no earlier build.
     pub fn start_rollback(
         &mut self,
         minute: u32,
         ready_minute: u32,
-        fleet: &mut Fleet,
+        fleets: &mut [&mut Fleet],
     ) -> Option<EventKind> {
         let target = self.rollback_target.or_else(|| self.previous())?;
         let restarted = self.rollback_ready_minute.is_some();
         let now_ms = secs(minute * 60);
         let ready_ms = secs(ready_minute * 60);
-        let instances = fleet.prepare_rollback(target.0, now_ms, ready_ms, restarted);
+        let instances = fleets
+            .iter_mut()
+            .map(|fleet| fleet.prepare_rollback(target.0, now_ms, ready_ms, restarted))
+            .sum();
         self.rollback_ready_minute = Some(ready_minute);
         self.rollback_target = Some(target);
         Some(EventKind::RollbackStarted {
@@ -142,10 +146,11 @@ impl Deploys {
         })
     }
 
-    /// Switches traffic to the rollback fleet; returns the events it makes.
-    pub fn finish_rollback(&mut self, fleet: &mut Fleet) -> Vec<EventKind> {
-        let was_live = fleet.runs_live(|b| self.is_bad(b));
-        let old = fleet.switch_to_rollback();
+    /// Switches traffic to the rollback fleets, every region's at once; returns the events
+    /// it makes.
+    pub fn finish_rollback(&mut self, fleets: &mut [&mut Fleet]) -> Vec<EventKind> {
+        let was_live = fleets.iter().any(|f| f.runs_live(|b| self.is_bad(b)));
+        let old = fleets.iter_mut().map(|f| f.switch_to_rollback()).sum();
         let (build, since) = self
             .rollback_target
             .take()

@@ -368,6 +368,8 @@ pub enum Msg {
     KindCache,
     KindTraffic,
     KindScaling,
+    #[cfg(feature = "extended")]
+    KindHealth,
 
     // Sources.
     SourcesHeading,
@@ -881,6 +883,8 @@ fn en(msg: Msg) -> &'static str {
         KindCache => "cache",
         KindTraffic => "traffic",
         KindScaling => "scaling",
+        #[cfg(feature = "extended")]
+        KindHealth => "health",
 
         SourcesHeading => "Sources",
         SourcesIntro => {

@@ -225,6 +225,9 @@ pub enum Msg {
     SeriesBooting,
     SeriesFleetCost,
     SeriesCostSoFar,
+    /// Placeholder `{region}`: the region's code ("A").
+    #[cfg(feature = "extended")]
+    SeriesRegion,
     RightAxis,
     MarksLegend,
     MarkDeploy,
@@ -759,6 +762,8 @@ fn en(msg: Msg) -> &'static str {
         SeriesBooting => "Booting",
         SeriesFleetCost => "Fleet cost ($/h)",
         SeriesCostSoFar => "Cost so far ($)",
+        #[cfg(feature = "extended")]
+        SeriesRegion => "Region {region}",
         RightAxis => "right axis",
         MarksLegend => "Marks on the time axis:",
         MarkDeploy => "deploy",

@@ -74,7 +74,128 @@ fn run_figures(console: &Console, last_hour: bool) -> Vec<Figure> {
     for fig in &mut figs {
         fig.span = span;
     }
+    add_region_lines(&mut figs, console, last_hour);
     figs
+}
+
+/// Each region's line on the charts that have them (the build with regions).
+#[cfg(feature = "extended")]
+fn add_region_lines(figs: &mut [Figure], console: &Console, last_hour: bool) {
+    let first = shown(console, last_hour).first().map_or(0, |r| r.minute);
+    let minutes = console.sim().region_history();
+    let from = (first as usize).min(minutes.len());
+    crate::charts::regions::add_lines(figs, first, &minutes[from..], &region_label);
+}
+
+#[cfg(not(feature = "extended"))]
+fn add_region_lines(_: &mut [Figure], _: &Console, _: bool) {}
+
+/// A region's name on the charts ("Region A"), from its code.
+#[cfg(feature = "extended")]
+fn region_label(code: &str) -> String {
+    tf(Msg::SeriesRegion, &[("region", code)])
+}
+
+/// How many regions the run has.
+#[cfg(feature = "extended")]
+fn region_count(console: &Console) -> usize {
+    console.sim().region_count()
+}
+
+#[cfg(not(feature = "extended"))]
+fn region_count(_: &Console) -> usize {
+    1
+}
+
+/// The legend entries of chart `id`'s region lines, for a run with `count` regions: drawn
+/// in the region's colour of the page's theme.
+#[cfg(feature = "extended")]
+fn region_legend(id: &str, count: usize) -> Vec<LegendItem> {
+    use crate::charts::regions;
+    if !regions::has_lines(id) {
+        return Vec::new();
+    }
+    regions::drawn(count)
+        .map(|r| {
+            let code = oncall_sim::regions::code(r);
+            LegendItem {
+                label: region_label(&code.to_uppercase()),
+                css_color: format!("var(--region-{code})"),
+                shape: "line",
+                right_axis: false,
+            }
+        })
+        .collect()
+}
+
+#[cfg(not(feature = "extended"))]
+fn region_legend(_: &str, _: usize) -> Vec<LegendItem> {
+    Vec::new()
+}
+
+/// Each region's value on chart `id` at `minute`, in words, with its swatch's colour.
+#[cfg(feature = "extended")]
+fn region_values(console: &Console, id: &str, minute: u32) -> Vec<ChartValue> {
+    use crate::charts::regions;
+    let Some(at) = console.sim().region_history().get(minute as usize) else {
+        return Vec::new();
+    };
+    let format = if id == "traffic" {
+        Format::ReqPerS
+    } else {
+        Format::Count
+    };
+    regions::drawn(at.len())
+        .filter_map(|r| {
+            let value = regions::value(id, &at[r])?;
+            Some(ChartValue {
+                label: region_label(&at[r].region.to_uppercase()),
+                value: format_value(format, Value::Number(value)),
+                swatch: Some(format!("var(--region-{})", at[r].region)),
+            })
+        })
+        .collect()
+}
+
+#[cfg(not(feature = "extended"))]
+fn region_values(_: &Console, _: &str, _: u32) -> Vec<ChartValue> {
+    Vec::new()
+}
+
+/// One value a chart shows at a minute: its series' name, the value in words, and the colour
+/// of its swatch when it is not the series' own.
+struct ChartValue {
+    label: String,
+    value: String,
+    swatch: Option<String>,
+}
+
+/// What chart `id` shows at minute `r`, in words: its series, then each region's line.
+fn chart_values(console: &Console, id: &str, r: &oncall_sim::MinuteRecord) -> Vec<ChartValue> {
+    let mut values: Vec<ChartValue> = alt_values(id, r)
+        .into_iter()
+        .map(|(key, value)| ChartValue {
+            label: chart_text(key),
+            value,
+            swatch: None,
+        })
+        .collect();
+    values.extend(region_values(console, id, r.minute));
+    values
+}
+
+/// "name value, name value".
+fn values_text(values: &[ChartValue]) -> String {
+    values
+        .iter()
+        .map(|v| {
+            tf(
+                Msg::ChartAltValue,
+                &[("name", &v.label), ("value", &v.value)],
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The minutes the charts draw: the whole history, or its last hour.
@@ -161,6 +282,22 @@ fn legend(figure: &Figure) -> Vec<LegendItem> {
         right_axis: has_right && g.axis == Axis::Right,
     }));
     items
+}
+
+/// A legend entry's list item.
+fn legend_item(item: LegendItem) -> impl IntoView {
+    let right = item.right_axis.then(|| format!(" ({})", t(Msg::RightAxis)));
+    view! {
+        <li>
+            <span
+                class=format!("swatch {}", item.shape)
+                style=format!("--swatch: {}", item.css_color)
+                aria-hidden="true"
+            ></span>
+            {item.label}
+            {right}
+        </li>
+    }
 }
 
 /// What a chart shows now, in words (its text alternative).
@@ -298,20 +435,6 @@ fn crosshair_key(run: RunHandle, key: &str, shift: bool) -> bool {
     true
 }
 
-/// The values of chart `id`'s series at the crosshair's minute, in words.
-fn crosshair_values(id: &str, r: &oncall_sim::MinuteRecord) -> String {
-    alt_values(id, r)
-        .into_iter()
-        .map(|(key, value)| {
-            tf(
-                Msg::ChartAltValue,
-                &[("name", &chart_text(key)), ("value", &value)],
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// The six live charts, with HTML legends and a text alternative each. The canvases are drawn
 /// by the frame loop ([`draw_charts`]); this component lays them out and watches their size.
 #[component]
@@ -330,6 +453,10 @@ pub fn ChartsPanel(
     let events = Memo::new(move |_| run.snapshot.with(|s| s.events));
     // `events` is read (not only tracked) so that the memo computes and follows the
     // snapshot: a memo that was never read has no sources and never changes.
+    let regions = Memo::new(move |_| {
+        run.generation.track();
+        run.with(region_count).unwrap_or(1)
+    });
     let marks = Memo::new(move |_| {
         run.generation.track();
         let _count = events.get();
@@ -363,7 +490,10 @@ pub fn ChartsPanel(
             let r = c.sim().history().get(minute as usize)?;
             Some(tf(
                 Msg::ChartCrosshair,
-                &[("clock", &r.clock), ("values", &crosshair_values(id, r))],
+                &[
+                    ("clock", &r.clock),
+                    ("values", &values_text(&chart_values(c, id, r))),
+                ],
             ))
         })
         .flatten()
@@ -382,12 +512,13 @@ pub fn ChartsPanel(
                 .map(|s| (s.label.clone(), crate::theme::css(s.color)))
                 .collect();
             // The crosshair's minute on this chart: where it is drawn and what it shows.
-            let tip = move || {
-                let minute = run.crosshair.get()?;
-                let last_hour = run.charts_last_hour.get();
-                run.snapshot.track();
-                let width = f64::from(node.get_untracked()?.client_width());
-                run.with(|c| {
+            let tip =
+                move || {
+                    let minute = run.crosshair.get()?;
+                    let last_hour = run.charts_last_hour.get();
+                    run.snapshot.track();
+                    let width = f64::from(node.get_untracked()?.client_width());
+                    run.with(|c| {
                     let axis = axis_now(c, &tip_layout, last_hour);
                     if f64::from(minute) < axis.start {
                         return None;
@@ -399,14 +530,17 @@ pub fn ChartsPanel(
                     } else {
                         format!("left: {:.0}px", x + 8.0)
                     };
-                    let rows = alt_values(id, r)
+                    let rows = chart_values(c, id, r)
                         .into_iter()
-                        .map(|(key, value)| {
-                            let label = chart_text(key);
-                            let swatch = series_colors
-                                .iter()
-                                .find(|(l, _)| *l == label)
-                                .map(|(_, c)| format!("--swatch: {c}"));
+                        .map(|ChartValue { label, value, swatch }| {
+                            let swatch = swatch
+                                .or_else(|| {
+                                    series_colors
+                                        .iter()
+                                        .find(|(l, _)| *l == label)
+                                        .map(|(_, c)| c.clone())
+                                })
+                                .map(|c| format!("--swatch: {c}"));
                             view! {
                                 <li>
                                     <span class="swatch" style=swatch></span>
@@ -423,7 +557,7 @@ pub fn ChartsPanel(
                     })
                 })
                 .flatten()
-            };
+                };
             let on_move = move |ev: web_sys::PointerEvent| {
                 let Some(canvas) = node.get_untracked() else {
                     return;
@@ -453,36 +587,19 @@ pub fn ChartsPanel(
             let title = t(chart_title(id));
             let heading_id = format!("chart-{id}-title");
             let labelled_by = heading_id.clone();
-            let items = legend(figure)
-                .into_iter()
-                .map(|item| {
-                    let right = item.right_axis.then(|| format!(" ({})", t(Msg::RightAxis)));
-                    view! {
-                        <li>
-                            <span
-                                class=format!("swatch {}", item.shape)
-                                style=format!("--swatch: {}", item.css_color)
-                                aria-hidden="true"
-                            ></span>
-                            {item.label}
-                            {right}
-                        </li>
-                    }
-                })
-                .collect_view();
+            let items = legend(figure).into_iter().map(legend_item).collect_view();
+            // A run with several regions adds their lines to some charts.
+            let region_items = move || {
+                region_legend(id, regions.get())
+                    .into_iter()
+                    .map(legend_item)
+                    .collect_view()
+            };
             let alt = move || {
-                let values = run.snapshot.with(|s| {
-                    alt_values(id, &s.record)
-                        .into_iter()
-                        .map(|(key, value)| {
-                            tf(
-                                Msg::ChartAltValue,
-                                &[("name", &chart_text(key)), ("value", &value)],
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                });
+                let record = run.snapshot.with(|s| s.record.clone());
+                let values = run
+                    .with(|c| values_text(&chart_values(c, id, &record)))
+                    .unwrap_or_default();
                 let marks = marks_text(marks.get());
                 tf(
                     Msg::ChartAlt,
@@ -499,7 +616,7 @@ pub fn ChartsPanel(
                 <figure class="chart" data-chart=id aria-labelledby=labelled_by>
                     <figcaption>
                         <h3 id=heading_id>{title}</h3>
-                        <ul class="legend">{items}</ul>
+                        <ul class="legend">{items}{region_items}</ul>
                     </figcaption>
                     <div class="chart-plot">
                         <canvas

@@ -261,6 +261,18 @@ pub enum Msg {
     RegionsInjectZone,
     RegionsInjectDb,
     RegionsInjectHeading,
+    #[cfg(feature = "extended")]
+    RegionalHeading,
+    #[cfg(feature = "extended")]
+    RegionalIntro,
+    #[cfg(feature = "extended")]
+    RegionalAsPlayed,
+    #[cfg(feature = "extended")]
+    RegionalFailoverOff,
+    #[cfg(feature = "extended")]
+    RegionalOutlierOnly,
+    #[cfg(feature = "extended")]
+    RegionalReplaying,
     EngineLabel,
     EngineFormulas,
     EngineRequests,
@@ -825,6 +837,18 @@ fn en(msg: Msg) -> &'static str {
         RegionsInjectZone => "Zone outage (half)",
         RegionsInjectDb => "Database failure",
         RegionsInjectHeading => "Inject a failure",
+        #[cfg(feature = "extended")]
+        RegionalHeading => "Failover",
+        #[cfg(feature = "extended")]
+        RegionalIntro => "The same scenario, seed and settings replayed without your actions: with health-based failover off, and with failover off but outlier detection on in every region.",
+        #[cfg(feature = "extended")]
+        RegionalAsPlayed => "As played",
+        #[cfg(feature = "extended")]
+        RegionalFailoverOff => "Failover off",
+        #[cfg(feature = "extended")]
+        RegionalOutlierOnly => "Outlier detection only",
+        #[cfg(feature = "extended")]
+        RegionalReplaying => "Replaying the run with failover off…",
         ChartCrosshair => "{clock}: {values}",
         ChartCrosshairKeys => "Left and right arrows move a crosshair across all charts, a minute at a time (ten with Shift); Home and End go to the ends; Escape hides it.",
         ChartAltMarks => "Marked: {deploys}, {pages}, {actions}.",

@@ -13,6 +13,8 @@ mod icons;
 mod metrics_table;
 mod notices;
 pub mod reference;
+#[cfg(feature = "extended")]
+mod regional_debrief;
 mod regions_panel;
 mod requests_panel;
 pub mod run;

@@ -96,42 +96,47 @@ fn region_label(code: &str) -> String {
     tf(Msg::SeriesRegion, &[("region", code)])
 }
 
-/// How many regions the run has.
+/// The legend entries of chart `id`'s region lines, drawn in the region's colour of the
+/// page's theme; none for a run with one region. They follow the run (a link can change how
+/// many regions it has).
 #[cfg(feature = "extended")]
-fn region_count(console: &Console) -> usize {
-    console.sim().region_count()
-}
-
-#[cfg(not(feature = "extended"))]
-fn region_count(_: &Console) -> usize {
-    1
-}
-
-/// The legend entries of chart `id`'s region lines, for a run with `count` regions: drawn
-/// in the region's colour of the page's theme.
-#[cfg(feature = "extended")]
-fn region_legend(id: &str, count: usize) -> Vec<LegendItem> {
+fn region_legend(id: &'static str, run: RunHandle) -> impl IntoView {
     use crate::charts::regions;
-    if !regions::has_lines(id) {
-        return Vec::new();
+    let count = Memo::new(move |_| {
+        run.generation.track();
+        run.with(|c| c.sim().region_count()).unwrap_or(1)
+    });
+    move || {
+        regions::drawn(count.get())
+            .filter(|_| regions::has_lines(id))
+            .map(|r| {
+                let code = oncall_sim::regions::code(r);
+                legend_item(LegendItem {
+                    label: region_label(&code.to_uppercase()),
+                    css_color: format!("var(--region-{code})"),
+                    shape: "line",
+                    right_axis: false,
+                })
+            })
+            .collect_view()
     }
-    regions::drawn(count)
-        .map(|r| {
-            let code = oncall_sim::regions::code(r);
-            LegendItem {
-                label: region_label(&code.to_uppercase()),
-                css_color: format!("var(--region-{code})"),
-                shape: "line",
-                right_axis: false,
-            }
-        })
-        .collect()
+}
+
+/// The first build's runs have one region.
+#[cfg(not(feature = "extended"))]
+fn region_legend(_: &'static str, _: RunHandle) {}
+
+/// Adds each region's value on chart `id` at `minute` to `values`, for a chart's text
+/// alternative.
+#[cfg(feature = "extended")]
+fn add_region_values(run: RunHandle, id: &str, minute: u32, values: &mut Vec<ChartValue>) {
+    if let Some(more) = run.with(|c| region_values(c, id, minute)) {
+        values.extend(more);
+    }
 }
 
 #[cfg(not(feature = "extended"))]
-fn region_legend(_: &str, _: usize) -> Vec<LegendItem> {
-    Vec::new()
-}
+fn add_region_values(_: RunHandle, _: &str, _: u32, _: &mut Vec<ChartValue>) {}
 
 /// Each region's value on chart `id` at `minute`, in words, with its swatch's colour.
 #[cfg(feature = "extended")]
@@ -172,16 +177,21 @@ struct ChartValue {
 
 /// What chart `id` shows at minute `r`, in words: its series, then each region's line.
 fn chart_values(console: &Console, id: &str, r: &oncall_sim::MinuteRecord) -> Vec<ChartValue> {
-    let mut values: Vec<ChartValue> = alt_values(id, r)
+    let mut values = series_values(id, r);
+    values.extend(region_values(console, id, r.minute));
+    values
+}
+
+/// What chart `id`'s own series show at minute `r`, in words.
+fn series_values(id: &str, r: &oncall_sim::MinuteRecord) -> Vec<ChartValue> {
+    alt_values(id, r)
         .into_iter()
         .map(|(key, value)| ChartValue {
             label: chart_text(key),
             value,
             swatch: None,
         })
-        .collect();
-    values.extend(region_values(console, id, r.minute));
-    values
+        .collect()
 }
 
 /// "name value, name value".
@@ -296,6 +306,26 @@ fn legend_item(item: LegendItem) -> impl IntoView {
             ></span>
             {item.label}
             {right}
+        </li>
+    }
+}
+
+/// One row of the crosshair's tip: the series' swatch, its name and its value. `colors` are
+/// the chart's own series' colours by name.
+fn tip_row(v: ChartValue, colors: &[(String, String)]) -> impl IntoView {
+    let swatch = v
+        .swatch
+        .or_else(|| {
+            colors
+                .iter()
+                .find(|(label, _)| *label == v.label)
+                .map(|(_, c)| c.clone())
+        })
+        .map(|c| format!("--swatch: {c}"));
+    view! {
+        <li>
+            <span class="swatch" style=swatch></span>
+            {v.label} " " <b>{v.value}</b>
         </li>
     }
 }
@@ -453,10 +483,6 @@ pub fn ChartsPanel(
     let events = Memo::new(move |_| run.snapshot.with(|s| s.events));
     // `events` is read (not only tracked) so that the memo computes and follows the
     // snapshot: a memo that was never read has no sources and never changes.
-    let regions = Memo::new(move |_| {
-        run.generation.track();
-        run.with(region_count).unwrap_or(1)
-    });
     let marks = Memo::new(move |_| {
         run.generation.track();
         let _count = events.get();
@@ -512,13 +538,12 @@ pub fn ChartsPanel(
                 .map(|s| (s.label.clone(), crate::theme::css(s.color)))
                 .collect();
             // The crosshair's minute on this chart: where it is drawn and what it shows.
-            let tip =
-                move || {
-                    let minute = run.crosshair.get()?;
-                    let last_hour = run.charts_last_hour.get();
-                    run.snapshot.track();
-                    let width = f64::from(node.get_untracked()?.client_width());
-                    run.with(|c| {
+            let tip = move || {
+                let minute = run.crosshair.get()?;
+                let last_hour = run.charts_last_hour.get();
+                run.snapshot.track();
+                let width = f64::from(node.get_untracked()?.client_width());
+                run.with(|c| {
                     let axis = axis_now(c, &tip_layout, last_hour);
                     if f64::from(minute) < axis.start {
                         return None;
@@ -532,22 +557,7 @@ pub fn ChartsPanel(
                     };
                     let rows = chart_values(c, id, r)
                         .into_iter()
-                        .map(|ChartValue { label, value, swatch }| {
-                            let swatch = swatch
-                                .or_else(|| {
-                                    series_colors
-                                        .iter()
-                                        .find(|(l, _)| *l == label)
-                                        .map(|(_, c)| c.clone())
-                                })
-                                .map(|c| format!("--swatch: {c}"));
-                            view! {
-                                <li>
-                                    <span class="swatch" style=swatch></span>
-                                    {label} " " <b>{value}</b>
-                                </li>
-                            }
-                        })
+                        .map(|value| tip_row(value, &series_colors))
                         .collect_view();
                     Some(view! {
                         <div class="chart-tip" style=side aria-hidden="true" data-field="chart-tip">
@@ -557,7 +567,7 @@ pub fn ChartsPanel(
                     })
                 })
                 .flatten()
-                };
+            };
             let on_move = move |ev: web_sys::PointerEvent| {
                 let Some(canvas) = node.get_untracked() else {
                     return;
@@ -588,18 +598,12 @@ pub fn ChartsPanel(
             let heading_id = format!("chart-{id}-title");
             let labelled_by = heading_id.clone();
             let items = legend(figure).into_iter().map(legend_item).collect_view();
-            // A run with several regions adds their lines to some charts.
-            let region_items = move || {
-                region_legend(id, regions.get())
-                    .into_iter()
-                    .map(legend_item)
-                    .collect_view()
-            };
             let alt = move || {
-                let record = run.snapshot.with(|s| s.record.clone());
-                let values = run
-                    .with(|c| values_text(&chart_values(c, id, &record)))
-                    .unwrap_or_default();
+                let values = run.snapshot.with(|s| {
+                    let mut values = series_values(id, &s.record);
+                    add_region_values(run, id, s.record.minute, &mut values);
+                    values_text(&values)
+                });
                 let marks = marks_text(marks.get());
                 tf(
                     Msg::ChartAlt,
@@ -616,7 +620,7 @@ pub fn ChartsPanel(
                 <figure class="chart" data-chart=id aria-labelledby=labelled_by>
                     <figcaption>
                         <h3 id=heading_id>{title}</h3>
-                        <ul class="legend">{items}{region_items}</ul>
+                        <ul class="legend">{items}{region_legend(id, run)}</ul>
                     </figcaption>
                     <div class="chart-plot">
                         <canvas

@@ -29,6 +29,8 @@ cargo clippy -p oncall-sim --no-default-features -- -D warnings
 
 step "cargo test (native, workspace)"
 cargo test --workspace
+# The console's extended build has modules of its own (regions, requests) and their tests.
+cargo test -p oncall-sim-web --features extended --lib
 
 step "fuzz harness (links, elastic configurations, actions, parameters; bounded by PROPTEST_CASES)"
 cargo test -p oncall-sim --test fuzz -- --nocapture

@@ -19,6 +19,11 @@ pub enum EventFamily {
     Cache,
     Traffic,
     Scaling,
+    /// Health checks' transitions (endpoint, source, composite, the consumer's view) and
+    /// outlier detection's ejections, its passive counterpart: only runs with regions have
+    /// them.
+    #[cfg(feature = "extended")]
+    Health,
 }
 
 impl EventFamily {
@@ -33,6 +38,8 @@ impl EventFamily {
             Self::Cache => "cache",
             Self::Traffic => "traffic",
             Self::Scaling => "scaling",
+            #[cfg(feature = "extended")]
+            Self::Health => "health",
         }
     }
 
@@ -47,6 +54,8 @@ impl EventFamily {
             Self::Cache => Msg::KindCache,
             Self::Traffic => Msg::KindTraffic,
             Self::Scaling => Msg::KindScaling,
+            #[cfg(feature = "extended")]
+            Self::Health => Msg::KindHealth,
         })
     }
 }
@@ -262,13 +271,33 @@ pub fn describe(event: &Event, clock_at: &dyn Fn(u32) -> String) -> (EventFamily
         // Regions: health transitions, failover, ejections and injected failures speak
         // through the core's catalog.
         other => (
-            F::Fleet,
+            regional_family(other),
             other
                 .regional_message()
                 .map(|m| core_text(&m))
                 .unwrap_or_default(),
         ),
     }
+}
+
+/// The family of a regional event: health checks' transitions and outlier detection's
+/// ejections are health, a region's users sent elsewhere are traffic, crashes and injected
+/// failures are the fleet's.
+#[cfg(feature = "extended")]
+fn regional_family(kind: &EventKind) -> EventFamily {
+    match kind {
+        EventKind::HealthTransition { .. }
+        | EventKind::Ejected { .. }
+        | EventKind::Unejected { .. } => EventFamily::Health,
+        EventKind::Rerouted { .. } => EventFamily::Traffic,
+        _ => EventFamily::Fleet,
+    }
+}
+
+/// Without regions there are no regional events.
+#[cfg(not(feature = "extended"))]
+fn regional_family(_: &EventKind) -> EventFamily {
+    EventFamily::Fleet
 }
 
 #[cfg(test)]
@@ -349,6 +378,38 @@ mod tests {
             "Kubernetes HPA, cpu: 10 → 12 instances. scale up 10 → 12: ⌈10 × 72.0 % / 60 %⌉ = 12"
         );
         assert_eq!(event_time(&e), "12:03:15");
+    }
+
+    /// The regional outage's health checks speak in a family of their own; its failover is
+    /// traffic moving.
+    #[cfg(feature = "extended")]
+    #[test]
+    fn health_transitions_are_their_own_family() {
+        let mut sim =
+            oncall_sim::setup::RunSetup::new(oncall_sim::ids::ScenarioId::RegionalOutage, 1)
+                .build()
+                .unwrap();
+        sim.run(45);
+        let all = texts(&sim);
+        let health: Vec<&String> = all
+            .iter()
+            .filter(|(f, _)| *f == EventFamily::Health)
+            .map(|(_, text)| text)
+            .collect();
+        assert!(
+            health
+                .iter()
+                .any(|t| t.contains("composite HEALTHY → UNHEALTHY")),
+            "{health:#?}"
+        );
+        assert!(health.iter().all(|t| t.contains(" → ")), "{health:#?}");
+        assert!(all.iter().any(|(f, t)| *f == EventFamily::Traffic
+            && t.contains("users of region a now go to region b")));
+        assert!(all
+            .iter()
+            .all(|(f, t)| *f == EventFamily::Health || !t.contains("HEALTHY →")));
+        assert_eq!(EventFamily::Health.class(), "health");
+        assert_eq!(EventFamily::Health.label(), "health");
     }
 
     #[test]

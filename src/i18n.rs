@@ -225,6 +225,9 @@ pub enum Msg {
     SeriesBooting,
     SeriesFleetCost,
     SeriesCostSoFar,
+    /// Placeholder `{region}`: the region's code ("A").
+    #[cfg(feature = "extended")]
+    SeriesRegion,
     RightAxis,
     MarksLegend,
     MarkDeploy,
@@ -235,59 +238,122 @@ pub enum Msg {
     /// Placeholders `{name}`, `{value}`.
     ChartAltValue,
     ChartCrosshair,
+    #[cfg(feature = "extended")]
     RegionsHeading,
+    #[cfg(feature = "extended")]
     RegionsRegion,
+    #[cfg(feature = "extended")]
     RegionsComposite,
+    #[cfg(feature = "extended")]
     RegionsConsumer,
+    #[cfg(feature = "extended")]
     RegionsApp,
+    #[cfg(feature = "extended")]
     RegionsDatabase,
+    #[cfg(feature = "extended")]
     RegionsShare,
+    #[cfg(feature = "extended")]
     RegionsUsers,
+    #[cfg(feature = "extended")]
     RegionsInstances,
+    #[cfg(feature = "extended")]
     RegionsSourceCounts,
+    #[cfg(feature = "extended")]
     RegionsRoutedHome,
+    #[cfg(feature = "extended")]
     RegionsRoutedTo,
+    #[cfg(feature = "extended")]
     RegionsOutOfRouting,
+    #[cfg(feature = "extended")]
     RegionsApply,
+    #[cfg(feature = "extended")]
     RegionsHealthyPercent,
+    #[cfg(feature = "extended")]
     RegionsMinHealthy,
+    #[cfg(feature = "extended")]
     RegionsDrain,
+    #[cfg(feature = "extended")]
     RegionsUndrain,
+    #[cfg(feature = "extended")]
     RegionsOutlier,
+    #[cfg(feature = "extended")]
     RegionsFailover,
+    #[cfg(feature = "extended")]
     RegionsInjectZone,
+    #[cfg(feature = "extended")]
     RegionsInjectDb,
+    #[cfg(feature = "extended")]
     RegionsInjectHeading,
+    #[cfg(feature = "extended")]
+    RegionalHeading,
+    #[cfg(feature = "extended")]
+    RegionalIntro,
+    #[cfg(feature = "extended")]
+    RegionalAsPlayed,
+    #[cfg(feature = "extended")]
+    RegionalFailoverOff,
+    #[cfg(feature = "extended")]
+    RegionalOutlierOnly,
+    #[cfg(feature = "extended")]
+    RegionalReplaying,
     EngineLabel,
     EngineFormulas,
     EngineRequests,
+    #[cfg(feature = "extended")]
     LbLabel,
+    #[cfg(feature = "extended")]
     LbRoundRobin,
+    #[cfg(feature = "extended")]
     LbRandom,
+    #[cfg(feature = "extended")]
     LbLeastRequest,
+    #[cfg(feature = "extended")]
     LbRingHash,
+    #[cfg(feature = "extended")]
     LbMaglev,
+    #[cfg(feature = "extended")]
     HedgeLabel,
+    #[cfg(feature = "extended")]
     HedgeDelayLabel,
+    #[cfg(feature = "extended")]
     HedgeTokensLabel,
+    #[cfg(feature = "extended")]
     HedgeRefillLabel,
+    #[cfg(feature = "extended")]
     RequestsHeading,
+    #[cfg(feature = "extended")]
     RequestsSummary,
+    #[cfg(feature = "extended")]
     RequestsInstances,
+    #[cfg(feature = "extended")]
     RequestsInstanceTitle,
+    #[cfg(feature = "extended")]
     RequestsInstancesAlt,
+    #[cfg(feature = "extended")]
     RequestsLatency,
+    #[cfg(feature = "extended")]
     RequestsNoneServed,
+    #[cfg(feature = "extended")]
     RequestsHistogramAlt,
+    #[cfg(feature = "extended")]
     RequestsP50Mark,
+    #[cfg(feature = "extended")]
     RequestsP99Mark,
+    #[cfg(feature = "extended")]
     RequestsFormulaP99Mark,
+    #[cfg(feature = "extended")]
     RequestsSideBySide,
+    #[cfg(feature = "extended")]
     RequestsFormula,
+    #[cfg(feature = "extended")]
     RequestsMeasured,
+    #[cfg(feature = "extended")]
     RequestsPWait,
+    #[cfg(feature = "extended")]
     RequestsRejected,
+    #[cfg(feature = "extended")]
     RequestsHedges,
+    #[cfg(feature = "extended")]
     RequestsHedgingOff,
     ChartCrosshairKeys,
     /// Placeholders `{deploys}`, `{pages}`, `{actions}` (counted: [`MarkedDeploysOne`] and
@@ -368,6 +434,8 @@ pub enum Msg {
     KindCache,
     KindTraffic,
     KindScaling,
+    #[cfg(feature = "extended")]
+    KindHealth,
 
     // Sources.
     SourcesHeading,
@@ -757,6 +825,8 @@ fn en(msg: Msg) -> &'static str {
         SeriesBooting => "Booting",
         SeriesFleetCost => "Fleet cost ($/h)",
         SeriesCostSoFar => "Cost so far ($)",
+        #[cfg(feature = "extended")]
+        SeriesRegion => "Region {region}",
         RightAxis => "right axis",
         MarksLegend => "Marks on the time axis:",
         MarkDeploy => "deploy",
@@ -764,60 +834,123 @@ fn en(msg: Msg) -> &'static str {
         MarkAction => "your action",
         ChartAlt => "{title}, {from} to {to}. At {to}: {values}. {marks}",
         ChartAltValue => "{name} {value}",
+        #[cfg(feature = "extended")]
         RequestsHeading => "Requests this minute",
+        #[cfg(feature = "extended")]
         RequestsSummary => "{arrivals} arrived, {served} served, {timeouts} timed out, {rejected} rejected",
+        #[cfg(feature = "extended")]
         RequestsInstances => "Each instance's utilization",
+        #[cfg(feature = "extended")]
         RequestsInstanceTitle => "Instance {n}: {served} served, {queue} waiting at the minute's end, {utilization} busy",
+        #[cfg(feature = "extended")]
         RequestsInstancesAlt => "{serving} instances serving, from {low} to {high} busy; instance {busiest} served the most",
+        #[cfg(feature = "extended")]
         RequestsLatency => "Time in the system of the served requests (log scale)",
+        #[cfg(feature = "extended")]
         RequestsNoneServed => "No request was served this minute.",
+        #[cfg(feature = "extended")]
         RequestsHistogramAlt => "Histogram of the time in the system: p50 {p50}, p99 {p99}; the formula's p99 {formula}",
+        #[cfg(feature = "extended")]
         RequestsP50Mark => "p50 {value}",
+        #[cfg(feature = "extended")]
         RequestsP99Mark => "p99 {value}",
+        #[cfg(feature = "extended")]
         RequestsFormulaP99Mark => "formula p99 {value}",
+        #[cfg(feature = "extended")]
         RequestsSideBySide => "The formulas beside the requests",
+        #[cfg(feature = "extended")]
         RequestsFormula => "Formula",
+        #[cfg(feature = "extended")]
         RequestsMeasured => "Requests",
+        #[cfg(feature = "extended")]
         RequestsPWait => "Requests that waited",
+        #[cfg(feature = "extended")]
         RequestsRejected => "Rejected (503)",
+        #[cfg(feature = "extended")]
         RequestsHedges => "Hedges: {sent} sent, {won} won, {cancelled} cancelled, {duplicates} duplicated; {tokens} tokens left",
+        #[cfg(feature = "extended")]
         RequestsHedgingOff => "Hedging is off.",
         EngineLabel => "Engine",
         EngineFormulas => "Formulas",
         EngineRequests => "Requests",
+        #[cfg(feature = "extended")]
         LbLabel => "Load balancing",
+        #[cfg(feature = "extended")]
         LbRoundRobin => "Round robin",
+        #[cfg(feature = "extended")]
         LbRandom => "Random",
+        #[cfg(feature = "extended")]
         LbLeastRequest => "Least request (two choices)",
+        #[cfg(feature = "extended")]
         LbRingHash => "Ring hash (by key)",
+        #[cfg(feature = "extended")]
         LbMaglev => "Maglev (by key)",
+        #[cfg(feature = "extended")]
         HedgeLabel => "Hedged requests",
+        #[cfg(feature = "extended")]
         HedgeDelayLabel => "Hedge delay (ms)",
+        #[cfg(feature = "extended")]
         HedgeTokensLabel => "Most tokens",
+        #[cfg(feature = "extended")]
         HedgeRefillLabel => "Tokens per success",
+        #[cfg(feature = "extended")]
         RegionsHeading => "Regions",
+        #[cfg(feature = "extended")]
         RegionsRegion => "Region",
+        #[cfg(feature = "extended")]
         RegionsComposite => "Composite health",
+        #[cfg(feature = "extended")]
         RegionsConsumer => "Load balancer sees",
+        #[cfg(feature = "extended")]
         RegionsApp => "App fleet",
+        #[cfg(feature = "extended")]
         RegionsDatabase => "Database",
+        #[cfg(feature = "extended")]
         RegionsShare => "Traffic served",
+        #[cfg(feature = "extended")]
         RegionsUsers => "Its users go to",
+        #[cfg(feature = "extended")]
         RegionsInstances => "Serving / crashed / ejected",
+        #[cfg(feature = "extended")]
         RegionsSourceCounts => "{healthy} of {total} healthy (needs {percent} % and {min})",
+        #[cfg(feature = "extended")]
         RegionsRoutedHome => "their own region",
+        #[cfg(feature = "extended")]
         RegionsRoutedTo => "region {region}",
+        #[cfg(feature = "extended")]
         RegionsOutOfRouting => "out of routing",
+        #[cfg(feature = "extended")]
         RegionsApply => "Apply",
+        #[cfg(feature = "extended")]
         RegionsHealthyPercent => "Healthy share needed (%)",
+        #[cfg(feature = "extended")]
         RegionsMinHealthy => "Healthy endpoints needed",
+        #[cfg(feature = "extended")]
         RegionsDrain => "Drain",
+        #[cfg(feature = "extended")]
         RegionsUndrain => "Put back",
+        #[cfg(feature = "extended")]
         RegionsOutlier => "Outlier detection",
+        #[cfg(feature = "extended")]
         RegionsFailover => "Health-based failover",
+        #[cfg(feature = "extended")]
         RegionsInjectZone => "Zone outage (half)",
+        #[cfg(feature = "extended")]
         RegionsInjectDb => "Database failure",
+        #[cfg(feature = "extended")]
         RegionsInjectHeading => "Inject a failure",
+        #[cfg(feature = "extended")]
+        RegionalHeading => "Failover",
+        #[cfg(feature = "extended")]
+        RegionalIntro => "The same scenario, seed and settings replayed without your actions: with health-based failover off, and with failover off but outlier detection on in every region.",
+        #[cfg(feature = "extended")]
+        RegionalAsPlayed => "As played",
+        #[cfg(feature = "extended")]
+        RegionalFailoverOff => "Failover off",
+        #[cfg(feature = "extended")]
+        RegionalOutlierOnly => "Outlier detection only",
+        #[cfg(feature = "extended")]
+        RegionalReplaying => "Replaying the run with failover off…",
         ChartCrosshair => "{clock}: {values}",
         ChartCrosshairKeys => "Left and right arrows move a crosshair across all charts, a minute at a time (ten with Shift); Home and End go to the ends; Escape hides it.",
         ChartAltMarks => "Marked: {deploys}, {pages}, {actions}.",
@@ -881,6 +1014,8 @@ fn en(msg: Msg) -> &'static str {
         KindCache => "cache",
         KindTraffic => "traffic",
         KindScaling => "scaling",
+        #[cfg(feature = "extended")]
+        KindHealth => "health",
 
         SourcesHeading => "Sources",
         SourcesIntro => {

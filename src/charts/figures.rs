@@ -71,6 +71,9 @@ pub struct Series {
     pub width: f64,
     /// (minute, value), decimated to what the canvas can show.
     pub points: Vec<(f64, f64)>,
+    /// The region whose line this is: drawn in the theme's colour of that region instead of
+    /// `color` (which is the light theme's).
+    pub region: Option<usize>,
 }
 
 /// A horizontal reference line (the timeout, the page threshold).
@@ -322,6 +325,7 @@ impl Builder<'_> {
             style,
             width: if style == SeriesStyle::Area { 1.5 } else { 2.0 },
             points: decimate(points, MAX_POINTS),
+            region: None,
         }
     }
 }

@@ -10,6 +10,8 @@
 
 pub mod figures;
 pub mod overlay;
+#[cfg(feature = "extended")]
+pub mod regions;
 
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::CanvasRenderingContext2d as Context;
@@ -28,6 +30,8 @@ pub struct Theme {
     pub grid: Rgb,
     /// Indexed by [`MarkKind`]: deploy, page, the player's action.
     pub marks: [Rgb; 3],
+    /// Each region's line (a, b, c).
+    pub regions: [Rgb; 3],
 }
 
 impl Theme {
@@ -40,6 +44,11 @@ impl Theme {
             theme::light("--k-page"),
             theme::light("--k-action"),
         ],
+        regions: [
+            theme::light("--region-a"),
+            theme::light("--region-b"),
+            theme::light("--region-c"),
+        ],
     };
     pub const DARK: Theme = Theme {
         background: theme::dark("--panel"),
@@ -50,7 +59,23 @@ impl Theme {
             theme::dark("--k-page"),
             theme::dark("--k-action"),
         ],
+        regions: [
+            theme::dark("--region-a"),
+            theme::dark("--region-b"),
+            theme::dark("--region-c"),
+        ],
     };
+}
+
+impl Theme {
+    /// The colour `series` is drawn in: its region's in this theme, else its own.
+    pub fn color_of(&self, series: &Series) -> Rgb {
+        series
+            .region
+            .and_then(|r| self.regions.get(r))
+            .copied()
+            .unwrap_or(series.color)
+    }
 }
 
 /// Why a chart could not be drawn.
@@ -396,9 +421,10 @@ fn draw_on(ctx: Context, figure: &Figure, theme: &Theme, scale: f64, crosshair: 
     }
 
     for series in &figure.series {
-        frame.pen(series.width, series.color, 1.0, &[]);
+        let color = theme.color_of(series);
+        frame.pen(series.width, color, 1.0, &[]);
         match series.style {
-            SeriesStyle::Area => frame.area(series.axis, &series.points, series.color, 0.25),
+            SeriesStyle::Area => frame.area(series.axis, &series.points, color, 0.25),
             SeriesStyle::Line => frame.line(series.axis, &series.points),
         }
     }
@@ -410,7 +436,7 @@ fn draw_on(ctx: Context, figure: &Figure, theme: &Theme, scale: f64, crosshair: 
         frame.segment((x, frame.top), (x, frame.top + frame.height));
         for series in &figure.series {
             if let Some(v) = value_at(&series.points, minute) {
-                frame.dot((x, frame.y(series.axis, v)), series.color);
+                frame.dot((x, frame.y(series.axis, v)), theme.color_of(series));
             }
         }
     }

@@ -210,6 +210,7 @@ pub fn overlay_figures(
                         style: SeriesStyle::Line,
                         width: 2.0,
                         points: points(history, line.value),
+                        region: None,
                     });
                     runs.push(run);
                 }

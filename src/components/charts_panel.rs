@@ -74,7 +74,138 @@ fn run_figures(console: &Console, last_hour: bool) -> Vec<Figure> {
     for fig in &mut figs {
         fig.span = span;
     }
+    add_region_lines(&mut figs, console, last_hour);
     figs
+}
+
+/// Each region's line on the charts that have them (the build with regions).
+#[cfg(feature = "extended")]
+fn add_region_lines(figs: &mut [Figure], console: &Console, last_hour: bool) {
+    let first = shown(console, last_hour).first().map_or(0, |r| r.minute);
+    let minutes = console.sim().region_history();
+    let from = (first as usize).min(minutes.len());
+    crate::charts::regions::add_lines(figs, first, &minutes[from..], &region_label);
+}
+
+#[cfg(not(feature = "extended"))]
+fn add_region_lines(_: &mut [Figure], _: &Console, _: bool) {}
+
+/// A region's name on the charts ("Region A"), from its code.
+#[cfg(feature = "extended")]
+fn region_label(code: &str) -> String {
+    tf(Msg::SeriesRegion, &[("region", code)])
+}
+
+/// The legend entries of chart `id`'s region lines, drawn in the region's colour of the
+/// page's theme; none for a run with one region. They follow the run (a link can change how
+/// many regions it has).
+#[cfg(feature = "extended")]
+fn region_legend(id: &'static str, run: RunHandle) -> impl IntoView {
+    use crate::charts::regions;
+    let count = Memo::new(move |_| {
+        run.generation.track();
+        run.with(|c| c.sim().region_count()).unwrap_or(1)
+    });
+    move || {
+        regions::drawn(count.get())
+            .filter(|_| regions::has_lines(id))
+            .map(|r| {
+                let code = oncall_sim::regions::code(r);
+                legend_item(LegendItem {
+                    label: region_label(&code.to_uppercase()),
+                    css_color: format!("var(--region-{code})"),
+                    shape: "line",
+                    right_axis: false,
+                })
+            })
+            .collect_view()
+    }
+}
+
+/// The first build's runs have one region.
+#[cfg(not(feature = "extended"))]
+fn region_legend(_: &'static str, _: RunHandle) {}
+
+/// Adds each region's value on chart `id` at `minute` to `values`, for a chart's text
+/// alternative.
+#[cfg(feature = "extended")]
+fn add_region_values(run: RunHandle, id: &str, minute: u32, values: &mut Vec<ChartValue>) {
+    if let Some(more) = run.with(|c| region_values(c, id, minute)) {
+        values.extend(more);
+    }
+}
+
+#[cfg(not(feature = "extended"))]
+fn add_region_values(_: RunHandle, _: &str, _: u32, _: &mut Vec<ChartValue>) {}
+
+/// Each region's value on chart `id` at `minute`, in words, with its swatch's colour.
+#[cfg(feature = "extended")]
+fn region_values(console: &Console, id: &str, minute: u32) -> Vec<ChartValue> {
+    use crate::charts::regions;
+    let Some(at) = console.sim().region_history().get(minute as usize) else {
+        return Vec::new();
+    };
+    let format = if id == "traffic" {
+        Format::ReqPerS
+    } else {
+        Format::Count
+    };
+    regions::drawn(at.len())
+        .filter_map(|r| {
+            let value = regions::value(id, &at[r])?;
+            Some(ChartValue {
+                label: region_label(&at[r].region.to_uppercase()),
+                value: format_value(format, Value::Number(value)),
+                swatch: Some(format!("var(--region-{})", at[r].region)),
+            })
+        })
+        .collect()
+}
+
+#[cfg(not(feature = "extended"))]
+fn region_values(_: &Console, _: &str, _: u32) -> Vec<ChartValue> {
+    Vec::new()
+}
+
+/// One value a chart shows at a minute: its series' name, the value in words, and the colour
+/// of its swatch when it is not the series' own.
+struct ChartValue {
+    label: String,
+    value: String,
+    swatch: Option<String>,
+}
+
+/// What chart `id` shows at minute `r`, in words: its series, then each region's line.
+fn chart_values(console: &Console, id: &str, r: &oncall_sim::MinuteRecord) -> Vec<ChartValue> {
+    let mut values = series_values(id, r);
+    values.extend(region_values(console, id, r.minute));
+    values
+}
+
+/// What chart `id`'s own series show at minute `r`, in words.
+fn series_values(id: &str, r: &oncall_sim::MinuteRecord) -> Vec<ChartValue> {
+    alt_values(id, r)
+        .into_iter()
+        .map(|(key, value)| ChartValue {
+            label: chart_text(key),
+            value,
+            swatch: None,
+        })
+        .collect()
+}
+
+/// "name value, name value".
+fn values_text(values: &[ChartValue]) -> String {
+    values
+        .iter()
+        .map(|v| {
+            tf(
+                Msg::ChartAltValue,
+                &[("name", &v.label), ("value", &v.value)],
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The minutes the charts draw: the whole history, or its last hour.
@@ -161,6 +292,42 @@ fn legend(figure: &Figure) -> Vec<LegendItem> {
         right_axis: has_right && g.axis == Axis::Right,
     }));
     items
+}
+
+/// A legend entry's list item.
+fn legend_item(item: LegendItem) -> impl IntoView {
+    let right = item.right_axis.then(|| format!(" ({})", t(Msg::RightAxis)));
+    view! {
+        <li>
+            <span
+                class=format!("swatch {}", item.shape)
+                style=format!("--swatch: {}", item.css_color)
+                aria-hidden="true"
+            ></span>
+            {item.label}
+            {right}
+        </li>
+    }
+}
+
+/// One row of the crosshair's tip: the series' swatch, its name and its value. `colors` are
+/// the chart's own series' colours by name.
+fn tip_row(v: ChartValue, colors: &[(String, String)]) -> impl IntoView {
+    let swatch = v
+        .swatch
+        .or_else(|| {
+            colors
+                .iter()
+                .find(|(label, _)| *label == v.label)
+                .map(|(_, c)| c.clone())
+        })
+        .map(|c| format!("--swatch: {c}"));
+    view! {
+        <li>
+            <span class="swatch" style=swatch></span>
+            {v.label} " " <b>{v.value}</b>
+        </li>
+    }
 }
 
 /// What a chart shows now, in words (its text alternative).
@@ -298,20 +465,6 @@ fn crosshair_key(run: RunHandle, key: &str, shift: bool) -> bool {
     true
 }
 
-/// The values of chart `id`'s series at the crosshair's minute, in words.
-fn crosshair_values(id: &str, r: &oncall_sim::MinuteRecord) -> String {
-    alt_values(id, r)
-        .into_iter()
-        .map(|(key, value)| {
-            tf(
-                Msg::ChartAltValue,
-                &[("name", &chart_text(key)), ("value", &value)],
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// The six live charts, with HTML legends and a text alternative each. The canvases are drawn
 /// by the frame loop ([`draw_charts`]); this component lays them out and watches their size.
 #[component]
@@ -363,7 +516,10 @@ pub fn ChartsPanel(
             let r = c.sim().history().get(minute as usize)?;
             Some(tf(
                 Msg::ChartCrosshair,
-                &[("clock", &r.clock), ("values", &crosshair_values(id, r))],
+                &[
+                    ("clock", &r.clock),
+                    ("values", &values_text(&chart_values(c, id, r))),
+                ],
             ))
         })
         .flatten()
@@ -399,21 +555,9 @@ pub fn ChartsPanel(
                     } else {
                         format!("left: {:.0}px", x + 8.0)
                     };
-                    let rows = alt_values(id, r)
+                    let rows = chart_values(c, id, r)
                         .into_iter()
-                        .map(|(key, value)| {
-                            let label = chart_text(key);
-                            let swatch = series_colors
-                                .iter()
-                                .find(|(l, _)| *l == label)
-                                .map(|(_, c)| format!("--swatch: {c}"));
-                            view! {
-                                <li>
-                                    <span class="swatch" style=swatch></span>
-                                    {label} " " <b>{value}</b>
-                                </li>
-                            }
-                        })
+                        .map(|value| tip_row(value, &series_colors))
                         .collect_view();
                     Some(view! {
                         <div class="chart-tip" style=side aria-hidden="true" data-field="chart-tip">
@@ -453,35 +597,12 @@ pub fn ChartsPanel(
             let title = t(chart_title(id));
             let heading_id = format!("chart-{id}-title");
             let labelled_by = heading_id.clone();
-            let items = legend(figure)
-                .into_iter()
-                .map(|item| {
-                    let right = item.right_axis.then(|| format!(" ({})", t(Msg::RightAxis)));
-                    view! {
-                        <li>
-                            <span
-                                class=format!("swatch {}", item.shape)
-                                style=format!("--swatch: {}", item.css_color)
-                                aria-hidden="true"
-                            ></span>
-                            {item.label}
-                            {right}
-                        </li>
-                    }
-                })
-                .collect_view();
+            let items = legend(figure).into_iter().map(legend_item).collect_view();
             let alt = move || {
                 let values = run.snapshot.with(|s| {
-                    alt_values(id, &s.record)
-                        .into_iter()
-                        .map(|(key, value)| {
-                            tf(
-                                Msg::ChartAltValue,
-                                &[("name", &chart_text(key)), ("value", &value)],
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    let mut values = series_values(id, &s.record);
+                    add_region_values(run, id, s.record.minute, &mut values);
+                    values_text(&values)
                 });
                 let marks = marks_text(marks.get());
                 tf(
@@ -499,7 +620,7 @@ pub fn ChartsPanel(
                 <figure class="chart" data-chart=id aria-labelledby=labelled_by>
                     <figcaption>
                         <h3 id=heading_id>{title}</h3>
-                        <ul class="legend">{items}</ul>
+                        <ul class="legend">{items}{region_legend(id, run)}</ul>
                     </figcaption>
                     <div class="chart-plot">
                         <canvas

@@ -243,6 +243,7 @@ pub fn DebriefPanel() -> impl IntoView {
                         )}
                     </p>
                     {par_view(par, d.summary.clone(), d.opening_ttl_s)}
+                    {regional(&d.summary)}
                     <p class="worst-minute" data-field="worst-minute">{d.worst.clone()}</p>
                     <p class="lesson" data-field="lesson">
                         <b>{t(Msg::DebriefLesson)}</b>
@@ -270,14 +271,36 @@ pub fn DebriefPanel() -> impl IntoView {
     }
 }
 
+/// A share of the month's budget spent, in points of budget ("4.4 points").
+pub(crate) fn budget_text(spent: f64) -> String {
+    format::with_unit(Locale::default(), Msg::UnitBudgetPoints, spent * 100.0, 1)
+}
+
+/// Minutes, with their unit.
+pub(crate) fn minutes_text(m: u32) -> String {
+    format_value(Format::Minutes, Value::Number(f64::from(m)))
+}
+
+/// The regional comparison, in the build with regions.
+#[cfg(feature = "extended")]
+fn regional(summary: &RunSummary) -> impl IntoView {
+    crate::components::regional_debrief::regional_comparison(
+        summary.budget_spent,
+        summary.minutes_paging,
+    )
+}
+
+/// The first build's runs have one region: nothing to compare.
+#[cfg(not(feature = "extended"))]
+fn regional(_: &RunSummary) {}
+
 /// The par table: each line's actions, budget spent and minutes paging, and the trainee's;
 /// above it the verdict, and once the par lines are known the warnings that matter (the core's
 /// [`oncall_sim::coach`] decides both).
 fn par_view(par: RwSignal<Par>, summary: RunSummary, opening_ttl_s: u32) -> impl IntoView {
     let (spent, paging) = (summary.budget_spent, summary.minutes_paging);
     let run = use_run();
-    let budget = |x: f64| format::with_unit(Locale::default(), Msg::UnitBudgetPoints, x * 100.0, 1);
-    let minutes = |m: u32| format_value(Format::Minutes, Value::Number(f64::from(m)));
+    let (budget, minutes) = (budget_text, minutes_text);
     let actions = move |line: &ParLine| -> String {
         line.actions
             .iter()

@@ -23,6 +23,7 @@ fn engine_of(run: RunHandle) -> EngineKind {
     .unwrap_or_default()
 }
 
+#[cfg(feature = "extended")]
 fn routing_name(r: Routing) -> Msg {
     match r {
         Routing::RoundRobin => Msg::LbRoundRobin,
@@ -49,6 +50,7 @@ fn checked(
 }
 
 /// A number parameter of hedging, applied when the field is left or Enter is pressed.
+#[cfg(feature = "extended")]
 #[component]
 fn HedgeNumber(label: Msg, name: &'static str, error: RwSignal<Option<String>>) -> impl IntoView {
     let run = use_run();

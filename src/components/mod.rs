@@ -13,7 +13,11 @@ mod icons;
 mod metrics_table;
 mod notices;
 pub mod reference;
+#[cfg(feature = "extended")]
+mod regional_debrief;
+#[cfg(feature = "extended")]
 mod regions_panel;
+#[cfg(feature = "extended")]
 mod requests_panel;
 pub mod run;
 mod setup_panel;
@@ -30,7 +34,9 @@ pub use event_log::{EventLog, LOG_LIMIT};
 pub use help::HelpDialog;
 pub use metrics_table::MetricsTable;
 pub use notices::Notices;
+#[cfg(feature = "extended")]
 pub use regions_panel::RegionsPanel;
+#[cfg(feature = "extended")]
 pub use requests_panel::RequestsPanel;
 pub use run::{use_run, RunHandle, SPEEDS};
 pub use setup_panel::{parse_seed_input, SetupPanel};

@@ -1,0 +1,155 @@
+//! The debrief's regional comparison, for a run with several regions (the build with the
+//! extended models): the budget spent as played beside the same scenario, seed and settings
+//! replayed with health-based failover off, and with failover off but outlier detection on in
+//! every region (the core's [`oncall_sim::regions::debrief`]). The replays run in the
+//! background, one per timer tick, like the par search, so the page stays responsive.
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+use oncall_sim::regions::debrief::{replay, ComparisonKind, ComparisonLine};
+use oncall_sim::setup::RunSetup;
+
+use crate::components::debrief::{budget_text, minutes_text};
+use crate::components::run::{use_run, RunHandle};
+use crate::i18n::{core_text, t, tf, Msg};
+
+/// What the comparison knows so far: its lines, whether it is over, and why it stopped early.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Comparison {
+    lines: Vec<ComparisonLine>,
+    done: bool,
+    failed: Option<String>,
+}
+
+/// Replays `setup` for `minutes` once per comparison line, one line per timer tick, and fills
+/// `comparison` as the lines become known. Stops when the run changes (its generation moves
+/// on).
+fn compare(run: RunHandle, setup: RunSetup, minutes: u32, comparison: RwSignal<Comparison>) {
+    fn tick(
+        run: RunHandle,
+        setup: RunSetup,
+        minutes: u32,
+        comparison: RwSignal<Comparison>,
+        generation: u64,
+        next: usize,
+    ) {
+        if run.generation.get_untracked() != generation {
+            return;
+        }
+        let Some(kind) = ComparisonKind::ALL.get(next).copied() else {
+            comparison.update(|c| c.done = true);
+            return;
+        };
+        match replay(&setup, kind, minutes) {
+            Ok(line) => comparison.update(|c| c.lines.push(line)),
+            Err(e) => {
+                let failed = tf(
+                    Msg::CompareFailed,
+                    &[("field", &e.field), ("message", &core_text(&e.problem))],
+                );
+                comparison.update(|c| {
+                    c.failed = Some(failed);
+                    c.done = true;
+                });
+                return;
+            }
+        }
+        set_timeout(
+            move || tick(run, setup, minutes, comparison, generation, next + 1),
+            Duration::ZERO,
+        );
+    }
+    let generation = run.generation.get_untracked();
+    set_timeout(
+        move || tick(run, setup, minutes, comparison, generation, 0),
+        Duration::ZERO,
+    );
+}
+
+/// The name and the `data-comparison` key of a line.
+fn line_name(kind: ComparisonKind) -> (&'static str, Msg) {
+    match kind {
+        ComparisonKind::FailoverOff => ("failover_off", Msg::RegionalFailoverOff),
+        ComparisonKind::OutlierDetectionOnly => {
+            ("outlier_detection_only", Msg::RegionalOutlierOnly)
+        }
+    }
+}
+
+/// The comparison's table, under the par table; nothing for a run with one region.
+/// `budget_spent` and `minutes_paging` are the run as played.
+pub fn regional_comparison(budget_spent: f64, minutes_paging: u32) -> Option<impl IntoView> {
+    let run = use_run();
+    let start = run
+        .with(|c| {
+            let sim = c.sim();
+            let minutes = sim.scenario().minutes.unwrap_or(c.minutes()).max(1);
+            (sim.region_count() > 1).then(|| (c.share_state().setup(c.seed()), minutes))
+        })
+        .flatten();
+    let (setup, minutes) = start?;
+    let comparison = RwSignal::new(Comparison::default());
+    compare(run, setup, minutes, comparison);
+    let rows = move || {
+        comparison.with(|c| {
+            c.lines
+                .iter()
+                .map(|line| {
+                    let (key, name) = line_name(line.kind);
+                    view! {
+                        <tr data-comparison=key>
+                            <th scope="row">{t(name)}</th>
+                            <td>{budget_text(line.budget_spent)}</td>
+                            <td>{minutes_text(line.minutes_paging)}</td>
+                        </tr>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    let status = move || {
+        comparison.with(|c| match (&c.failed, c.done) {
+            (Some(failed), _) => failed.clone(),
+            (None, false) => t(Msg::RegionalReplaying).to_owned(),
+            (None, true) => String::new(),
+        })
+    };
+    Some(view! {
+        <h3>{t(Msg::RegionalHeading)}</h3>
+        <table class="par regional" data-field="regional-comparison">
+            <caption class="muted">{t(Msg::RegionalIntro)}</caption>
+            <thead>
+                <tr>
+                    <th scope="col">{t(Msg::ParWhat)}</th>
+                    <th scope="col">{t(Msg::ParBudget)}</th>
+                    <th scope="col">{t(Msg::ParPaging)}</th>
+                </tr>
+            </thead>
+            <tbody>
+                <tr data-comparison="as_played">
+                    <th scope="row">{t(Msg::RegionalAsPlayed)}</th>
+                    <td>{budget_text(budget_spent)}</td>
+                    <td>{minutes_text(minutes_paging)}</td>
+                </tr>
+                {rows}
+            </tbody>
+        </table>
+        <p class="muted" data-field="regional-status" aria-live="polite">{status}</p>
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page's keys are the core's names of the lines, as the command line prints them.
+    #[test]
+    fn every_line_is_keyed_by_its_core_name() {
+        for kind in ComparisonKind::ALL {
+            let (key, name) = line_name(kind);
+            assert_eq!(serde_json::to_value(kind).unwrap(), key);
+            assert!(!t(name).is_empty());
+        }
+    }
+}

@@ -334,6 +334,13 @@ impl ShareState {
                 self.params.ordering_keys.to_string(),
             ));
         }
+        #[cfg(feature = "extended")]
+        if self.params.service_shape != crate::params::ServiceDistribution::default() {
+            pairs.push((
+                crate::params::SERVICE_SHAPE_PARAM.into(),
+                self.params.service_shape.to_string(),
+            ));
+        }
         if self.autoscaler != autoscale::DEFAULT_POLICY {
             pairs.push(("autoscaler".into(), self.autoscaler.to_string()));
         }

@@ -184,8 +184,8 @@ impl Simulation {
             #[cfg(feature = "extended")]
             EngineKind::Requests => Box::new(RequestEngine::new(
                 seed,
-                crate::requests::KeySpace::default(),
-                crate::requests::ServiceShape::Exponential,
+                params.key_space(),
+                params.service_shape(),
             )),
             _ => Box::new(QueueFormulas::default()),
         };
@@ -749,6 +749,8 @@ impl Simulation {
             hedging: self.settings.hedge.then(|| self.params.hedging()),
             slow: None,
             hot_key_share: 0.0,
+            keys: self.params.key_space(),
+            choices: self.params.choices(),
         };
         for s in &self.script {
             match *s {

@@ -11,7 +11,7 @@
 
 use super::{ServiceModel, TickInput, TickOutcome};
 use crate::queueing::{self, routing};
-use crate::requests::Routing;
+use crate::requests::{KeySpace, Routing};
 
 /// Inputs of a queue solve; ticks with the same inputs reuse the last solution.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,36 +24,56 @@ struct QueueKey {
     want_p95: bool,
     cold_start: Option<super::ColdStart>,
     routing: Routing,
+    keys: KeySpace,
+    choices: u32,
 }
 
 /// The formulas of the sources panel, with the last solve remembered.
 #[derive(Clone, Debug, Default)]
 pub struct QueueFormulas {
     last: Option<(QueueKey, TickOutcome)>,
-    /// The arrival shares of the last routed fleet: its policy, instances and workers each,
-    /// and the shares (building a hash policy's table is the costly part).
-    shares: Option<(Routing, u32, u32, Vec<f64>)>,
+    /// The arrival shares of the last routed fleet (building a hash policy's table is the
+    /// costly part).
+    shares: Option<RoutedShares>,
+}
+
+/// A routed fleet's arrival shares and what they depend on.
+#[derive(Clone, Debug)]
+struct RoutedShares {
+    policy: Routing,
+    instances: u32,
+    workers_per_instance: u32,
+    keys: KeySpace,
+    shares: Vec<f64>,
 }
 
 impl QueueFormulas {
     /// The routed fleet's queue in place of the pooled one's figures, where it applies.
     fn routed(&mut self, input: &TickInput, pooled: &mut queueing::QueueOutcome) {
         let policy = input.requests.routing;
-        let fleet = routing::RoutedFleet::new(input.serving, input.workers_per_instance);
+        let fleet = routing::RoutedFleet {
+            keys: input.requests.keys,
+            choices: input.requests.choices,
+            ..routing::RoutedFleet::new(input.serving, input.workers_per_instance)
+        };
         let shares = match &self.shares {
-            Some((p, i, c, shares))
-                if *p == policy && *i == input.serving && *c == input.workers_per_instance =>
+            Some(s)
+                if s.policy == policy
+                    && s.instances == input.serving
+                    && s.workers_per_instance == input.workers_per_instance
+                    && s.keys == fleet.keys =>
             {
-                shares.clone()
+                s.shares.clone()
             }
             _ => {
                 let shares = routing::arrival_shares(policy, &fleet);
-                self.shares = Some((
+                self.shares = Some(RoutedShares {
                     policy,
-                    input.serving,
-                    input.workers_per_instance,
-                    shares.clone(),
-                ));
+                    instances: input.serving,
+                    workers_per_instance: input.workers_per_instance,
+                    keys: fleet.keys,
+                    shares: shares.clone(),
+                });
                 shares
             }
         };
@@ -102,6 +122,8 @@ impl ServiceModel for QueueFormulas {
             want_p95: input.want_p95,
             cold_start: input.cold_start.filter(|_| input.serving == 0),
             routing: input.requests.routing,
+            keys: input.requests.keys,
+            choices: input.requests.choices,
         };
         if let Some((k, outcome)) = self.last {
             if k == key {

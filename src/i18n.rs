@@ -271,6 +271,21 @@ pub enum Msg {
     HedgeDelayLabel,
     HedgeTokensLabel,
     HedgeRefillLabel,
+    // The request engine's own parameters: only the extended build shows them.
+    #[cfg(feature = "extended")]
+    ServiceShapeLabel,
+    #[cfg(feature = "extended")]
+    ServiceExponential,
+    #[cfg(feature = "extended")]
+    ServiceLognormal,
+    #[cfg(feature = "extended")]
+    ServiceSigmaLabel,
+    #[cfg(feature = "extended")]
+    KeysLabel,
+    #[cfg(feature = "extended")]
+    ZipfLabel,
+    #[cfg(feature = "extended")]
+    ChoicesLabel,
     RequestsHeading,
     RequestsSummary,
     RequestsInstances,
@@ -788,13 +803,27 @@ fn en(msg: Msg) -> &'static str {
         LbLabel => "Load balancing",
         LbRoundRobin => "Round robin",
         LbRandom => "Random",
-        LbLeastRequest => "Least request (two choices)",
+        LbLeastRequest => "Least request",
         LbRingHash => "Ring hash (by key)",
         LbMaglev => "Maglev (by key)",
         HedgeLabel => "Hedged requests",
         HedgeDelayLabel => "Hedge delay (ms)",
         HedgeTokensLabel => "Most tokens",
         HedgeRefillLabel => "Tokens per success",
+        #[cfg(feature = "extended")]
+        ServiceShapeLabel => "Service time",
+        #[cfg(feature = "extended")]
+        ServiceExponential => "Exponential",
+        #[cfg(feature = "extended")]
+        ServiceLognormal => "Lognormal",
+        #[cfg(feature = "extended")]
+        ServiceSigmaLabel => "Shape σ",
+        #[cfg(feature = "extended")]
+        KeysLabel => "Keys",
+        #[cfg(feature = "extended")]
+        ZipfLabel => "Zipf exponent",
+        #[cfg(feature = "extended")]
+        ChoicesLabel => "Choices",
         RegionsHeading => "Regions",
         RegionsRegion => "Region",
         RegionsComposite => "Composite health",
@@ -1048,7 +1077,7 @@ fn en(msg: Msg) -> &'static str {
         ConfigDownload => "Download elastic-config.json",
         ConfigFileUnreadable => "The file could not be read as text; nothing was changed.",
         ConfigTooLarge => "The file is larger than {max} kB and was not read; nothing was changed.",
-        ConfigLinkNote => "The link keeps the numeric settings and the active strategies; lb_policy and the ignored fields last until the page is reloaded.",
+        ConfigLinkNote => "The link keeps the numeric settings, the active strategies and lb_policy (as lb); the ignored fields last until the page is reloaded.",
         CompareHeading => "Compare two policies",
         CompareOpen => "Open the comparison",
         PolicyOpen => "Open the policy's settings",

@@ -319,6 +319,21 @@ pub enum Msg {
     HedgeTokensLabel,
     #[cfg(feature = "extended")]
     HedgeRefillLabel,
+    // The request engine's own parameters: only the extended build shows them.
+    #[cfg(feature = "extended")]
+    ServiceShapeLabel,
+    #[cfg(feature = "extended")]
+    ServiceExponential,
+    #[cfg(feature = "extended")]
+    ServiceLognormal,
+    #[cfg(feature = "extended")]
+    ServiceSigmaLabel,
+    #[cfg(feature = "extended")]
+    KeysLabel,
+    #[cfg(feature = "extended")]
+    ZipfLabel,
+    #[cfg(feature = "extended")]
+    ChoicesLabel,
     #[cfg(feature = "extended")]
     RequestsHeading,
     #[cfg(feature = "extended")]
@@ -880,7 +895,7 @@ fn en(msg: Msg) -> &'static str {
         #[cfg(feature = "extended")]
         LbRandom => "Random",
         #[cfg(feature = "extended")]
-        LbLeastRequest => "Least request (two choices)",
+        LbLeastRequest => "Least request",
         #[cfg(feature = "extended")]
         LbRingHash => "Ring hash (by key)",
         #[cfg(feature = "extended")]
@@ -893,6 +908,20 @@ fn en(msg: Msg) -> &'static str {
         HedgeTokensLabel => "Most tokens",
         #[cfg(feature = "extended")]
         HedgeRefillLabel => "Tokens per success",
+        #[cfg(feature = "extended")]
+        ServiceShapeLabel => "Service time",
+        #[cfg(feature = "extended")]
+        ServiceExponential => "Exponential",
+        #[cfg(feature = "extended")]
+        ServiceLognormal => "Lognormal",
+        #[cfg(feature = "extended")]
+        ServiceSigmaLabel => "Shape σ",
+        #[cfg(feature = "extended")]
+        KeysLabel => "Keys",
+        #[cfg(feature = "extended")]
+        ZipfLabel => "Zipf exponent",
+        #[cfg(feature = "extended")]
+        ChoicesLabel => "Choices",
         #[cfg(feature = "extended")]
         RegionsHeading => "Regions",
         #[cfg(feature = "extended")]
@@ -1183,7 +1212,7 @@ fn en(msg: Msg) -> &'static str {
         ConfigDownload => "Download elastic-config.json",
         ConfigFileUnreadable => "The file could not be read as text; nothing was changed.",
         ConfigTooLarge => "The file is larger than {max} kB and was not read; nothing was changed.",
-        ConfigLinkNote => "The link keeps the numeric settings and the active strategies; lb_policy and the ignored fields last until the page is reloaded.",
+        ConfigLinkNote => "The link keeps the numeric settings, the active strategies and lb_policy (as lb); the ignored fields last until the page is reloaded.",
         CompareHeading => "Compare two policies",
         CompareOpen => "Open the comparison",
         PolicyOpen => "Open the policy's settings",

@@ -51,9 +51,7 @@ pub fn mount() {
         let search = web_sys::window()
             .and_then(|w| w.location().search().ok())
             .unwrap_or_default();
-        if link::read_link(&search).state.needs_extended()
-            && url_state::open_extended(&search, true)
-        {
+        if link::read_link(&search).needs_extended() && url_state::open_extended(&search, true) {
             return;
         }
     }

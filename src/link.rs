@@ -28,6 +28,20 @@ pub struct Link {
     pub rest: Vec<(String, String)>,
 }
 
+impl Link {
+    /// Whether the run needs the build with the extended models: the core's reasons, or a
+    /// parameter only that build reads (the request engine's key space, service shape and
+    /// least request's settings), which the first download keeps untouched among the
+    /// parameters it does not own.
+    pub fn needs_extended(&self) -> bool {
+        self.state.needs_extended()
+            || self
+                .rest
+                .iter()
+                .any(|(k, _)| oncall_sim::params::EXTENDED_PARAMS.contains(&k.as_str()))
+    }
+}
+
 /// Reads a query string ("?a=b&c=d", with or without the "?") into decoded pairs, in order.
 /// `+` means a space; malformed percent escapes are kept as typed.
 pub fn parse_query(search: &str) -> Vec<(String, String)> {
@@ -120,6 +134,10 @@ fn quote(value: &str) -> String {
 fn default_text(param: &str) -> Option<String> {
     if param == BudgetAccounting::PARAM {
         return Some(BudgetAccounting::default().to_string());
+    }
+    #[cfg(feature = "extended")]
+    if param == oncall_sim::params::SERVICE_SHAPE_PARAM {
+        return Some(oncall_sim::params::ServiceDistribution::default().to_string());
     }
     let spec = RunSetup::spec(param)?;
     let value = format!("{}", spec.default);
@@ -227,6 +245,62 @@ mod tests {
     use super::*;
 
     use oncall_sim::share::owned_pairs as pairs;
+
+    /// The request engine's own parameters call for the extended build, in either build: the
+    /// extended one reads them, the first one keeps them for it.
+    #[test]
+    fn the_engines_parameters_need_the_extended_build() {
+        for query in [
+            "?service_shape=lognormal",
+            "?keys=500",
+            "?zipf=1.1",
+            "?choice_count=3",
+            "?active_request_bias=0.5",
+            "?service_sigma=2",
+        ] {
+            assert!(read_link(query).needs_extended(), "{query}");
+        }
+        assert!(!read_link("?scenario=bad-deploy&seed=3").needs_extended());
+        let link = read_link("?engine=requests&service_shape=lognormal&service_sigma=1.5");
+        assert!(link.notices.is_empty(), "{:?}", link.notices);
+        let query = link_query(&link.state, &link.rest);
+        assert!(query.contains("service_shape=lognormal"), "{query}");
+        assert!(query.contains("service_sigma=1.5"), "{query}");
+        assert_eq!(read_link(&query), link);
+    }
+
+    /// A bad value of the engine's parameters names the parameter and what it allows (the
+    /// extended build reads them).
+    #[cfg(feature = "extended")]
+    #[test]
+    fn a_bad_engine_parameter_is_named_with_what_is_allowed() {
+        let link =
+            read_link("?engine=requests&service_shape=pareto&service_sigma=9&choice_count=1");
+        let n = &link.notices;
+        assert_eq!(n.len(), 3, "{n:?}");
+        assert!(
+            n[0].contains("“service_shape”") && n[0].contains("“pareto”"),
+            "{}",
+            n[0]
+        );
+        assert!(
+            n[0].contains("exponential") && n[0].contains("lognormal"),
+            "{}",
+            n[0]
+        );
+        assert!(n[0].contains("The default, exponential,"), "{}", n[0]);
+        assert!(
+            n[1].contains("“service_sigma”") && n[1].contains("0 to 4"),
+            "{}",
+            n[1]
+        );
+        assert!(n[1].contains("The default, 1,"), "{}", n[1]);
+        assert!(
+            n[2].contains("“choice_count”") && n[2].contains("2 to 32"),
+            "{}",
+            n[2]
+        );
+    }
 
     #[test]
     fn queries_decode_like_a_browser() {

@@ -250,6 +250,20 @@ ids! {
     }
 }
 
+#[cfg(feature = "extended")]
+ids! {
+    /// How the request engine draws service times around the model's mean (parameter
+    /// `service_shape`); the formulas keep the exponential of M/M/c either way.
+    #[derive(Default)]
+    ServiceDistribution, "service_shape" {
+        /// Exponential: the formulas' own assumption (the default).
+        #[default]
+        Exponential = "exponential",
+        /// Lognormal of shape `service_sigma` with the same mean: a heavier tail.
+        Lognormal = "lognormal",
+    }
+}
+
 ids! {
     /// A switch as `--set` and links spell it (`hedge`, `ordering_keys`).
     #[derive(Default)]
@@ -271,6 +285,21 @@ pub const ENGINE_PARAM: &str = "engine";
 pub const LB_PARAM: &str = "lb";
 pub const HEDGE_PARAM: &str = "hedge";
 pub const ORDERING_KEYS_PARAM: &str = "ordering_keys";
+pub const SERVICE_SHAPE_PARAM: &str = "service_shape";
+
+/// The parameters only the extended models read (the request engine and the routed
+/// formulas): the key space, the service-time shape and least request's settings. The
+/// console's first download leaves them out of its build (they cost bytes it has not got,
+/// and change nothing it can run); it hands a link that sets any of them to the build that
+/// has them.
+pub const EXTENDED_PARAMS: &[&str] = &[
+    "keys",
+    "zipf",
+    SERVICE_SHAPE_PARAM,
+    "service_sigma",
+    "choice_count",
+    "active_request_bias",
+];
 
 /// Worker slots of a simulated instance by default: the most requests it serves at once
 /// (the node's concurrency, which the elastic scaler's per-node limits start from).
@@ -280,12 +309,13 @@ pub const DEFAULT_WORKERS_PER_INSTANCE: f64 = 16.0;
 /// The rows carry no product text; each field's doc points to the catalogs, where its doc is
 /// keyed by the field's name.
 macro_rules! model_params {
-    ($( $field:ident : $ty:ty = $default:expr, $min:expr, $max:expr, $unit:expr; )*) => {
+    ($( $(#[$meta:meta])* $field:ident : $ty:ty = $default:expr, $min:expr, $max:expr, $unit:expr; )*) => {
         /// Constants of the minute model (see [`ModelParams::SPECS`] for ranges).
         #[derive(Clone, Debug, PartialEq, serde::Serialize)]
         pub struct ModelParams {
             $(
                 #[doc = concat!("Parameter `", stringify!($field), "`; its doc is in the catalogs ([`crate::catalog::params_en`]).")]
+                $(#[$meta])*
                 pub $field: $ty,
             )*
             /// How the error budget is spent (`budget_accounting`, `time` or `requests`): a
@@ -303,17 +333,23 @@ macro_rules! model_params {
             /// Whether requests carry ordering keys (`ordering_keys`, `on` or `off`): hedging
             /// cannot be combined with them.
             pub ordering_keys: Switch,
+            /// How the request engine draws service times (`service_shape`,
+            /// `exponential` or `lognormal`).
+            #[cfg(feature = "extended")]
+            pub service_shape: ServiceDistribution,
         }
 
         impl Default for ModelParams {
             fn default() -> Self {
                 Self {
-                    $( $field: <$ty as ParamValue>::from_checked($default), )*
+                    $( $(#[$meta])* $field: <$ty as ParamValue>::from_checked($default), )*
                     budget_accounting: BudgetAccounting::default(),
                     engine: None,
                     lb: None,
                     hedge: None,
                     ordering_keys: Switch::Off,
+                    #[cfg(feature = "extended")]
+                    service_shape: ServiceDistribution::default(),
                 }
             }
         }
@@ -321,7 +357,7 @@ macro_rules! model_params {
         impl ModelParams {
             /// Every parameter with its default and allowed range.
             pub const SPECS: &'static [ParamSpec] = &[
-                $( ParamSpec { name: stringify!($field), default: $default, min: $min, max: $max, unit: $unit, integer: <$ty as ParamValue>::INTEGER }, )*
+                $( $(#[$meta])* ParamSpec { name: stringify!($field), default: $default, min: $min, max: $max, unit: $unit, integer: <$ty as ParamValue>::INTEGER }, )*
             ];
 
             /// Sets a parameter by name, checking its range.
@@ -329,7 +365,7 @@ macro_rules! model_params {
                 let spec = Self::spec(name)?;
                 let value = spec.check(value)?;
                 match name {
-                    $( stringify!($field) => self.$field = <$ty as ParamValue>::from_checked(value), )*
+                    $( $(#[$meta])* stringify!($field) => self.$field = <$ty as ParamValue>::from_checked(value), )*
                     _ => unreachable!("spec() accepted only known names"),
                 }
                 Ok(())
@@ -338,7 +374,7 @@ macro_rules! model_params {
             /// Reads a parameter by name.
             pub fn get(&self, name: &str) -> Option<f64> {
                 match name {
-                    $( stringify!($field) => Some(ParamValue::to_f64(self.$field)), )*
+                    $( $(#[$meta])* stringify!($field) => Some(ParamValue::to_f64(self.$field)), )*
                     _ => None,
                 }
             }
@@ -382,6 +418,18 @@ model_params! {
     propagation_delay_s: u32 = 30.0, 0.0, 600.0, "s";
     cross_region_ms: f64 = 60.0, 0.0, 1000.0, "ms";
     db_replicas: u32 = 3.0, 1.0, 20.0, "";
+    // The request engine's key space, service-time shape and least request's settings (their
+    // defaults and sources are in the catalogs' docs and beside the constants).
+    #[cfg(feature = "extended")]
+    keys: u32 = crate::requests::keys::DEFAULT_KEYS as f64, 1.0, crate::requests::keys::MAX_KEYS as f64, "keys";
+    #[cfg(feature = "extended")]
+    zipf: f64 = crate::requests::keys::DEFAULT_EXPONENT, 0.0, crate::requests::keys::MAX_EXPONENT, "";
+    #[cfg(feature = "extended")]
+    service_sigma: f64 = crate::requests::keys::DEFAULT_SIGMA, 0.0, crate::requests::keys::MAX_SIGMA, "";
+    #[cfg(feature = "extended")]
+    choice_count: u32 = crate::requests::DEFAULT_CHOICE_COUNT as f64, 2.0, crate::requests::MAX_CHOICE_COUNT as f64, "instances";
+    #[cfg(feature = "extended")]
+    active_request_bias: f64 = crate::requests::DEFAULT_ACTIVE_REQUEST_BIAS, 0.0, crate::requests::MAX_ACTIVE_REQUEST_BIAS, "";
 }
 
 impl ModelParams {
@@ -407,6 +455,42 @@ impl ModelParams {
 
     pub fn max_fleet(&self) -> u32 {
         self.max_instances
+    }
+
+    /// The key space requests draw their keys from (`keys`, `zipf`): the request engine's,
+    /// and the hash policies' arrival shares in the routed formulas.
+    pub fn key_space(&self) -> crate::requests::KeySpace {
+        #[cfg(feature = "extended")]
+        let space = crate::requests::KeySpace {
+            keys: self.keys,
+            exponent: self.zipf,
+        };
+        #[cfg(not(feature = "extended"))]
+        let space = crate::requests::KeySpace::default();
+        space
+    }
+
+    /// How the request engine draws service times (`service_shape`, `service_sigma`).
+    pub fn service_shape(&self) -> crate::requests::ServiceShape {
+        #[cfg(feature = "extended")]
+        let shape = match self.service_shape {
+            ServiceDistribution::Exponential => crate::requests::ServiceShape::Exponential,
+            ServiceDistribution::Lognormal => crate::requests::ServiceShape::Lognormal {
+                sigma: self.service_sigma,
+            },
+        };
+        #[cfg(not(feature = "extended"))]
+        let shape = crate::requests::ServiceShape::Exponential;
+        shape
+    }
+
+    /// Least request's number of choices (`choice_count`, Envoy's default 2).
+    pub fn choices(&self) -> u32 {
+        #[cfg(feature = "extended")]
+        let d = self.choice_count;
+        #[cfg(not(feature = "extended"))]
+        let d = crate::requests::DEFAULT_CHOICE_COUNT;
+        d
     }
 
     /// The hedging these parameters configure (whether it is on is the run's setting).

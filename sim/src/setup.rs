@@ -94,6 +94,11 @@ impl RunSetup {
                 self.params.ordering_keys = text.parse().map_err(SetError::UnknownId)?;
                 return Ok(());
             }
+            #[cfg(feature = "extended")]
+            crate::params::SERVICE_SHAPE_PARAM => {
+                self.params.service_shape = text.parse().map_err(SetError::UnknownId)?;
+                return Ok(());
+            }
             _ => {}
         }
         let policy_param = PolicySettings::owns(name);

@@ -138,7 +138,23 @@ impl ShareState {
                 ActionKind::Region(_) | ActionKind::Lb(_) | ActionKind::Hedge(_)
             )
         });
-        requests || regions || routed || acts
+        requests || regions || routed || acts || self.sets_engine_params()
+    }
+
+    /// Whether the run sets one of the request engine's own parameters
+    /// ([`crate::params::EXTENDED_PARAMS`]) away from its default (a build without the
+    /// extended models does not read them: it keeps them among the pairs it does not own).
+    fn sets_engine_params(&self) -> bool {
+        #[cfg(feature = "extended")]
+        {
+            let defaults = ModelParams::default();
+            self.params.service_shape != defaults.service_shape
+                || crate::params::EXTENDED_PARAMS
+                    .iter()
+                    .any(|name| self.params.get(name) != defaults.get(name))
+        }
+        #[cfg(not(feature = "extended"))]
+        false
     }
 }
 
@@ -334,6 +350,13 @@ impl ShareState {
                 self.params.ordering_keys.to_string(),
             ));
         }
+        #[cfg(feature = "extended")]
+        if self.params.service_shape != crate::params::ServiceDistribution::default() {
+            pairs.push((
+                crate::params::SERVICE_SHAPE_PARAM.into(),
+                self.params.service_shape.to_string(),
+            ));
+        }
         if self.autoscaler != autoscale::DEFAULT_POLICY {
             pairs.push(("autoscaler".into(), self.autoscaler.to_string()));
         }
@@ -501,5 +524,8 @@ mod extended_tests {
         assert!(state(&[("actions", "3:hedge=on")]).needs_extended());
         assert!(state(&[("actions", "3:drain_region=a:on")]).needs_extended());
         assert!(!state(&[("actions", "3:rollback")]).needs_extended());
+        assert!(state(&[("service_shape", "lognormal")]).needs_extended());
+        assert!(state(&[("choice_count", "3")]).needs_extended());
+        assert!(!state(&[("keys", "10000")]).needs_extended());
     }
 }

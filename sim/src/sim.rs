@@ -105,16 +105,21 @@ pub(crate) struct Backend {
     pub(crate) db_failed: f64,
 }
 
-/// The service stage of region `region` in a run with `seed` on `engine`: the formulas, or
+/// The service stage of region `region` in a run with `seed` on the run's engine: the formulas, or
 /// a request engine with the region's own random streams (region a's are the run's).
-pub(crate) fn service_model(engine: EngineKind, seed: u32, region: usize) -> Box<dyn ServiceModel> {
-    match engine {
+pub(crate) fn service_model(
+    scenario: &Scenario,
+    params: &ModelParams,
+    seed: u32,
+    region: usize,
+) -> Box<dyn ServiceModel> {
+    match params.engine.unwrap_or(scenario.engine) {
         #[cfg(feature = "extended")]
         EngineKind::Requests => Box::new(RequestEngine::for_region(
             seed,
             region,
-            crate::requests::KeySpace::default(),
-            crate::requests::ServiceShape::Exponential,
+            params.key_space(),
+            params.service_shape(),
         )),
         _ => {
             let _ = (seed, region);
@@ -223,7 +228,7 @@ impl Simulation {
         if let Some(hedge) = params.hedge {
             settings.hedge = hedge.is_on();
         }
-        let model = service_model(params.engine.unwrap_or(scenario.engine), seed, 0);
+        let model = service_model(scenario, &params, seed, 0);
         let regions = crate::regions::step::regions_of(scenario, &params, seed, &mut fleet);
         Self {
             surge: scenario.surge.map(|d| d.draw(seed)),
@@ -879,6 +884,8 @@ impl Simulation {
             hedging: self.settings.hedge.then(|| self.params.hedging()),
             slow: None,
             hot_key_share: 0.0,
+            keys: self.params.key_space(),
+            choices: self.params.choices(),
         };
         for s in &self.script {
             match *s {

@@ -421,6 +421,7 @@ fn the_elastic_lb_policy_selects_the_same_policy() {
     for p in LbPolicy::ALL {
         let spelled = p.as_str().to_lowercase().replace('_', "-");
         assert_eq!(p.routing().as_str(), spelled);
+        assert_eq!(LbPolicy::of(p.routing()), *p);
     }
 }
 

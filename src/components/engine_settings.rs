@@ -1,13 +1,20 @@
 //! How the requests are served: the formulas or the request-level engine, Envoy's
-//! load-balancing policy, hedged requests and their token bucket. Each is a parameter of the
-//! run (`engine`, `lb`, `hedge`, `hedge_delay_ms`, `hedge_max_tokens`, `hedge_refill_ratio` in
-//! the link); a change replays the run's actions under it, like another autoscaler. The core
-//! checks every value, hedging's rule included, before the run changes.
+//! load-balancing policy, hedged requests and their token bucket, the service-time shape, and
+//! what the policy reads (the key space for the hash policies, the number of choices for least
+//! request). Each is a parameter of the run (`engine`, `lb`, `hedge`, `hedge_delay_ms`,
+//! `hedge_max_tokens`, `hedge_refill_ratio`, `service_shape`, `service_sigma`, `keys`, `zipf`,
+//! `choice_count` in the link); a change replays the run's actions under it, like another
+//! autoscaler. The core checks every value, hedging's rule included, before the run changes.
+//! A field shows only where it acts: the shape σ with the lognormal, the key space under ring
+//! hash and Maglev, the choices under least request. (`active_request_bias` acts on weighted
+//! hosts only, which the model has not: it is a link parameter, not a field.)
 
 // The first download keeps only the engine switch; the rest is for the extended build.
 #![cfg_attr(not(feature = "extended"), allow(dead_code, unused_imports))]
 
 use leptos::prelude::*;
+#[cfg(feature = "extended")]
+use oncall_sim::params::ServiceDistribution;
 use oncall_sim::params::{EngineKind, ModelParams, ParamError, Switch};
 use oncall_sim::requests::Routing;
 
@@ -49,10 +56,10 @@ fn checked(
     Ok(p)
 }
 
-/// A number parameter of hedging, applied when the field is left or Enter is pressed.
+/// A number parameter of the engine, applied when the field is left or Enter is pressed.
 #[cfg(feature = "extended")]
 #[component]
-fn HedgeNumber(label: Msg, name: &'static str, error: RwSignal<Option<String>>) -> impl IntoView {
+fn EngineNumber(label: Msg, name: &'static str, error: RwSignal<Option<String>>) -> impl IntoView {
     let run = use_run();
     let shown = move || {
         run.snapshot.track();
@@ -178,6 +185,28 @@ fn policy_and_hedging(
         }
     };
 
+    let shape = Memo::new(move |_| {
+        run.snapshot.track();
+        run.with(|c| c.sim().params().service_shape)
+            .unwrap_or_default()
+    });
+    let lognormal = move || shape.get() == ServiceDistribution::Lognormal;
+    let hashed = move || matches!(lb.get(), Routing::RingHash | Routing::Maglev);
+    let shape_options = ServiceDistribution::ALL
+        .iter()
+        .map(|&d| {
+            let name = match d {
+                ServiceDistribution::Exponential => Msg::ServiceExponential,
+                ServiceDistribution::Lognormal => Msg::ServiceLognormal,
+            };
+            view! {
+                <option value=d.as_str() selected=move || shape.get() == d>
+                    {t(name)}
+                </option>
+            }
+        })
+        .collect_view();
+
     view! {
             <div class="field" hidden=move || !requests()>
                 <label for="lb-select">{t(Msg::LbLabel)}</label>
@@ -203,9 +232,34 @@ fn policy_and_hedging(
                     />
                     {t(Msg::HedgeLabel)}
                 </label>
-                <HedgeNumber label=Msg::HedgeDelayLabel name="hedge_delay_ms" error=error />
-                <HedgeNumber label=Msg::HedgeTokensLabel name="hedge_max_tokens" error=error />
-                <HedgeNumber label=Msg::HedgeRefillLabel name="hedge_refill_ratio" error=error />
+                <EngineNumber label=Msg::HedgeDelayLabel name="hedge_delay_ms" error=error />
+                <EngineNumber label=Msg::HedgeTokensLabel name="hedge_max_tokens" error=error />
+                <EngineNumber label=Msg::HedgeRefillLabel name="hedge_refill_ratio" error=error />
+            </div>
+            <div class="field engine-group" hidden=move || !requests()>
+                <label class="engine-number">
+                    <span>{t(Msg::ServiceShapeLabel)}</span>
+                    <select
+                        data-field="service_shape"
+                        on:change=move |ev| {
+                            if let Ok(shape) = event_target_value(&ev).parse::<ServiceDistribution>() {
+                                run.rerun(|state| state.params.service_shape = shape);
+                            }
+                        }
+                    >
+                        {shape_options}
+                    </select>
+                </label>
+                <span class="engine-group" hidden=move || !lognormal()>
+                    <EngineNumber label=Msg::ServiceSigmaLabel name="service_sigma" error=error />
+                </span>
+                <span class="engine-group" hidden=move || !hashed()>
+                    <EngineNumber label=Msg::KeysLabel name="keys" error=error />
+                    <EngineNumber label=Msg::ZipfLabel name="zipf" error=error />
+                </span>
+                <span class="engine-group" hidden=move || lb.get() != Routing::LeastRequest>
+                    <EngineNumber label=Msg::ChoicesLabel name="choice_count" error=error />
+                </span>
             </div>
     }
 }

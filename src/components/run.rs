@@ -346,6 +346,12 @@ impl RunHandle {
         if current.as_deref() == Some(link_query(&link.state, &link.rest).as_str()) {
             return;
         }
+        // A run this build cannot simulate (the policy panel's load-balancing policy, say)
+        // goes on the page that can, in place of the entry just written.
+        #[cfg(not(feature = "extended"))]
+        if link.needs_extended() && url_state::open_extended(search, true) {
+            return;
+        }
         self.playing.set(false);
         if let Some(Ok(())) = self.update(|c| c.become_run(link.state)) {
             self.rest.set_value(link.rest);

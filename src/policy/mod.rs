@@ -13,6 +13,7 @@ pub mod compare;
 pub mod config_editor;
 pub mod panel;
 
+use oncall_sim::autoscale::elastic::config::{ElasticConfig, LbPolicy};
 use oncall_sim::autoscale::{self, PolicyId, PolicySettings};
 use oncall_sim::ids::DriverId;
 use oncall_sim::message::{Message, MessageId};
@@ -132,6 +133,24 @@ impl PolicySetup {
             });
         };
         self.set(name, value).map_err(SetError::Rejected)
+    }
+
+    /// Takes an elastic configuration file: the scaler's settings, and its `lb_policy` as the
+    /// run's load-balancing policy (`lb`), as the command line's `--elastic-config` does, so
+    /// that the link carries it.
+    pub fn apply_elastic_config(&mut self, config: ElasticConfig) {
+        self.params.lb = Some(config.lb_policy.routing());
+        self.settings.elastic = config;
+    }
+
+    /// The elastic configuration in use, its `lb_policy` the run's load-balancing policy
+    /// where the run sets one (the link does not carry the file's own field).
+    pub fn elastic_config(&self) -> ElasticConfig {
+        let mut config = self.settings.elastic.clone();
+        if let Some(lb) = self.params.lb {
+            config.lb_policy = LbPolicy::of(lb);
+        }
+        config
     }
 
     /// The chosen policy's parameters back to their defaults (the others are kept).
@@ -448,6 +467,52 @@ mod tests {
         PolicySetup {
             policy: policy.parse().unwrap(),
             ..PolicySetup::default()
+        }
+    }
+
+    /// The file's `lb_policy` becomes the run's `lb`, which the link carries, and the
+    /// configuration shown and exported says the run's policy.
+    #[test]
+    fn the_elastic_files_lb_policy_sets_the_runs_policy() {
+        use crate::policy::config_editor::{check, Checked};
+        use oncall_sim::requests::Routing;
+        let mut s = setup("elastic");
+        let text = s
+            .elastic_config()
+            .to_json_text(true)
+            .replace("LEAST_REQUEST", "MAGLEV");
+        let Checked::Valid {
+            config, changed, ..
+        } = check(&text, &s.elastic_config())
+        else {
+            panic!("{text}");
+        };
+        assert!(changed);
+        s.apply_elastic_config(*config);
+        assert_eq!(s.params.lb, Some(Routing::Maglev));
+        assert_eq!(s.elastic_config().lb_policy, LbPolicy::Maglev);
+        let mut state = ShareState::default();
+        s.write_to(&mut state);
+        let query = crate::link::link_query(&state, &[]);
+        assert!(query.contains("lb=maglev"), "{query}");
+        let back = PolicySetup::of(&crate::link::read_link(&query).state);
+        assert_eq!(back.elastic_config().lb_policy, LbPolicy::Maglev);
+        // The same file again changes nothing.
+        assert!(matches!(
+            check(&text, &back.elastic_config()),
+            Checked::Valid { changed: false, .. }
+        ));
+        // An unknown policy is refused, naming the field and the five policies.
+        let unknown = text.replace("MAGLEV", "FASTEST");
+        match check(&unknown, &back.elastic_config()) {
+            Checked::Invalid(e) => {
+                assert_eq!(e.field, "lb_policy");
+                let message = crate::i18n::core_text(&e.message);
+                for name in LbPolicy::NAMES {
+                    assert!(message.contains(name), "{message}");
+                }
+            }
+            other => panic!("{other:?}"),
         }
     }
 

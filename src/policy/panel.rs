@@ -190,10 +190,10 @@ pub fn PolicyPanel(
 
     let elastic_editor = move || {
         (policy.get() == PolicyId::Elastic).then(|| {
-            let config = Signal::derive(move || setup.with(|s| s.settings.elastic.clone()));
+            let config = Signal::derive(move || setup.with(PolicySetup::elastic_config));
             let on_apply = Callback::new(move |config| {
                 let mut next = setup.get_untracked();
-                next.settings.elastic = config;
+                next.apply_elastic_config(config);
                 on_change.try_run(next);
             });
             view! { <ElasticConfigEditor config=config on_apply=on_apply /> }

@@ -105,6 +105,63 @@ describe('request mode and regions', () => {
     assert.deepEqual(errors, []);
   });
 
+  test("the engine's parameters from a link round-trip, a bad one is a notice naming it, and the elastic file's lb_policy sets lb", async () => {
+    const { page, errors } = await openPage(browser);
+    // The lognormal service time and its shape from a link: shown in the bar, kept in the link.
+    await load(page, site.url, '?scenario=free-play&seed=6&engine=requests&service_shape=lognormal&service_sigma=1.5&t=2');
+    await waitForMinute(page, 2);
+    assert.equal(await page.locator('[data-field="service_shape"]').inputValue(), 'lognormal');
+    assert.equal(await page.locator('[data-param="service_sigma"]').inputValue(), '1.5');
+    let params = linkParams(page);
+    assert.equal(params.service_shape, 'lognormal');
+    assert.equal(params.service_sigma, '1.5');
+    // The shape chosen in the bar goes into the link, and σ is hidden with the exponential.
+    await page.locator('[data-field="service_shape"]').selectOption('exponential');
+    await page.waitForFunction(() => !new URL(location.href).searchParams.has('service_shape'), null, {
+      timeout: LOAD_TIMEOUT_MS,
+    });
+    assert.equal(await page.locator('[data-param="service_sigma"]').isVisible(), false);
+    assert.equal(linkParams(page).service_sigma, '1.5');
+
+    // Values the parameters do not allow: a notice each, naming it and what is allowed.
+    await load(page, site.url, '?scenario=free-play&seed=6&engine=requests&service_shape=pareto&service_sigma=9&t=1');
+    const shape = page.locator('.notices [role="alert"]').filter({ hasText: 'service_shape' });
+    await shape.waitFor({ timeout: LOAD_TIMEOUT_MS });
+    assert.match(await shape.textContent(), /exponential, lognormal/);
+    const sigma = page.locator('.notices [role="alert"]').filter({ hasText: 'service_sigma' });
+    assert.match(await sigma.textContent(), /0 to 4/);
+    assert.equal(await page.locator('[data-field="service_shape"]').inputValue(), 'exponential');
+    params = linkParams(page);
+    assert.equal(params.service_shape, undefined);
+    assert.equal(params.engine, 'requests');
+
+    // The elastic scaler's file: an unknown lb_policy is refused naming the field, a known one
+    // becomes the run's lb, which the link carries.
+    await load(page, site.url, '?scenario=free-play&seed=6&autoscaler=elastic&t=1');
+    await page.locator('[data-action="open-policy"]').click();
+    await page.locator('[data-panel="policy"]').waitFor({ timeout: LOAD_TIMEOUT_MS });
+    const text = page.locator('#config-text');
+    const apply = page.locator('[data-action="config-apply"]');
+    const inUse = await text.inputValue();
+    assert.match(inUse, /"lb_policy": "LEAST_REQUEST"/);
+    await text.fill(inUse.replace('LEAST_REQUEST', 'FASTEST'));
+    await apply.click();
+    const status = page.locator('.config-status');
+    assert.equal(await status.getAttribute('data-status'), 'error');
+    const refused = await status.textContent();
+    assert.match(refused, /lb_policy/);
+    assert.match(refused, /ROUND_ROBIN/);
+    assert.match(refused, /MAGLEV/);
+    assert.equal(linkParams(page).lb, undefined);
+    await text.fill(inUse.replace('LEAST_REQUEST', 'MAGLEV'));
+    await apply.click();
+    // Maglev needs the extended build: the first download hands the run on to it.
+    await page.waitForURL((url) => url.searchParams.get('lb') === 'maglev', { timeout: LOAD_TIMEOUT_MS });
+    await waitForMinute(page, 1);
+    assert.equal(linkParams(page).autoscaler, 'elastic');
+    assert.deepEqual(errors, []);
+  });
+
   test('the regional outage from a link: the regions panel, the failover in the log, a health-policy change and its notice', async () => {
     const { page, errors } = await openPage(browser);
     await load(page, site.url, '?scenario=regional-outage&seed=1&t=45');

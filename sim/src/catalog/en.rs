@@ -96,7 +96,7 @@ pub fn template(id: MessageId) -> &'static str {
         ElasticDiffers => "differs from {other} ({value}); the strategy's own value is used",
         ElasticStrategyInactive => "configured but not listed in expansion_strategies, so inactive",
         ElasticNoStrategy => "empty: the scaler never expands, it only shrinks",
-        ElasticLbPolicyKept => "{policy} is kept and exported, and selects the request engine's load-balancing policy (lb); the formulas pool the fleet's queue, so it does not change their numbers",
+        ElasticLbPolicyKept => "{policy} is the run's load-balancing policy (lb, which the link carries) and is exported: the request engine routes by it, and under any policy but least request the formulas split the queue over the instances",
         ElasticIgnoredApiAddress => "cloud-specific (the cloud's API address): accepted and ignored; the simulator starts and stops its own instances",
         ElasticIgnoredApiKey => "cloud-specific (the cloud's API key): accepted and ignored; the simulator starts and stops its own instances",
         ElasticIgnoredScaleUpRequest => "cloud-specific (the task the cloud starts per node): accepted and ignored; the simulator starts its own instances",

@@ -66,6 +66,11 @@ pub fn param_doc(name: &str) -> Option<&'static str> {
         "propagation_delay_s" => "Seconds until the consumer's load balancer learns a region's composite health state (an assumption: {propagation_delay_s} s).",
         "cross_region_ms" => "Latency a failed-over request pays to reach another region (an assumption: {cross_region_ms} ms).",
         "db_replicas" => "Replicas of each region's database, the endpoints of its database health source.",
+        "keys" => "Request engine: how many keys requests carry, each drawn by its Zipf popularity. Ring hash and Maglev route by the key, so the formulas' arrival shares of those policies follow the keys' popularity. The default {keys} is an assumption of this model: a key space large enough that no single key is the whole load.",
+        "zipf" => "Request engine: Zipf exponent s of the keys' popularity, the key of rank i drawn with probability proportional to i^(−s); 0 makes every key equally popular. The default {zipf} lies within the range Breslau et al. measured on web proxy traces, 0.64 to 0.83.",
+        "service_sigma" => "Request engine with service_shape=lognormal: shape σ of the lognormal service time, whose mean stays the model's. Its coefficient of variation grows with σ: about 1.31 at the default {service_sigma}, against the exponential's one; σ = 0 gives every request the mean. The formulas keep the exponential, so the gap between the two columns is what the shape does. Ignored while service_shape is exponential (the default).",
+        "choice_count" => "Least request (request engine): how many instances are drawn at random for each request, which goes to the one holding the fewest requests; Envoy's choice_count, whose default {choice_count} is also the smallest Envoy accepts. As many choices as instances looks at every instance.",
+        "active_request_bias" => "Least request: Envoy's active_request_bias, which divides a weighted host's weight by its active requests plus one, raised to this power (Envoy's default {active_request_bias}). It acts only when the hosts' weights differ; every simulated instance has Envoy's default weight, so it changes nothing here. Accepted and checked so that a configuration that sets it can be replayed.",
 
         // Cloud Run (the defaults are Cloud Run's documented ones).
         "cloud_run.cpu_target" => "CPU utilization target (Cloud Run's default: {cloud_run.cpu_target%} %).",
@@ -166,6 +171,7 @@ pub fn param_unit(code: &str) -> Option<&'static str> {
         "share_of_nodes" => "of the nodes",
         "tokens" => "tokens",
         "tokens_per_success" => "tokens per successful request",
+        "keys" => "keys",
         _ => return None,
     })
 }

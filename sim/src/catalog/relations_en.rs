@@ -459,7 +459,7 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             name: "Request-level engine (one request at a time)",
             formula: "arrivals Poisson at λ; instance chosen by the policy; start = max(arrival, earliest free worker of the instance); served if start − arrival ≤ τ, then leaves at start + service (exponential, mean S); otherwise gives up at arrival + τ",
             symbols: &["patience: the request timeout", "arrival rate, requests per second", "mean service time"],
-            note: "Each instance is FIFO, so a request's start is known when it arrives (no global event list). Policies: round robin in turn; random uniform; least request picks two distinct instances at random and sends to the one holding fewer requests (in service and waiting), a tie to the first; ring hash and Maglev by the request's key. With hedging the engine keeps an event list instead. In request mode the minute model serves each tick this way with the state carried from tick to tick: the tick's Poisson arrivals, the first `serving` instances by index (one that stops serving drains), utilization, waits, timeouts and the p99 measured; the minute's p99 is that of all its served requests. With random routing each instance is an M/M/1 queue (one worker) or M/M/W; with one instance, M/M/N (Erlang C) or M/M/N+D with the timeout.",
+            note: "Each instance is FIFO, so a request's start is known when it arrives (no global event list). Policies: round robin in turn; random uniform; least request picks choice_count distinct instances at random (two by default, Envoy's) and sends to the one holding the fewest requests (in service and waiting), a tie to the first drawn; ring hash and Maglev by the request's key. With hedging the engine keeps an event list instead. In request mode the minute model serves each tick this way with the state carried from tick to tick: the tick's Poisson arrivals, the first `serving` instances by index (one that stops serving drains), utilization, waits, timeouts and the p99 measured; the minute's p99 is that of all its served requests. With random routing each instance is an M/M/1 queue (one worker) or M/M/W; with one instance, M/M/N (Erlang C) or M/M/N+D with the timeout.",
         },
         RelationId::Supermarket => RelationTexts {
             name: "Least request on many instances (supermarket model)",
@@ -494,13 +494,13 @@ pub const fn texts(id: RelationId) -> RelationTexts {
         RelationId::ZipfKeys => RelationTexts {
             name: "Request keys: Zipf popularity (request-level engine)",
             formula: "P(key of rank i) = i^(−s) / Σ_(j=1..K) j^(−s);  drawn by one uniform and a binary search of the cumulative probabilities",
-            symbols: &["number of keys (default 10,000)", "exponent (default 0.8; 0: every key equally popular)"],
+            symbols: &["number of keys (parameter keys, default 10,000)", "exponent (parameter zipf, default 0.8; 0: every key equally popular)"],
             note: "Ring hash and Maglev route a request by its key, so a popular key loads one instance however many there are. The default exponent lies within the range measured on web traces.",
         },
         RelationId::LognormalService => RelationTexts {
             name: "Lognormal service time (request-level engine)",
             formula: "S_req = e^(μ + σ·Z), Z normal;  μ = ln S − σ²/2, so E[S_req] = S;  coefficient of variation √(e^(σ²) − 1)",
-            symbols: &["mean service time of the model", "shape (default 1: coefficient of variation 1.31)"],
+            symbols: &["mean service time of the model", "shape (parameter service_sigma with service_shape=lognormal, default 1: coefficient of variation 1.31)"],
             note: "Keeps the load a = λ·S of the exponential model and widens the tail; Erlang C no longer holds exactly (an M/G/N queue has no closed form): the figure comes from the engine.",
         },
         RelationId::HedgeTokenBucket => RelationTexts {

@@ -11,7 +11,7 @@
 
 use super::{ServiceModel, TickInput, TickOutcome};
 use crate::queueing::{self, routing};
-use crate::requests::Routing;
+use crate::requests::{KeySpace, Routing};
 
 /// Inputs of a queue solve; ticks with the same inputs reuse the last solution.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,32 +25,57 @@ struct QueueKey {
     cold_start: Option<super::ColdStart>,
     routing: Routing,
     failed_over: super::FailedOver,
+    keys: KeySpace,
+    choices: u32,
 }
 
 /// The formulas of the sources panel, with the last solve remembered.
 #[derive(Clone, Debug, Default)]
 pub struct QueueFormulas {
     last: Option<(QueueKey, TickOutcome)>,
-    /// The arrival shares of the last routed fleet: its policy, instances and workers each,
-    /// and the shares (building a hash policy's table is the costly part).
-    shares: Option<(Routing, u32, u32, Vec<f64>)>,
+    /// The arrival shares of the last routed fleet (building a hash policy's table is the
+    /// costly part).
+    shares: Option<RoutedShares>,
+}
+
+/// A routed fleet's arrival shares and what they depend on.
+#[derive(Clone, Debug)]
+struct RoutedShares {
+    policy: Routing,
+    instances: u32,
+    workers_per_instance: u32,
+    keys: KeySpace,
+    shares: Vec<f64>,
 }
 
 impl QueueFormulas {
     /// The routed fleet's queue in place of the pooled one's figures, where it applies.
     fn routed(&mut self, input: &TickInput, pooled: &mut queueing::QueueOutcome) {
         let policy = input.requests.routing;
-        let fleet = routing::RoutedFleet::new(input.serving, input.workers_per_instance);
-        let known = matches!(
-            &self.shares,
-            Some((p, i, c, _))
-                if *p == policy && *i == input.serving && *c == input.workers_per_instance
-        );
+        let fleet = routing::RoutedFleet {
+            keys: input.requests.keys,
+            choices: input.requests.choices,
+            ..routing::RoutedFleet::new(input.serving, input.workers_per_instance)
+        };
+        let known = self.shares.as_ref().is_some_and(|s| {
+            s.policy == policy
+                && s.instances == input.serving
+                && s.workers_per_instance == input.workers_per_instance
+                && s.keys == fleet.keys
+        });
         if !known {
-            let shares = routing::arrival_shares(policy, &fleet);
-            self.shares = Some((policy, input.serving, input.workers_per_instance, shares));
+            self.shares = Some(RoutedShares {
+                policy,
+                instances: input.serving,
+                workers_per_instance: input.workers_per_instance,
+                keys: fleet.keys,
+                shares: routing::arrival_shares(policy, &fleet),
+            });
         }
-        let shares = self.shares.as_ref().map_or(&[][..], |(.., s)| s.as_slice());
+        let shares = self
+            .shares
+            .as_ref()
+            .map_or(&[][..], |s| s.shares.as_slice());
         let r = routing::routed_with_shares(
             policy,
             &fleet,
@@ -97,6 +122,8 @@ impl ServiceModel for QueueFormulas {
             cold_start: input.cold_start.filter(|_| input.serving == 0),
             routing: input.requests.routing,
             failed_over: input.failed_over,
+            keys: input.requests.keys,
+            choices: input.requests.choices,
         };
         if let Some((k, outcome)) = self.last {
             if k == key {

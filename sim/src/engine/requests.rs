@@ -43,8 +43,9 @@ use crate::requests::{
 };
 use crate::Mulberry32;
 
-/// What the request engine reads of a tick beyond what the formulas read.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// What the request engine reads of a tick beyond what the formulas read (the routed
+/// formulas read the policy, its choices and the key space too).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RequestConditions {
     /// Length of the tick, s.
     pub tick_s: f64,
@@ -56,6 +57,25 @@ pub struct RequestConditions {
     pub slow: Option<SlowFault>,
     /// Share of requests that carry the hot key (0: none).
     pub hot_key_share: f64,
+    /// The keys requests carry (the run's `keys` and `zipf`): the hash policies route by
+    /// them, and their arrival shares in the formulas follow the keys' popularity.
+    pub keys: KeySpace,
+    /// Least request's number of choices (the run's `choice_count`).
+    pub choices: u32,
+}
+
+impl Default for RequestConditions {
+    fn default() -> Self {
+        Self {
+            tick_s: 0.0,
+            routing: Routing::default(),
+            hedging: None,
+            slow: None,
+            hot_key_share: 0.0,
+            keys: KeySpace::default(),
+            choices: crate::requests::DEFAULT_CHOICE_COUNT,
+        }
+    }
 }
 
 /// One instance's service times multiplied by `factor`.
@@ -405,6 +425,7 @@ impl RequestEngine {
             self.serving = input.serving;
             self.routing = c.routing;
         }
+        self.router.set_choices(c.choices);
     }
 
     /// Serves the tick by arrival times.

@@ -34,7 +34,7 @@ use crate::relations::{
 use crate::requests::{KeySpace, Routing};
 
 /// Envoy's default `choice_count` of least request.
-pub const DEFAULT_CHOICES: u32 = 2;
+pub const DEFAULT_CHOICES: u32 = crate::requests::DEFAULT_CHOICE_COUNT;
 
 /// What an infinite timeout is read as, seconds: beyond every wait a queue below saturation
 /// has any chance of reaching.

@@ -67,11 +67,7 @@ pub fn regions_of(
                         params.scale_in_quiet_minutes,
                         params.scale_in_max_share,
                     )),
-                    model: crate::sim::service_model(
-                        params.engine.unwrap_or(scenario.engine),
-                        seed,
-                        r,
-                    ),
+                    model: crate::sim::service_model(scenario, params, seed, r),
                     cache: CacheState::default(),
                     active_driver: None,
                 }

@@ -129,7 +129,6 @@ impl ZipfKeys {
     }
 }
 
-/// How service times are distributed around the model's mean S.
 /// The same Zipf popularity sampled in constant time by Walker's alias method (Walker 1977,
 /// "An efficient method for generating discrete random variables with general
 /// distributions", ACM TOMS 3(3); the table built as in Vose 1991, IEEE TSE 17(9)): key i
@@ -180,6 +179,8 @@ impl AliasKeys {
     }
 }
 
+/// How service times are distributed around the model's mean S (the run's `service_shape`
+/// and `service_sigma`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum ServiceShape {
     /// Exponential with mean S.

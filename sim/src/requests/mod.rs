@@ -71,9 +71,11 @@ ids! {
         RoundRobin = "round-robin",
         /// Envoy `RANDOM`: an instance drawn uniformly.
         Random = "random",
-        /// Envoy `LEAST_REQUEST` with `choice_count` 2 and equal weights: two distinct
-        /// instances drawn at random, the request goes to the one holding fewer requests (in
-        /// service and queued); a tie goes to the first drawn.
+        /// Envoy `LEAST_REQUEST` with equal weights: `choice_count` distinct instances (2 by
+        /// default) drawn at random, the request goes to the one holding the fewest requests
+        /// (in service and queued); a tie goes to the first drawn. (Envoy draws with
+        /// replacement; distinct draws make the choices count, and differ from Envoy's only
+        /// when a draw repeats, with probability below d²/(2·I) for I instances.)
         #[default]
         LeastRequest = "least-request",
         /// Envoy `RING_HASH`: the request's key on a ring of 1,024 points or more
@@ -84,6 +86,27 @@ ids! {
         Maglev = "maglev",
     }
 }
+
+/// Least request's number of choices by default: Envoy's `choice_count` default, "two-choice
+/// selection if the field is not set" (Envoy's `LeastRequest` load-balancing policy); Envoy
+/// accepts 2 or more.
+pub const DEFAULT_CHOICE_COUNT: u32 = 2;
+
+/// Most choices least request draws (the simulator's limit: the choices are kept in a fixed
+/// array, nothing allocated per request). With as many choices as instances it looks at them
+/// all.
+pub const MAX_CHOICE_COUNT: u32 = 32;
+
+/// Envoy's default `active_request_bias`: a weighted host's effective weight is
+/// `load_balancing_weight / (active_requests + 1)^active_request_bias`. It acts only when the
+/// hosts' weights differ; the simulated instances all have the same weight (Envoy's
+/// default of 1: the model has no weights, and a slow instance is a fault the balancer does
+/// not know of), so Envoy picks by `choice_count` alone and the bias changes nothing here.
+pub const DEFAULT_ACTIVE_REQUEST_BIAS: f64 = 1.0;
+
+/// Largest `active_request_bias` accepted (Envoy asks only for a value of 0 or more; the upper
+/// limit is the simulator's).
+pub const MAX_ACTIVE_REQUEST_BIAS: f64 = 10.0;
 
 /// What one run simulates.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -10,7 +10,7 @@
 //! rehashed with the attempt number (as Envoy's hash policies do when a retry must avoid the
 //! hosts already tried).
 
-use super::{draw_index, Routing};
+use super::{draw_index, Routing, DEFAULT_CHOICE_COUNT, MAX_CHOICE_COUNT};
 use crate::balance::{self, maglev::Maglev, ring::Ring, HashBalancer};
 use crate::Mulberry32;
 
@@ -35,6 +35,9 @@ pub(crate) struct Router {
     active: Vec<u32>,
     next_turn: usize,
     table: Table,
+    /// Least request's number of choices d (Envoy's `choice_count`), 2 to
+    /// [`MAX_CHOICE_COUNT`].
+    choices: u32,
 }
 
 impl Router {
@@ -45,6 +48,7 @@ impl Router {
             active,
             next_turn: 0,
             table: Table::None,
+            choices: DEFAULT_CHOICE_COUNT,
         };
         router.rebuild();
         router
@@ -63,6 +67,11 @@ impl Router {
             Some((hashes, _)) => hashes[key as usize],
             None => key,
         }
+    }
+
+    /// Least request draws `d` instances from now on (clamped to 2 ..= [`MAX_CHOICE_COUNT`]).
+    pub(crate) fn set_choices(&mut self, d: u32) {
+        self.choices = d.clamp(DEFAULT_CHOICE_COUNT, MAX_CHOICE_COUNT);
     }
 
     pub(crate) fn uses_keys(routing: Routing) -> bool {
@@ -136,18 +145,46 @@ impl Router {
                 t
             }
             Routing::Random => draw_index(rng, n as u32),
-            Routing::LeastRequest => {
-                let first = draw_index(rng, n as u32);
-                let mut second = draw_index(rng, n as u32 - 1);
-                if second >= first {
-                    second += 1;
-                }
-                let (a, b) = (self.active[first] as usize, self.active[second] as usize);
-                return Some(if held(b) < held(a) { b } else { a });
-            }
+            Routing::LeastRequest => return Some(self.least_of_choices(rng, &mut held)),
             Routing::RingHash | Routing::Maglev => return self.hashed(key_hash),
         };
         self.active.get(position).map(|&i| i as usize)
+    }
+
+    /// Least request among `n ≥ 2` instances: min(d, n) distinct positions drawn uniformly
+    /// (the k-th draw among the n − k positions not drawn yet, counted in ascending order),
+    /// and the instance holding the fewest requests among them; a tie goes to the first
+    /// drawn.
+    fn least_of_choices(
+        &self,
+        rng: &mut Mulberry32,
+        held: &mut impl FnMut(usize) -> usize,
+    ) -> usize {
+        let n = self.active.len();
+        let d = (self.choices as usize).min(n);
+        // The positions drawn so far, ascending.
+        let mut drawn = [0usize; MAX_CHOICE_COUNT as usize];
+        let first = draw_index(rng, n as u32);
+        drawn[0] = first;
+        let mut best = self.active[first] as usize;
+        let mut best_held = held(best);
+        for k in 1..d {
+            let mut position = draw_index(rng, (n - k) as u32);
+            let mut at = 0;
+            while at < k && drawn[at] <= position {
+                position += 1;
+                at += 1;
+            }
+            drawn.copy_within(at..k, at + 1);
+            drawn[at] = position;
+            let candidate = self.active[position] as usize;
+            let candidate_held = held(candidate);
+            if candidate_held < best_held {
+                best = candidate;
+                best_held = candidate_held;
+            }
+        }
+        best
     }
 
     fn hashed(&self, key_hash: u64) -> Option<usize> {
@@ -192,28 +229,32 @@ impl Router {
             }
             Routing::Random => Some(self.draw_unused(rng, used)),
             Routing::LeastRequest => {
+                // d distinct unused instances (fewer when fewer are left), each drawn by
+                // rejection or, after OTHER_TRIES draws, the first left in order.
                 let a = self.draw_unused(rng, used);
-                let used_with_a = [a as u32];
-                let others = self.active.iter().any(|&i| unused(i) && i != a as u32);
-                if !others {
-                    return Some(a);
-                }
-                let mut b = a;
-                for _ in 0..OTHER_TRIES {
-                    let i = self.active[draw_index(rng, n as u32)];
-                    if unused(i) && !used_with_a.contains(&i) {
-                        b = i as usize;
+                let mut chosen = [0u32; MAX_CHOICE_COUNT as usize];
+                chosen[0] = a as u32;
+                let (mut best, mut best_held) = (a, held(a));
+                for k in 1..self.choices as usize {
+                    let fresh = |i: u32| unused(i) && !chosen[..k].contains(&i);
+                    if !self.active.iter().any(|&i| fresh(i)) {
                         break;
                     }
+                    let drawn = (0..OTHER_TRIES)
+                        .map(|_| self.active[draw_index(rng, n as u32)])
+                        .find(|&i| fresh(i));
+                    let Some(b) = drawn.or_else(|| self.active.iter().copied().find(|&i| fresh(i)))
+                    else {
+                        break;
+                    };
+                    chosen[k] = b;
+                    let b_held = held(b as usize);
+                    if b_held < best_held {
+                        best = b as usize;
+                        best_held = b_held;
+                    }
                 }
-                if b == a {
-                    b = self
-                        .active
-                        .iter()
-                        .find(|&&i| unused(i) && i != a as u32)
-                        .map_or(a, |&i| i as usize);
-                }
-                Some(if held(b) < held(a) { b } else { a })
+                Some(best)
             }
             Routing::RingHash => {
                 let Table::Ring(ring) = &self.table else {

@@ -32,6 +32,18 @@ impl LbPolicy {
             LbPolicy::Maglev => Routing::Maglev,
         }
     }
+
+    /// The configuration's spelling of the request engine's policy `routing`.
+    pub fn of(routing: crate::requests::Routing) -> Self {
+        use crate::requests::Routing;
+        match routing {
+            Routing::RoundRobin => LbPolicy::RoundRobin,
+            Routing::LeastRequest => LbPolicy::LeastRequest,
+            Routing::Random => LbPolicy::Random,
+            Routing::RingHash => LbPolicy::RingHash,
+            Routing::Maglev => LbPolicy::Maglev,
+        }
+    }
 }
 
 /// Largest configuration file read, in bytes (the source's example is about 5 kB); the

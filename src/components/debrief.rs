@@ -62,40 +62,37 @@ fn paging_spans(paging: impl Iterator<Item = bool>) -> Vec<Span> {
 /// The par lines known so far, and whether the search is over.
 type Par = (Vec<ParLine>, bool);
 
-/// Work given to the par search per timer tick, in ms: the page stays responsive even when one
-/// replay takes seconds (request mode).
-const PAR_SLICE_MS: f64 = 12.0;
-
-/// Runs the par search a few minutes at a time, one slice of about [`PAR_SLICE_MS`] per timer
-/// tick, and fills `lines` as they become known. Stops when the run changes (its generation
-/// moves on).
-fn search_par(run: RunHandle, search: ParSearch, lines: RwSignal<Par>) {
-    fn tick(run: RunHandle, search: Rc<RefCell<ParSearch>>, lines: RwSignal<Par>, generation: u64) {
+/// Runs the par search a few simulated minutes per timer tick (`minutes_per_tick`: about a
+/// frame's worth of work for the run's engine), and fills `lines` as they become known. Stops
+/// when the run changes (its generation moves on).
+fn search_par(run: RunHandle, search: ParSearch, minutes_per_tick: u32, lines: RwSignal<Par>) {
+    let generation = run.generation.get_untracked();
+    let search = Rc::new(RefCell::new(search));
+    let tick = move || {
         if run.generation.get_untracked() != generation {
-            return;
+            return true;
         }
-        let performance = web_sys::window().and_then(|w| w.performance());
-        let started = performance.as_ref().map_or(0.0, |p| p.now());
         let known = search.borrow().lines().len();
-        let done = loop {
-            let done = search.borrow_mut().advance(1).unwrap_or(true);
-            let elapsed = performance
-                .as_ref()
-                .map_or(f64::INFINITY, |p| p.now() - started);
-            if done || elapsed >= PAR_SLICE_MS {
-                break done;
-            }
-        };
+        let done = search
+            .borrow_mut()
+            .advance(minutes_per_tick)
+            .unwrap_or(true);
         if done || search.borrow().lines().len() != known {
             lines.set((search.borrow().lines().to_vec(), done));
         }
-        if !done {
-            set_timeout(move || tick(run, search, lines, generation), Duration::ZERO);
-        }
+        done
+    };
+    fn again(mut tick: impl FnMut() -> bool + 'static) {
+        set_timeout(
+            move || {
+                if !tick() {
+                    again(tick);
+                }
+            },
+            Duration::ZERO,
+        );
     }
-    let generation = run.generation.get_untracked();
-    let search = Rc::new(RefCell::new(search));
-    set_timeout(move || tick(run, search, lines, generation), Duration::ZERO);
+    again(tick);
 }
 
 /// The debrief of a finished exercise: budget spent, cost, worst p99, minutes paging,
@@ -112,10 +109,20 @@ pub fn DebriefPanel() -> impl IntoView {
         }
         let search = run.with(|c| {
             let minutes = c.sim().scenario().minutes.unwrap_or(c.minutes()).max(1);
-            ParSearch::new(&c.share_state().setup(c.seed()), minutes)
+            // A minute of the formulas takes tens of microseconds; one of the request
+            // engine, milliseconds.
+            let per_tick = if c.sim().last_requests().is_some() {
+                1
+            } else {
+                200
+            };
+            (
+                ParSearch::new(&c.share_state().setup(c.seed()), minutes),
+                per_tick,
+            )
         });
-        if let Some(search) = search {
-            search_par(run, search, par);
+        if let Some((search, per_tick)) = search {
+            search_par(run, search, per_tick, par);
         }
     });
     let debrief = Memo::new(move |_| {

@@ -165,7 +165,9 @@ impl ServiceModel for QueueFormulas {
             self.routed(input, &mut queue);
         }
         // Failed-over requests time out sooner: the penalty takes part of their timeout (on
-        // a routed fleet the added share is read from the pooled queue's wait).
+        // a routed fleet the added share is read from the pooled queue's wait). Only regions
+        // fail requests over.
+        #[cfg(feature = "extended")]
         if input.failed_over.applies() && input.serving > 0 && key.cold_start.is_none() {
             let extra = input
                 .failed_over

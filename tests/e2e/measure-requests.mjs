@@ -15,6 +15,7 @@
 import { serveStatic } from './static-server.mjs';
 import { openBrowser, openPage } from './browser.mjs';
 import { DIST, LOAD_TIMEOUT_MS } from './helpers.mjs';
+import { median, percentile } from './stats.mjs';
 
 const TARGETS = { replayMs: 2000, minuteMs: 1000 / 60 };
 const REPLAY_MINUTES = 120;
@@ -27,15 +28,6 @@ const arg = (name, fallback) => {
 const strict = process.argv.includes('--strict');
 const runs = Number(arg('--runs', '5'));
 const policies = arg('--lb', 'least-request,round-robin').split(',');
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const percentile = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
 const verdict = (ok) => (ok ? 'ok' : 'OVER TARGET');
 
 async function shownMinute(page) {

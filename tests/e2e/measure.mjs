@@ -22,6 +22,7 @@ import { gzipSync } from 'node:zlib';
 import { serveStatic } from './static-server.mjs';
 import { openBrowser, openPage } from './browser.mjs';
 import { DIST, LOAD_TIMEOUT_MS } from './helpers.mjs';
+import { median, percentile } from './stats.mjs';
 
 const TARGETS = { transferKB: 300, firstRowMs: 500, frameP95Ms: 16 };
 const LOAD_RUNS = 5;
@@ -30,15 +31,6 @@ const PLAY_MS = 6000;
 const strict = process.argv.includes('--strict');
 const strictSize = process.argv.includes('--strict-size');
 const kb = (bytes) => bytes / 1024;
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const percentile = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
 const verdict = (ok) => (ok ? 'ok' : 'OVER TARGET');
 
 /** The modules the page loads only when a part of it is opened (Trunk's `lazy/` folder). */

@@ -10,9 +10,9 @@ use rand_core::{impls, RngCore};
 use std::sync::OnceLock;
 
 /// Sub-intervals of [1, 2) in the logarithm's table.
-const LN_TABLE_BITS: u32 = 7;
+const LN_TABLE_BITS: u32 = 8;
 
-/// For each sub-interval [1 + i/128, 1 + (i + 1)/128) of [1, 2): 1/c rounded, and −ln of that
+/// For each sub-interval [1 + i/256, 1 + (i + 1)/256) of [1, 2): 1/c rounded, and −ln of that
 /// rounded value, c the sub-interval's centre.
 fn ln_table() -> &'static [(f64, f64); 1 << LN_TABLE_BITS] {
     static TABLE: OnceLock<[(f64, f64); 1 << LN_TABLE_BITS]> = OnceLock::new();
@@ -30,8 +30,9 @@ fn ln_table() -> &'static [(f64, f64); 1 << LN_TABLE_BITS] {
 ///
 /// With m = 2³² − x in [1, 2³²] written m = 2^e·f, f in [1, 2): ln(1 − u) = (e − 32)·ln 2 +
 /// ln f, and ln f = −ln(1/c) + ln(1 + r) with c the centre of f's sub-interval in a table of
-/// 128, r = f·(1/c) − 1 (|r| < 1/255) and ln(1 + r) by its series to r⁶, whose remainder is
-/// below 10⁻¹⁷. This is Tang's table-driven logarithm (P. T. P. Tang, "Table-driven
+/// 256, r = f·(1/c) − 1 (|r| < 1/511) and ln(1 + r) by its series to r⁵, whose remainder is
+/// below 10⁻¹⁷, evaluated as r + r²·(−1/2 + r/3) + r⁴·(−1/4 + r/5) (Estrin's scheme: its
+/// parts do not wait for each other as Horner's steps do). This is Tang's table-driven logarithm (P. T. P. Tang, "Table-driven
 /// implementation of the logarithm function in IEEE floating-point arithmetic", ACM TOMS
 /// 16(4), 1990), specialised to the draws: a multiplication and a short polynomial instead of
 /// a general logarithm's division, exact to a few units in the last place, and the same in
@@ -49,14 +50,16 @@ fn neg_ln_complement(x: u32) -> f64 {
     }
     let m = (1u64 << 32) - u64::from(x);
     let e = 63 - m.leading_zeros();
-    // f = m / 2^e in [1, 2), exact.
-    let f = m as f64 / (1u64 << e) as f64;
+    // f = m / 2^e in [1, 2), exact: m's bits below its leading one become the mantissa of a
+    // float with exponent 0 (e ≤ 32, so none is lost).
+    const MANTISSA: u64 = (1 << 52) - 1;
+    let f = f64::from_bits(((m << (52 - e)) & MANTISSA) | 1.0f64.to_bits());
     let index = ((m << (63 - e)) >> (63 - LN_TABLE_BITS)) as usize & ((1 << LN_TABLE_BITS) - 1);
     let (inverse, ln_centre) = ln_table()[index];
     let r = f * inverse - 1.0;
-    // ln(1 + r) = r − r²/2 + r³/3 − r⁴/4 + r⁵/5 − r⁶/6 + …
-    let series =
-        r * (1.0 + r * (-0.5 + r * (1.0 / 3.0 + r * (-0.25 + r * (0.2 + r * (-1.0 / 6.0))))));
+    // ln(1 + r) = r − r²/2 + r³/3 − r⁴/4 + r⁵/5 − …
+    let r2 = r * r;
+    let series = r + r2 * (-0.5 + r * (1.0 / 3.0)) + (r2 * r2) * (-0.25 + r * 0.2);
     let ln = (f64::from(e) - 32.0) * core::f64::consts::LN_2 + ln_centre + series;
     (-ln).max(0.0)
 }

@@ -383,7 +383,7 @@ impl RequestEngine {
                 );
                 for (i, inst) in fleet.instances.iter().enumerate() {
                     engine.add_node(t0);
-                    for free in inst.free.iter().filter(|&f| f > t0) {
+                    for free in inst.busy.iter().filter(|&f| f > t0) {
                         engine.add_phantom(i, t0, free);
                     }
                 }
@@ -397,7 +397,7 @@ impl RequestEngine {
                 // switch to least request counts only the requests routed from then on.)
                 fleet.track_held = c.routing == Routing::LeastRequest || cap.is_some();
                 while fleet.instances.len() < serving {
-                    fleet.add_instance(t0);
+                    fleet.add_instance();
                 }
                 fleet.instances.len()
             }
@@ -442,7 +442,7 @@ impl RequestEngine {
         let mut n = TickCounts::default();
         // Work committed before the tick that runs into it.
         for (i, inst) in fleet.instances.iter().enumerate() {
-            let carry: f64 = inst.free.iter().map(|f| (f.min(t1) - t0).max(0.0)).sum();
+            let carry: f64 = inst.busy.iter().map(|f| (f.min(t1) - t0).max(0.0)).sum();
             self.minute_busy[i] += carry;
             if i < self.serving as usize {
                 n.busy += carry;

@@ -10,6 +10,11 @@
 //! start is still ahead (starts are non-decreasing on a FIFO instance, so a queue of them
 //! drops its past from the front), and the few that leave without a worker (gave up, or cut
 //! by a stop while waiting) keep their leave times in a small heap.
+//!
+//! Arrivals come in time order, so a worker found free stays free for every later arrival
+//! until it is given a request, and when it became free no longer matters: such workers are
+//! only counted (`idle`), and a heap keeps the free times of the others. Counting the
+//! requests held is then the heap's length, not a pass over every worker.
 
 use super::heap::TimeHeap;
 use super::route::Router;
@@ -22,7 +27,11 @@ use std::collections::VecDeque;
 /// when it stops (∞ for one that runs on).
 #[derive(Clone, Debug)]
 pub(crate) struct Instance {
-    pub(crate) free: TimeHeap,
+    /// Free times of the workers not yet seen free (some may be past: they are moved to
+    /// `idle` when the instance's held requests are counted).
+    pub(crate) busy: TimeHeap,
+    /// Workers seen free at an earlier arrival and not given a request since.
+    idle: usize,
     /// Start times of the requests given a worker, non-decreasing; those past are dropped.
     starts: VecDeque<f64>,
     /// Leave times of the requests that leave without a worker.
@@ -31,9 +40,11 @@ pub(crate) struct Instance {
 }
 
 impl Instance {
-    fn new(slots: usize, free_from: f64, stop_at: f64) -> Self {
+    /// `slots` workers, free from the instance's start (no arrival comes before it).
+    fn new(slots: usize, stop_at: f64) -> Self {
         Self {
-            free: TimeHeap::filled(slots, free_from),
+            busy: TimeHeap::default(),
+            idle: slots,
             starts: VecDeque::new(),
             leaving: TimeHeap::default(),
             stop_at,
@@ -45,9 +56,32 @@ impl Instance {
         while self.starts.front().is_some_and(|&s| s <= now) {
             self.starts.pop_front();
         }
-        self.leaving.drop_until(now);
-        let in_service = self.free.iter().filter(|&f| f > now).count();
-        in_service + self.starts.len() + self.leaving.len()
+        if self.leaving.min().is_some_and(|t| t <= now) {
+            self.leaving.drop_until(now);
+        }
+        if self.busy.min().is_some_and(|t| t <= now) {
+            self.idle += self.busy.drop_until(now);
+        }
+        self.busy.len() + self.starts.len() + self.leaving.len()
+    }
+
+    /// When the worker that frees first is free (`now` if one is idle).
+    fn first_free(&self, now: f64) -> f64 {
+        if self.idle > 0 {
+            now
+        } else {
+            self.busy.min().unwrap_or(now)
+        }
+    }
+
+    /// The worker that frees first takes a request and is busy until `end`.
+    fn take_worker(&mut self, end: f64) {
+        if self.idle > 0 {
+            self.idle -= 1;
+            self.busy.push(end);
+        } else {
+            self.busy.replace_min(end);
+        }
     }
 }
 
@@ -100,7 +134,7 @@ impl ArrivalFleet {
         stop_at: impl Fn(usize) -> f64,
     ) -> Self {
         let instances = (0..count)
-            .map(|i| Instance::new(slots, 0.0, stop_at(i)))
+            .map(|i| Instance::new(slots, stop_at(i)))
             .collect();
         Self {
             instances,
@@ -110,10 +144,10 @@ impl ArrivalFleet {
         }
     }
 
-    /// One more instance that runs on, its workers free from `now`.
-    pub(crate) fn add_instance(&mut self, now: f64) {
+    /// One more instance that runs on, its workers free from now on.
+    pub(crate) fn add_instance(&mut self) {
         self.instances
-            .push(Instance::new(self.slots, now, f64::INFINITY));
+            .push(Instance::new(self.slots, f64::INFINITY));
     }
 
     /// Routes and serves a request arriving at `now` with drawn service time `service` and
@@ -139,8 +173,7 @@ impl ArrivalFleet {
                 return Fate::Rejected;
             }
         }
-        let free_at = inst.free.min().unwrap_or(0.0);
-        let wait = (free_at - now).max(0.0);
+        let wait = (inst.first_free(now) - now).max(0.0);
         // Where the request is held until it leaves: by a worker from `start`, or in the
         // queue until `leave`.
         let (held_by, fate) = if wait > patience && now + patience <= inst.stop_at {
@@ -163,7 +196,7 @@ impl ArrivalFleet {
                 let service = service * SlowInstance::factor_at(slow, target, start);
                 let done = start + service;
                 let end = done.min(inst.stop_at);
-                inst.free.replace_min(end);
+                inst.take_worker(end);
                 let fate = if done > inst.stop_at {
                     Fate::ResetInService {
                         instance: target,

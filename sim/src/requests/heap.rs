@@ -1,5 +1,5 @@
-//! A binary min-heap of times in a `Vec<f64>` that is allocated once and reused: the workers'
-//! free times of an instance, and the leave times of the requests it holds.
+//! A binary min-heap of times in a `Vec<f64>` that is allocated once and reused: the free
+//! times of an instance's busy workers, and the leave times of the requests it holds.
 
 /// Min-heap of finite times.
 #[derive(Clone, Debug, Default)]
@@ -8,13 +8,6 @@ pub(crate) struct TimeHeap {
 }
 
 impl TimeHeap {
-    /// A heap holding `count` copies of `time` (every worker free at the start).
-    pub(crate) fn filled(count: usize, time: f64) -> Self {
-        Self {
-            items: vec![time; count],
-        }
-    }
-
     pub(crate) fn len(&self) -> usize {
         self.items.len()
     }
@@ -52,8 +45,9 @@ impl TimeHeap {
         self.sift_down_from_root(time);
     }
 
-    /// Removes every time at or before `now`.
-    pub(crate) fn drop_until(&mut self, now: f64) {
+    /// Removes every time at or before `now`; returns how many were removed.
+    pub(crate) fn drop_until(&mut self, now: f64) -> usize {
+        let before = self.items.len();
         while let Some(first) = self.min() {
             if first > now {
                 break;
@@ -63,6 +57,7 @@ impl TimeHeap {
                 self.sift_down_from_root(last);
             }
         }
+        before - self.items.len()
     }
 
     /// Puts `time` at the root and moves it down to its place.
@@ -107,7 +102,7 @@ mod tests {
         }
         plain.sort_by(f64::total_cmp);
         assert_eq!(heap.min(), Some(plain[0]));
-        heap.drop_until(plain[199]);
+        assert_eq!(heap.drop_until(plain[199]), 200);
         assert_eq!(heap.len(), 300);
         assert_eq!(heap.min(), Some(plain[200]));
         heap.replace_min(2.0);

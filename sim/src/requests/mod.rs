@@ -632,7 +632,7 @@ fn run_by_arrivals(config: &RunConfig, options: &Options, plan: &Plan) -> RunOut
     let overhang: f64 = fleet
         .instances
         .iter()
-        .flat_map(|i| i.free.iter())
+        .flat_map(|i| i.busy.iter())
         .map(|f| (f - now).max(0.0))
         .sum();
     let capacity = plan.capacity(first_counted, now);

@@ -162,9 +162,17 @@ impl Router {
     ) -> usize {
         let n = self.active.len();
         let d = (self.choices as usize).min(n);
+        let first = draw_index(rng, n as u32);
+        if d == 2 {
+            // Envoy's default, the same draws as below without the list of those drawn.
+            let mut second = draw_index(rng, (n - 1) as u32);
+            second += usize::from(second >= first);
+            let (a, b) = (self.active[first] as usize, self.active[second] as usize);
+            let held_a = held(a);
+            return if held(b) < held_a { b } else { a };
+        }
         // The positions drawn so far, ascending.
         let mut drawn = [0usize; MAX_CHOICE_COUNT as usize];
-        let first = draw_index(rng, n as u32);
         drawn[0] = first;
         let mut best = self.active[first] as usize;
         let mut best_held = held(best);

@@ -371,6 +371,54 @@ fn des_prints_one_object_with_the_contract_fields() {
     assert_eq!(v, w);
 }
 
+/// `--choice-count d`: least request over 100 single-worker instances at load 0.9 against the
+/// supermarket model's mean time in the system, Σ_{i≥1} ρ^((dⁱ − d)/(d − 1)) service times
+/// (Mitzenmacher 2001, the limit of many instances: 100 measure 2–3 % above it), for d = 2
+/// (the default) and 3.
+#[test]
+fn des_least_request_takes_its_choice_count() {
+    let supermarket = |d: f64| -> f64 {
+        (1..40)
+            .map(|i| 0.9f64.powf((d.powi(i) - d) / (d - 1.0)))
+            .sum()
+    };
+    let run = |extra: &[&str]| -> f64 {
+        let mut args = vec![
+            "des",
+            "--servers",
+            "100",
+            "--instances",
+            "100",
+            "--arrival-rate",
+            "90",
+            "--service-time",
+            "1",
+            "--customers",
+            "400000",
+            "--lb",
+            "least-request",
+            "--seed",
+            "3",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = cli(&args);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v["mean_sojourn_s"].as_f64().unwrap()
+    };
+    let two = run(&[]);
+    assert_eq!(two, run(&["--choice-count", "2"]));
+    let three = run(&["--choice-count", "3"]);
+    for (measured, d) in [(two, 2.0), (three, 3.0)] {
+        let theory = supermarket(d);
+        assert!(
+            (measured / theory - 1.0).abs() < 0.05,
+            "d = {d}: {measured} against {theory}"
+        );
+    }
+    assert!(three < two);
+}
+
 #[test]
 fn des_refuses_bad_input_in_one_line() {
     let base = [
@@ -395,6 +443,8 @@ fn des_refuses_bad_input_in_one_line() {
             "round-robin, random, least-request, ring-hash, maglev",
         ),
         (with(&["--timeout", "-1"]), "--timeout"),
+        (with(&["--choice-count", "1"]), "--choice-count"),
+        (with(&["--choice-count", "33"]), "--choice-count"),
         (with(&["--seed", "x"]), "--seed"),
         (with(&["--hedge", "1"]), "--hedge"),
         (base[..7].to_vec(), "--customers is required"),

@@ -854,6 +854,7 @@ fn des(args: &[String]) -> Result<String, Usage> {
             "--customers",
             "--instances",
             "--lb",
+            "--choice-count",
             "--timeout",
             "--keys",
             "--zipf",
@@ -936,6 +937,14 @@ fn des(args: &[String]) -> Result<String, Usage> {
         space.exponent = parse_f64("--zipf", v, 0.0, keys::MAX_EXPONENT, M::CliZipfRange)?;
     }
     options.keys = space;
+    if let Some(v) = single(&pairs, "--choice-count")? {
+        options.choice_count = parse_u32(
+            "--choice-count",
+            v,
+            requests::DEFAULT_CHOICE_COUNT,
+            requests::MAX_CHOICE_COUNT,
+        )?;
+    }
     if let Some(v) = single(&pairs, "--sigma")? {
         let sigma = parse_f64("--sigma", v, 0.0, keys::MAX_SIGMA, M::CliSigmaRange)?;
         options.service = ServiceShape::Lognormal { sigma };

@@ -776,6 +776,7 @@ pub(super) fn run(config: &RunConfig, options: &Options, plan: &Plan) -> RunOutc
     engine.slow = options.slow;
     engine.capacity_now = active.len() * plan.slots;
     let mut router = Router::new(config.routing, active);
+    router.set_choices(options.choice_count);
     let mut arrivals = Mulberry32::stream(config.seed, ARRIVAL_STREAM);
     let mut services = Mulberry32::stream(config.seed, SERVICE_STREAM);
     let mut routing = Mulberry32::stream(config.seed, ROUTING_STREAM);

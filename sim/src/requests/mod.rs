@@ -240,6 +240,9 @@ pub struct Options {
     pub hedging: Option<Hedging>,
     /// Whether requests carry ordering keys (hedging then cannot run).
     pub ordering_keys: bool,
+    /// Least request's number of choices (Envoy's `choice_count`); 0 is the default,
+    /// [`DEFAULT_CHOICE_COUNT`].
+    pub choice_count: u32,
 }
 
 /// Why [`run_with`] cannot run.
@@ -551,6 +554,7 @@ fn run_by_arrivals(config: &RunConfig, options: &Options, plan: &Plan) -> RunOut
         plan.alive[i].1
     });
     let mut router = Router::new(config.routing, plan.initially_active());
+    router.set_choices(options.choice_count);
     let mut arrivals = Mulberry32::stream(config.seed, ARRIVAL_STREAM);
     let mut services = Mulberry32::stream(config.seed, SERVICE_STREAM);
     let mut routing = Mulberry32::stream(config.seed, ROUTING_STREAM);

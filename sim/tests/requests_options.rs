@@ -637,6 +637,7 @@ fn the_same_seed_gives_the_same_hedged_requests() {
             ..Hedging::default()
         }),
         ordering_keys: false,
+        ..Options::default()
     };
     let a = run_with(&config, &options).unwrap();
     let b = run_with(&config, &options).unwrap();

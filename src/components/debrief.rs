@@ -288,31 +288,6 @@ pub(crate) fn minutes_text(m: u32) -> String {
     format_value(Format::Minutes, Value::Number(f64::from(m)))
 }
 
-/// A table of outcomes, one row each: what was played or compared (the row's heading), the
-/// error budget it spent and the minutes the page fired. The par table and the regional
-/// comparison are both one; `children` are the rows.
-#[component]
-pub(crate) fn OutcomeTable(
-    class: &'static str,
-    caption: Msg,
-    #[prop(optional)] field: Option<&'static str>,
-    children: Children,
-) -> impl IntoView {
-    view! {
-        <table class=class data-field=field>
-            <caption class="muted">{t(caption)}</caption>
-            <thead>
-                <tr>
-                    <th scope="col">{t(Msg::ParWhat)}</th>
-                    <th scope="col">{t(Msg::ParBudget)}</th>
-                    <th scope="col">{t(Msg::ParPaging)}</th>
-                </tr>
-            </thead>
-            <tbody>{children()}</tbody>
-        </table>
-    }
-}
-
 /// The regional comparison, in the build with regions.
 #[cfg(feature = "extended")]
 fn regional(summary: &RunSummary) -> impl IntoView {
@@ -391,14 +366,24 @@ fn par_view(par: RwSignal<Par>, summary: RunSummary, opening_ttl_s: u32) -> impl
             <p class="verdict" data-field="verdict" aria-live="polite">{sentence}</p>
             {warnings}
             <h3>{t(Msg::ParHeading)}</h3>
-            <OutcomeTable class="par" caption=Msg::ParIntro>
-                <tr data-par="you">
-                    <th scope="row">{t(Msg::ParYou)}</th>
-                    <td>{budget(spent)}</td>
-                    <td>{minutes(paging)}</td>
-                </tr>
-                {rows}
-            </OutcomeTable>
+            <table class="par">
+                <caption class="muted">{t(Msg::ParIntro)}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">{t(Msg::ParWhat)}</th>
+                        <th scope="col">{t(Msg::ParBudget)}</th>
+                        <th scope="col">{t(Msg::ParPaging)}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <tr data-par="you">
+                        <th scope="row">{t(Msg::ParYou)}</th>
+                        <td>{budget(spent)}</td>
+                        <td>{minutes(paging)}</td>
+                    </tr>
+                    {rows}
+                </tbody>
+            </table>
         }
     }
 }

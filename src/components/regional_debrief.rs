@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use oncall_sim::regions::debrief::{replay, ComparisonKind, ComparisonLine};
 use oncall_sim::setup::RunSetup;
 
-use crate::components::debrief::{budget_text, minutes_text, OutcomeTable};
+use crate::components::debrief::{budget_text, minutes_text};
 use crate::components::run::{use_run, RunHandle};
 use crate::i18n::{core_text, t, tf, Msg};
 
@@ -117,14 +117,24 @@ pub fn regional_comparison(budget_spent: f64, minutes_paging: u32) -> Option<imp
     };
     Some(view! {
         <h3>{t(Msg::RegionalHeading)}</h3>
-        <OutcomeTable class="par regional" caption=Msg::RegionalIntro field="regional-comparison">
-            <tr data-comparison="as_played">
-                <th scope="row">{t(Msg::RegionalAsPlayed)}</th>
-                <td>{budget_text(budget_spent)}</td>
-                <td>{minutes_text(minutes_paging)}</td>
-            </tr>
-            {rows}
-        </OutcomeTable>
+        <table class="par regional" data-field="regional-comparison">
+            <caption class="muted">{t(Msg::RegionalIntro)}</caption>
+            <thead>
+                <tr>
+                    <th scope="col">{t(Msg::ParWhat)}</th>
+                    <th scope="col">{t(Msg::ParBudget)}</th>
+                    <th scope="col">{t(Msg::ParPaging)}</th>
+                </tr>
+            </thead>
+            <tbody>
+                <tr data-comparison="as_played">
+                    <th scope="row">{t(Msg::RegionalAsPlayed)}</th>
+                    <td>{budget_text(budget_spent)}</td>
+                    <td>{minutes_text(minutes_paging)}</td>
+                </tr>
+                {rows}
+            </tbody>
+        </table>
         <p class="muted" data-field="regional-status" aria-live="polite">{status}</p>
     })
 }

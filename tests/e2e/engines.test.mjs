@@ -3,13 +3,13 @@
 // hedging's rule as a notice naming both timeouts; the regional outage from a link with its
 // regions panel, the health transitions in the event log and a health-policy change with its
 // notice.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { serveStatic } from './static-server.mjs';
-import { openBrowser, openPage } from './browser.mjs';
+import { openPage } from './browser.mjs';
+import { servedSuite } from './suite.mjs';
 import { DIST, LOAD_TIMEOUT_MS, linkParams, load, readLog, step, waitForMinute } from './helpers.mjs';
 
 if (!existsSync(join(DIST, 'index.html'))) {
@@ -17,20 +17,11 @@ if (!existsSync(join(DIST, 'index.html'))) {
 }
 
 describe('request mode and regions', () => {
-  let site;
-  let browser;
-  before(async () => {
-    site = await serveStatic(DIST);
-    browser = await openBrowser({ width: 1280, height: 900 });
-  });
-  after(async () => {
-    await browser?.close();
-    await site?.close();
-  });
+  const suite = servedSuite();
 
   test('request mode from a link draws the request-level panel with its text alternatives', async () => {
-    const { page, errors } = await openPage(browser);
-    await load(page, site.url, '?scenario=free-play&seed=3&engine=requests&lb=round-robin&t=5');
+    const { page, errors } = await openPage(suite.browser);
+    await load(page, suite.site.url, '?scenario=free-play&seed=3&engine=requests&lb=round-robin&t=5');
     await waitForMinute(page, 5);
     const panel = page.locator('[data-panel="requests"]');
     await panel.waitFor({ timeout: LOAD_TIMEOUT_MS });
@@ -57,8 +48,8 @@ describe('request mode and regions', () => {
   });
 
   test('each load-balancing policy can be chosen, and the link carries it', async () => {
-    const { page, errors } = await openPage(browser);
-    await load(page, site.url, '?scenario=free-play&seed=4&engine=requests&t=3');
+    const { page, errors } = await openPage(suite.browser);
+    await load(page, suite.site.url, '?scenario=free-play&seed=4&engine=requests&t=3');
     await waitForMinute(page, 3);
     for (const policy of ['round-robin', 'random', 'ring-hash', 'maglev', 'least-request']) {
       await page.locator('[data-field="lb"]').selectOption(policy);
@@ -79,8 +70,8 @@ describe('request mode and regions', () => {
   });
 
   test('a hedge delay past the timeouts is a notice naming both, from a link and from the field', async () => {
-    const { page, errors } = await openPage(browser);
-    await load(page, site.url, '?scenario=free-play&seed=5&engine=requests&hedge=on&hedge_delay_ms=5000&t=2');
+    const { page, errors } = await openPage(suite.browser);
+    await load(page, suite.site.url, '?scenario=free-play&seed=5&engine=requests&hedge=on&hedge_delay_ms=5000&t=2');
     const notice = page.locator('.notices [role="alert"]').filter({ hasText: 'hedge_delay_ms' });
     await notice.waitFor({ timeout: LOAD_TIMEOUT_MS });
     const text = await notice.textContent();
@@ -106,9 +97,9 @@ describe('request mode and regions', () => {
   });
 
   test("the engine's parameters from a link round-trip, a bad one is a notice naming it, and the elastic file's lb_policy sets lb", async () => {
-    const { page, errors } = await openPage(browser);
+    const { page, errors } = await openPage(suite.browser);
     // The lognormal service time and its shape from a link: shown in the bar, kept in the link.
-    await load(page, site.url, '?scenario=free-play&seed=6&engine=requests&service_shape=lognormal&service_sigma=1.5&t=2');
+    await load(page, suite.site.url, '?scenario=free-play&seed=6&engine=requests&service_shape=lognormal&service_sigma=1.5&t=2');
     await waitForMinute(page, 2);
     assert.equal(await page.locator('[data-field="service_shape"]').inputValue(), 'lognormal');
     assert.equal(await page.locator('[data-param="service_sigma"]').inputValue(), '1.5');
@@ -124,7 +115,7 @@ describe('request mode and regions', () => {
     assert.equal(linkParams(page).service_sigma, '1.5');
 
     // Values the parameters do not allow: a notice each, naming it and what is allowed.
-    await load(page, site.url, '?scenario=free-play&seed=6&engine=requests&service_shape=pareto&service_sigma=9&t=1');
+    await load(page, suite.site.url, '?scenario=free-play&seed=6&engine=requests&service_shape=pareto&service_sigma=9&t=1');
     const shape = page.locator('.notices [role="alert"]').filter({ hasText: 'service_shape' });
     await shape.waitFor({ timeout: LOAD_TIMEOUT_MS });
     assert.match(await shape.textContent(), /exponential, lognormal/);
@@ -137,7 +128,7 @@ describe('request mode and regions', () => {
 
     // The elastic scaler's file: an unknown lb_policy is refused naming the field, a known one
     // becomes the run's lb, which the link carries.
-    await load(page, site.url, '?scenario=free-play&seed=6&autoscaler=elastic&t=1');
+    await load(page, suite.site.url, '?scenario=free-play&seed=6&autoscaler=elastic&t=1');
     await page.locator('[data-action="open-policy"]').click();
     await page.locator('[data-panel="policy"]').waitFor({ timeout: LOAD_TIMEOUT_MS });
     const text = page.locator('#config-text');
@@ -163,8 +154,8 @@ describe('request mode and regions', () => {
   });
 
   test('the regional outage from a link: the regions panel, the failover in the log, a health-policy change and its notice', async () => {
-    const { page, errors } = await openPage(browser);
-    await load(page, site.url, '?scenario=regional-outage&seed=1&t=45');
+    const { page, errors } = await openPage(suite.browser);
+    await load(page, suite.site.url, '?scenario=regional-outage&seed=1&t=45');
     await waitForMinute(page, 45);
     const panel = page.locator('[data-panel="regions"]');
     await panel.waitFor({ timeout: LOAD_TIMEOUT_MS });

@@ -3,13 +3,13 @@
 // crosshair; the health checks' transitions in an event family of their own, in a colour that
 // reads in both themes; and the debrief's regional comparison of a regional outage played to
 // its end, computed in the background.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { serveStatic } from './static-server.mjs';
-import { openBrowser, openPage } from './browser.mjs';
+import { openPage } from './browser.mjs';
+import { servedSuite } from './suite.mjs';
 import { DIST, LOAD_TIMEOUT_MS, leadingNumber, load, waitForCharts, waitForMinute } from './helpers.mjs';
 
 if (!existsSync(join(DIST, 'index.html'))) {
@@ -33,20 +33,11 @@ function contrast(a, b) {
 }
 
 describe('regions', () => {
-  let site;
-  let browser;
-  before(async () => {
-    site = await serveStatic(DIST);
-    browser = await openBrowser({ width: 1280, height: 900 });
-  });
-  after(async () => {
-    await browser?.close();
-    await site?.close();
-  });
+  const suite = servedSuite();
 
   test('two regions draw a line each on the traffic and instances charts, named in their legends, text alternatives and crosshair', async () => {
-    const { page, errors } = await openPage(browser);
-    await load(page, site.url, '?scenario=regional-outage&seed=1&t=45');
+    const { page, errors } = await openPage(suite.browser);
+    await load(page, suite.site.url, '?scenario=regional-outage&seed=1&t=45');
     await waitForMinute(page, 45);
     await waitForCharts(page, 45);
     for (const id of ['traffic', 'instances']) {
@@ -88,8 +79,8 @@ describe('regions', () => {
   });
 
   test('one region keeps the charts as they were', async () => {
-    const { page, errors } = await openPage(browser);
-    await load(page, site.url, '?scenario=free-play&seed=3&engine=requests&t=3');
+    const { page, errors } = await openPage(suite.browser);
+    await load(page, suite.site.url, '?scenario=free-play&seed=3&engine=requests&t=3');
     await waitForMinute(page, 3);
     await waitForCharts(page, 3);
     const legend = await page.locator('figure[data-chart="traffic"] .legend li').allTextContents();
@@ -101,8 +92,8 @@ describe('regions', () => {
 
   for (const theme of ['light', 'dark']) {
     test(`health transitions are a family of their own in the event log (${theme} theme)`, async () => {
-      const { page, errors } = await openPage(browser);
-      await load(page, site.url, `?scenario=regional-outage&seed=1&t=45&theme=${theme}`);
+      const { page, errors } = await openPage(suite.browser);
+      await load(page, suite.site.url, `?scenario=regional-outage&seed=1&t=45&theme=${theme}`);
       await waitForMinute(page, 45);
       const lines = await page.$$eval('.event-log li', (items) =>
         items.map((li) => ({
@@ -131,9 +122,9 @@ describe('regions', () => {
   }
 
   test('the debrief of a regional outage compares the budget spent with failover off and with outlier detection only', async () => {
-    const { page, errors } = await openPage(browser);
+    const { page, errors } = await openPage(suite.browser);
     // A link to the last minute plays the exercise to its end.
-    await load(page, site.url, '?scenario=regional-outage&seed=1&t=150');
+    await load(page, suite.site.url, '?scenario=regional-outage&seed=1&t=150');
     await waitForMinute(page, 150);
     await page.locator('#debrief').waitFor({ timeout: LOAD_TIMEOUT_MS });
     const table = page.locator('#debrief [data-field="regional-comparison"]');

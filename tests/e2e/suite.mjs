@@ -1,0 +1,24 @@
+// A test suite's site and browser: dist/ served on 127.0.0.1 and one headless Chromium,
+// opened before the suite's tests and closed after them.
+
+import { after, before } from 'node:test';
+import { serveStatic } from './static-server.mjs';
+import { openBrowser } from './browser.mjs';
+import { DIST } from './helpers.mjs';
+
+/**
+ * Registers the suite's set-up and tear-down; the returned object's `site` and `browser`
+ * are there once the suite's tests run.
+ */
+export function servedSuite(browserOptions = { width: 1280, height: 900 }) {
+  const served = { site: null, browser: null };
+  before(async () => {
+    served.site = await serveStatic(DIST);
+    served.browser = await openBrowser(browserOptions);
+  });
+  after(async () => {
+    await served.browser?.close();
+    await served.site?.close();
+  });
+  return served;
+}

@@ -38,8 +38,7 @@ use crate::requests::hedging::Hedging;
 use crate::requests::keys::{AliasKeys, KeySpace, ServiceShape};
 use crate::requests::route::Router;
 use crate::requests::{
-    percentiles, Routing, SlowInstance, Tally, ARRIVAL_STREAM, KEY_STREAM, ROUTING_STREAM,
-    SERVICE_STREAM,
+    Routing, SlowInstance, Tally, ARRIVAL_STREAM, KEY_STREAM, ROUTING_STREAM, SERVICE_STREAM,
 };
 use crate::Mulberry32;
 
@@ -135,6 +134,66 @@ impl Edges {
         let quarter = self.0.iter().filter(|&&e| mantissa >= e).count() as i32;
         let k = (octave - FLOOR_OCTAVE) * BINS_PER_OCTAVE + quarter;
         k.clamp(0, LATENCY_BINS as i32 - 1) as usize
+    }
+
+    /// The times bin `k` holds, [low, high): the octave's power of two times the quarter's
+    /// edge is exact, so these are the bounds [`Edges::bin`] draws (the first bin reaches
+    /// down to −∞, the last up to ∞).
+    fn bounds(&self, k: usize) -> (f64, f64) {
+        let low = |k: usize| {
+            let octave = FLOOR_OCTAVE + (k as i32) / BINS_PER_OCTAVE;
+            let quarter = (k as i32 % BINS_PER_OCTAVE) as usize;
+            let power = f64::from_bits(((octave + 1023) as u64) << 52);
+            power * quarter.checked_sub(1).map_or(1.0, |q| self.0[q])
+        };
+        let low_k = if k == 0 { f64::NEG_INFINITY } else { low(k) };
+        let high_k = if k + 1 >= LATENCY_BINS {
+            f64::INFINITY
+        } else {
+            low(k + 1)
+        };
+        (low_k, high_k)
+    }
+
+    /// Nearest-rank percentiles of `values` for ascending shares, as
+    /// [`crate::requests::percentiles`] gives them, from their counts by latency bin
+    /// (`histogram`, exactly the bins of `values`): the bin that holds each rank is read
+    /// from the counts, and only that bin's values are gathered and selected among (one
+    /// pass over the values instead of selections over all of them). `room` is reused.
+    fn percentiles<const K: usize>(
+        &self,
+        values: &[f64],
+        histogram: &LatencyHistogram,
+        shares: [f64; K],
+        room: &mut Vec<f64>,
+    ) -> [f64; K] {
+        let mut out = [0.0; K];
+        let n = values.len();
+        debug_assert_eq!(histogram.counts.iter().sum::<u64>(), n as u64);
+        if n == 0 {
+            return out;
+        }
+        for (slot, q) in out.iter_mut().zip(shares) {
+            let rank = (libm::ceil(q * n as f64) as u64).clamp(1, n as u64);
+            let mut below = 0;
+            let mut bin = LATENCY_BINS - 1;
+            for (k, &count) in histogram.counts.iter().enumerate() {
+                if below + count >= rank {
+                    bin = k;
+                    break;
+                }
+                below += count;
+            }
+            let (low, high) = self.bounds(bin);
+            room.clear();
+            room.extend(values.iter().copied().filter(|&v| low <= v && v < high));
+            // The rank's place among its bin's values (at least 1 by the choice of bin).
+            let index = rank.saturating_sub(below + 1) as usize;
+            if index < room.len() {
+                *slot = *room.select_nth_unstable_by(index, f64::total_cmp).1;
+            }
+        }
+        out
     }
 }
 
@@ -254,6 +313,10 @@ pub struct RequestEngine {
     waiting_past: Vec<(u32, f64)>,
     /// The served requests' times in the system this minute (the tick's are the last).
     sojourns: Vec<f64>,
+    /// The tick's served requests by latency bin (added to the minute's at the tick's end).
+    tick_latency: LatencyHistogram,
+    /// Room for the sojourns of one latency bin (percentiles by bin).
+    in_bin: Vec<f64>,
     formula_tails: Vec<(f64, SojournTail)>,
     /// The formulas' p99 of the last tick, s.
     formula_p99_s: f64,
@@ -337,6 +400,8 @@ impl RequestEngine {
             busy_mark: Vec::new(),
             waiting_past: Vec::new(),
             sojourns: Vec::new(),
+            tick_latency: LatencyHistogram::default(),
+            in_bin: Vec::new(),
             formula_tails: Vec::new(),
             formula_p99_s: 0.0,
             current: RequestMinute::default(),
@@ -523,7 +588,7 @@ impl RequestEngine {
                     n.wait_sum += wait;
                     let sojourn = wait + service;
                     self.sojourns.push(sojourn);
-                    self.current.latency.counts[self.edges.bin(sojourn)] += 1;
+                    self.tick_latency.counts[self.edges.bin(sojourn)] += 1;
                 }
             }
             now += self.arrivals.exponential(mean_gap);
@@ -618,7 +683,7 @@ impl RequestEngine {
             self.current.instances[i].served += std::mem::take(served);
         }
         for &s in &tally.sojourns[sojourns_before..] {
-            self.current.latency.counts[self.edges.bin(s)] += 1;
+            self.tick_latency.counts[self.edges.bin(s)] += 1;
         }
         self.sojourns
             .extend_from_slice(&tally.sojourns[sojourns_before..]);
@@ -705,8 +770,25 @@ impl ServiceModel for RequestEngine {
         let timeout_share = (n.gave_up as f64 / arrivals + far_timeouts).min(1.0);
         let p_wait = n.waited as f64 / arrivals;
         let rejected = n.rejected as f64 / arrivals;
-        let tick = &mut self.sojourns[tick_start..];
-        let [p95_s, p99_s] = percentiles(tick, [0.95, 0.99]);
+        let tick = &self.sojourns[tick_start..];
+        let [p95_s, p99_s] = if input.want_p95 {
+            self.edges
+                .percentiles(tick, &self.tick_latency, [0.95, 0.99], &mut self.in_bin)
+        } else {
+            let [p99_s] =
+                self.edges
+                    .percentiles(tick, &self.tick_latency, [0.99], &mut self.in_bin);
+            [0.0, p99_s]
+        };
+        for (minute, tick) in self
+            .current
+            .latency
+            .counts
+            .iter_mut()
+            .zip(&mut self.tick_latency.counts)
+        {
+            *minute += std::mem::take(tick);
+        }
         let counted = (n.served + n.gave_up) as f64;
         let m = &mut self.current.measured;
         m.utilization += utilization;
@@ -752,7 +834,12 @@ impl ServiceModel for RequestEngine {
             figures.p_wait /= ticks;
             figures.rejected_share /= ticks;
         }
-        let [p50_s, p99_s] = percentiles(&mut self.sojourns, [0.5, 0.99]);
+        let [p50_s, p99_s] = self.edges.percentiles(
+            &self.sojourns,
+            &minute.latency,
+            [0.5, 0.99],
+            &mut self.in_bin,
+        );
         minute.minute = self.minute;
         minute.p50_s = p50_s;
         minute.p99_s = p99_s;
@@ -796,5 +883,53 @@ impl ServiceModel for RequestEngine {
 
     fn requests(&self) -> Option<&RequestMinute> {
         self.last.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::requests::percentiles;
+
+    /// The percentiles read through the latency bins are those of a selection among all the
+    /// values: on exponential times around the bins' middle, on times below the first bin
+    /// and past the last (which the end bins hold), on many equal times, and on one time.
+    #[test]
+    fn percentiles_by_bin_are_those_of_all_values() {
+        let edges = Edges::new();
+        let mut rng = Mulberry32::new(21);
+        let spread: Vec<f64> = (0..20_000).map(|_| rng.exponential(0.08)).collect();
+        let mut extremes: Vec<f64> = (0..3_000).map(|_| rng.exponential(0.0004)).collect();
+        extremes.extend((0..40).map(|i| 1500.0 + f64::from(i)));
+        extremes.extend([0.0, 0.0, 2e-300]);
+        let cases = [spread, extremes, vec![0.25; 500], vec![3.0]];
+        for values in cases {
+            let mut histogram = LatencyHistogram::default();
+            for &v in &values {
+                histogram.counts[edges.bin(v)] += 1;
+            }
+            let shares = [0.5, 0.95, 0.99, 0.999];
+            let mut room = Vec::new();
+            let by_bin = edges.percentiles(&values, &histogram, shares, &mut room);
+            let mut all = values.clone();
+            assert_eq!(
+                by_bin,
+                percentiles(&mut all, shares),
+                "{} values",
+                values.len()
+            );
+        }
+        // Each bin's bounds are the times it holds: at, just below and just above every edge.
+        for k in 1..LATENCY_BINS {
+            let (low, _) = edges.bounds(k);
+            let below = f64::from_bits(low.to_bits() - 1);
+            assert_eq!(edges.bin(low), k);
+            assert_eq!(edges.bin(below), k - 1);
+            assert_eq!(edges.bounds(k - 1).1, low);
+        }
+        assert_eq!(edges.bounds(0).0, f64::NEG_INFINITY);
+        assert_eq!(edges.bounds(LATENCY_BINS - 1).1, f64::INFINITY);
+        let empty = edges.percentiles(&[], &LatencyHistogram::default(), [0.5], &mut Vec::new());
+        assert_eq!(empty, [0.0]);
     }
 }

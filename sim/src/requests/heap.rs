@@ -60,28 +60,39 @@ impl TimeHeap {
         before - self.items.len()
     }
 
-    /// Puts `time` at the root and moves it down to its place.
+    /// Puts `time` at the root and moves it to its place, as Floyd's variant of the sift does
+    /// (R. W. Floyd, "Algorithm 245: Treesort 3", CACM 7(12), 1964; the analysis in Knuth,
+    /// TAOCP vol. 3, §5.2.3, ex. 18): the hole at the root goes down to a leaf, always taking
+    /// the smaller child, with one comparison a level and no test against `time`, whose
+    /// outcome a processor cannot guess; then `time`, usually one of the latest (the last
+    /// entry, or a worker's next free time), rises from that leaf, rarely more than a level.
     fn sift_down_from_root(&mut self, time: f64) {
-        let n = self.items.len();
-        let mut i = 0;
+        let items = self.items.as_mut_slice();
+        let n = items.len();
+        let mut hole = 0;
         loop {
-            let left = 2 * i + 1;
-            if left >= n {
-                break;
-            }
-            let right = left + 1;
-            let child = if right < n && self.items[right] < self.items[left] {
-                right
+            let left = 2 * hole + 1;
+            if left + 1 < n {
+                let child = left + usize::from(items[left + 1] < items[left]);
+                items[hole] = items[child];
+                hole = child;
             } else {
-                left
-            };
-            if self.items[child] >= time {
+                if left < n {
+                    items[hole] = items[left];
+                    hole = left;
+                }
                 break;
             }
-            self.items[i] = self.items[child];
-            i = child;
         }
-        self.items[i] = time;
+        while hole > 0 {
+            let parent = (hole - 1) / 2;
+            if items[parent] <= time {
+                break;
+            }
+            items[hole] = items[parent];
+            hole = parent;
+        }
+        items[hole] = time;
     }
 }
 
@@ -108,5 +119,40 @@ mod tests {
         heap.replace_min(2.0);
         assert_eq!(heap.min(), Some(plain[201]));
         assert_eq!(heap.len(), 300);
+    }
+
+    /// Pushes, replacements of the earliest time and drops, mixed as an instance mixes them,
+    /// against a sorted list: the heap holds the same times and its root is the earliest,
+    /// at every size from empty to a few dozen.
+    #[test]
+    fn holds_what_a_sorted_list_holds() {
+        let mut rng = Mulberry32::new(8);
+        let mut heap = TimeHeap::default();
+        let mut sorted: Vec<f64> = Vec::new();
+        let mut now = 0.0;
+        for _ in 0..20_000 {
+            let r = rng.uniform();
+            if r < 0.45 || sorted.is_empty() {
+                let t = now + rng.exponential(1.0);
+                heap.push(t);
+                sorted.push(t);
+            } else if r < 0.7 {
+                let t = now + rng.exponential(1.0);
+                heap.replace_min(t);
+                sorted.remove(0);
+                sorted.push(t);
+            } else {
+                now += rng.exponential(0.3);
+                let gone = sorted.iter().filter(|&&t| t <= now).count();
+                assert_eq!(heap.drop_until(now), gone);
+                sorted.retain(|&t| t > now);
+            }
+            sorted.sort_by(f64::total_cmp);
+            assert_eq!(heap.len(), sorted.len());
+            assert_eq!(heap.min(), sorted.first().copied());
+            let mut held: Vec<f64> = heap.iter().collect();
+            held.sort_by(f64::total_cmp);
+            assert_eq!(held, sorted);
+        }
     }
 }

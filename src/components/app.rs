@@ -346,11 +346,13 @@ fn frame_tick(
                 run.pause();
             }
         }
-        if simulated {
+        let replaying = run.with(Console::replay_left).unwrap_or(0) > 0;
+        if simulated && replaying {
+            run.show_replay_progress();
+        } else if simulated {
             run.publish();
         }
         let playing = run.playing.get_untracked();
-        let replaying = run.with(Console::replay_left).unwrap_or(0) > 0;
         // While a link replays, the charts wait for its last minute: drawing each slice
         // would only slow the replay down.
         let redraw = !replaying

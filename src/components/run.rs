@@ -63,6 +63,10 @@ pub struct RunHandle {
     console: StoredValue<Console, LocalStorage>,
     /// What the page shows; replaced after every change.
     pub snapshot: RwSignal<Snapshot>,
+    /// While a link replays: the minutes simulated so far. The status strip counts them; the
+    /// rest of the page keeps the snapshot of before the replay until its last minute (drawing
+    /// every slice of it would only slow the replay down).
+    pub replayed: RwSignal<Option<u32>>,
     pub playing: RwSignal<bool>,
     /// Index into [`SPEEDS`].
     pub speed: RwSignal<usize>,
@@ -94,6 +98,7 @@ impl RunHandle {
         Self {
             console: StoredValue::new_local(console),
             snapshot: RwSignal::new(snapshot),
+            replayed: RwSignal::new(None),
             playing: RwSignal::new(false),
             speed: RwSignal::new(DEFAULT_SPEED),
             help_open: RwSignal::new(false),
@@ -157,11 +162,19 @@ impl RunHandle {
                     || s.seed != snapshot.seed
             });
             self.snapshot.set(snapshot);
+            self.replayed.set(None);
             self.book.try_update_value(|b| {
                 b.link_dirty = true;
                 b.charts_dirty |= minutes_changed;
             });
             self.wake();
+        }
+    }
+
+    /// A slice of a link's replay is done and more is left: only its progress is shown.
+    pub fn show_replay_progress(&self) {
+        if let Some(minutes) = self.with(Console::minutes) {
+            self.replayed.set(Some(minutes));
         }
     }
 

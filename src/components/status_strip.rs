@@ -128,24 +128,33 @@ pub fn StatusStrip() -> impl IntoView {
         run.snapshot
             .with(|s| format!("--fill: {:.4}", s.record.budget_left.clamp(0.0, 1.0)))
     };
+    // The minutes simulated: while a link replays, those replayed so far (the snapshot still
+    // shows the run as it was before the replay).
+    let minutes = move || {
+        run.replayed
+            .get()
+            .unwrap_or_else(|| run.snapshot.with(|s| s.minutes))
+    };
     let progress = move || {
+        let minutes = minutes();
         run.snapshot.with(|s| {
             s.length.map(|len| {
-                let done = f64::from(s.minutes) / f64::from(len.max(1));
+                let done = f64::from(minutes) / f64::from(len.max(1));
                 (
                     format!("--fill: {:.4}", done.clamp(0.0, 1.0)),
-                    format!("{} / {len}", s.minutes),
+                    format!("{minutes} / {len}"),
                 )
             })
         })
     };
     let hint = move || {
+        let minutes = minutes();
         run.snapshot.with(|s| {
             if s.replay_left > 0 {
                 Some(tf(
                     Msg::Replaying,
                     &[
-                        ("minute", &s.minutes.to_string()),
+                        ("minute", &minutes.to_string()),
                         ("total", &(s.minutes + s.replay_left).to_string()),
                     ],
                 ))
@@ -171,7 +180,7 @@ pub fn StatusStrip() -> impl IntoView {
                     </div>
                     <div class="fact minute">
                         <dt>{t(Msg::MinuteLabel)}</dt>
-                        <dd data-field="minute">{move || run.snapshot.with(|s| s.minutes.to_string())}</dd>
+                        <dd data-field="minute">{move || minutes().to_string()}</dd>
                     </div>
                     <div
                         class="fact page"

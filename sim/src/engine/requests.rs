@@ -494,6 +494,7 @@ impl RequestEngine {
     }
 
     /// Serves the tick by arrival times.
+    #[inline(never)]
     fn tick_by_arrivals(
         &mut self,
         input: &TickInput,
@@ -605,6 +606,7 @@ impl RequestEngine {
     }
 
     /// Serves the tick through the event list.
+    #[inline(never)]
     fn tick_by_events(
         &mut self,
         input: &TickInput,

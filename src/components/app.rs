@@ -24,10 +24,12 @@ use crate::url_state::current_search;
 /// Longest gap between two frames the clock catches up on (a hidden tab, a slow frame):
 /// beyond it the simulation just resumes.
 const MAX_FRAME_GAP_MS: f64 = 250.0;
-/// Time a frame spends replaying a link before it lets the page paint.
-const REPLAY_BUDGET_MS: f64 = 12.0;
-/// Minutes replayed between two looks at the clock.
-const REPLAY_SLICE: u32 = 16;
+/// Time a frame spends replaying a link before it lets the page paint its progress (while
+/// a link replays only the status strip changes, and the controls wait for the end).
+const REPLAY_BUDGET_MS: f64 = 200.0;
+/// Minutes replayed between two looks at the clock (a request-mode minute takes a few
+/// milliseconds, one of the formulas tens of microseconds).
+const REPLAY_SLICE: u32 = 4;
 /// While playing, the link is rewritten at most this often (browsers throttle the history
 /// API, and nobody reads a link that changes 60 times a second).
 const LINK_INTERVAL_MS: f64 = 1000.0;

@@ -374,10 +374,15 @@ pub const THIS_MODEL: Citation = Citation {
     url: "",
 };
 
+pub const MARSAGLIA_TSANG_2000: Citation = Citation {
+    text: "G. Marsaglia, W. W. Tsang, \"The Ziggurat Method for Generating Random Variables\", Journal of Statistical Software 5(8) (2000) (the request engine's exponentials, 256 layers)",
+    url: "https://doi.org/10.18637/jss.v005.i08",
+};
+
 pub const RANDOMNESS: Relation = Relation {
     id: RelationId::Randomness,
     symbols: &["seed", "u"],
-    citations: &[MULBERRY32, BOX_MULLER_1958, KNUTH_TAOCP2],
+    citations: &[MULBERRY32, MARSAGLIA_TSANG_2000, BOX_MULLER_1958, KNUTH_TAOCP2],
     assumption: false,
 };
 

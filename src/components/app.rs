@@ -349,9 +349,17 @@ fn frame_tick(
             }
         }
         let replaying = run.with(Console::replay_left).unwrap_or(0) > 0;
+        // A request-mode replay takes seconds: it shows only its progress until its end. The
+        // first build's links (the formulas, tens of microseconds a minute) replay within a
+        // frame or two, and it keeps its size by publishing as it goes.
+        #[cfg(feature = "extended")]
         if simulated && replaying {
             run.show_replay_progress();
         } else if simulated {
+            run.publish();
+        }
+        #[cfg(not(feature = "extended"))]
+        if simulated {
             run.publish();
         }
         let playing = run.playing.get_untracked();

@@ -2,10 +2,21 @@ use leptos::prelude::*;
 use oncall_sim::budget::BudgetAccounting;
 
 use crate::components::icons::{Icon, IconView};
-use crate::components::run::{use_run, UndoKind, SPEEDS};
+use crate::components::run::{use_run, RunHandle, UndoKind, SPEEDS};
 use crate::format::{format_value, Format, Value};
 use crate::i18n::{plural, t, tf, Msg};
 use crate::metrics::{Level, Limits, METRICS};
+
+/// The minutes simulated: while a link replays in request mode, those replayed so far (the
+/// snapshot still shows the run as it was before the replay). The first build's replays
+/// publish as they go.
+fn shown_minutes(run: RunHandle) -> u32 {
+    #[cfg(feature = "extended")]
+    if let Some(minutes) = run.replayed.get() {
+        return minutes;
+    }
+    run.snapshot.with(|s| s.minutes)
+}
 
 /// Play/pause, step, speed and reset.
 #[component]
@@ -128,13 +139,7 @@ pub fn StatusStrip() -> impl IntoView {
         run.snapshot
             .with(|s| format!("--fill: {:.4}", s.record.budget_left.clamp(0.0, 1.0)))
     };
-    // The minutes simulated: while a link replays, those replayed so far (the snapshot still
-    // shows the run as it was before the replay).
-    let minutes = move || {
-        run.replayed
-            .get()
-            .unwrap_or_else(|| run.snapshot.with(|s| s.minutes))
-    };
+    let minutes = move || shown_minutes(run);
     let progress = move || {
         let minutes = minutes();
         run.snapshot.with(|s| {

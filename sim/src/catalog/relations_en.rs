@@ -511,7 +511,7 @@ pub const fn texts(id: RelationId) -> RelationTexts {
         },
         RelationId::Randomness => RelationTexts {
             name: "Randomness",
-            formula: "mulberry32(seed); uniform u; exponential −m·ln(1 − u); normal √(−2 ln u₁)·cos(2π u₂) (Box–Muller); Poisson by Knuth's product of uniforms",
+            formula: "mulberry32(seed); uniform u; exponential of mean m by the ziggurat: 8 bits pick one of 256 layers of equal area under e^(−x), 24 bits a point x in it, kept at once when it lies under the layer above (98.9 %), else tested against e^(−x) in its wedge, and beyond r = 7.697 the tail r − ln(1 − u); normal √(−2 ln u₁)·cos(2π u₂) (Box–Muller); Poisson by Knuth's product of uniforms",
             symbols: &["32-bit seed shown on screen and in the link", "uniform draw on [0, 1)"],
             note: "The seed is the only source of randomness: the same seed, settings and actions give the same run.",
         },

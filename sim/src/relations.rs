@@ -382,7 +382,12 @@ pub const MARSAGLIA_TSANG_2000: Citation = Citation {
 pub const RANDOMNESS: Relation = Relation {
     id: RelationId::Randomness,
     symbols: &["seed", "u"],
-    citations: &[MULBERRY32, MARSAGLIA_TSANG_2000, BOX_MULLER_1958, KNUTH_TAOCP2],
+    citations: &[
+        MULBERRY32,
+        MARSAGLIA_TSANG_2000,
+        BOX_MULLER_1958,
+        KNUTH_TAOCP2,
+    ],
     assumption: false,
 };
 

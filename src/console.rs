@@ -153,6 +153,26 @@ impl Console {
         done
     }
 
+    /// Stops a link's replay at the minute reached: the run is live from here, paused, and
+    /// the link's later actions keep their minutes (those stamped with the link's last
+    /// minute, which were waiting for it, are scheduled for it). Playing on therefore gives
+    /// the same run as the whole replay would have. False when no replay is under way.
+    pub fn stop_replay(&mut self) -> bool {
+        if self.replay_left() == 0 {
+            return false;
+        }
+        let minute = self.replay_to;
+        let waiting: Vec<Action> = self
+            .pending
+            .drain(..)
+            .map(|kind| Action { minute, kind })
+            .collect();
+        self.log.extend(waiting.iter().cloned());
+        self.sim.schedule(waiting);
+        self.replay_to = self.minutes();
+        true
+    }
+
     /// Queues an action for the next minute. A later action on the same control replaces the
     /// earlier one. Refused (false) once the exercise is over or while a link replays.
     pub fn act(&mut self, kind: ActionKind) -> bool {
@@ -315,6 +335,44 @@ mod tests {
         let mut replay = Console::start(link.state, seed).expect("the link starts");
         while replay.replay(7) > 0 {}
         replay
+    }
+
+    #[test]
+    fn a_replay_stopped_early_plays_on_into_the_same_run() {
+        let mut link = state("bad-deploy");
+        link.minute = Some(40);
+        link.actions = vec![
+            Action {
+                minute: 25,
+                kind: ActionKind::Rollback,
+            },
+            Action {
+                minute: 40,
+                kind: ActionKind::MinInstances(12),
+            },
+        ];
+        let mut whole = Console::start(link.clone(), 7).unwrap();
+        while whole.replay(7) > 0 {}
+        let mut stopped = Console::start(link, 7).unwrap();
+        stopped.replay(10);
+        assert!(stopped.replay_left() > 0);
+        assert!(stopped.stop_replay());
+        assert_eq!(stopped.replay_left(), 0);
+        assert!(!stopped.stop_replay());
+        assert_eq!(stopped.minutes(), 11);
+        assert_eq!(stopped.share_state().minute, Some(11));
+        while stopped.minutes() < 50 {
+            assert!(stopped.step());
+        }
+        while whole.minutes() < 50 {
+            assert!(whole.step());
+        }
+        assert_eq!(stopped.sim().history(), whole.sim().history());
+        assert_eq!(
+            stopped.share_state().actions,
+            whole.share_state().actions,
+            "the link's actions are kept, each at its minute"
+        );
     }
 
     #[test]

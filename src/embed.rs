@@ -15,6 +15,8 @@
 //! Pure functions, tested natively. What was wrong comes back as notices written through the
 //! catalog; every valid part of a parameter is kept.
 
+use oncall_sim::message::clip;
+
 use crate::components::run::SPEEDS;
 use crate::i18n::{t, tf, Msg};
 
@@ -98,6 +100,8 @@ pub struct EmbedOptions {
     /// Origins whose commands the page obeys (`scheme://host[:port]`, as the browser writes
     /// a message's origin).
     pub origins: Vec<String>,
+    /// The link has an `origins` parameter (even one without a valid entry).
+    pub origins_given: bool,
 }
 
 impl Default for EmbedOptions {
@@ -111,6 +115,7 @@ impl Default for EmbedOptions {
             theme: Theme::System,
             pause_on_page: true,
             origins: Vec::new(),
+            origins_given: false,
         }
     }
 }
@@ -127,6 +132,20 @@ impl EmbedOptions {
         Some(format!(
             ".controls-panel [data-control]{kept}{{display:none}}"
         ))
+    }
+
+    /// The origins the console's messages go to: those the link lists; any origin (`*`) when
+    /// the link has no `origins` at all (the page that wrote the link sees the run anyway);
+    /// the console's own origin when the link has `origins` but no valid entry in it, so that
+    /// a list written wrong never widens to every page that frames the link.
+    pub fn message_targets(&self, own_origin: &str) -> Vec<String> {
+        if !self.origins.is_empty() {
+            self.origins.clone()
+        } else if self.origins_given {
+            vec![own_origin.to_owned()]
+        } else {
+            vec!["*".to_owned()]
+        }
     }
 
     /// Whether a command from `origin` is obeyed: one the link lists, or the page's own.
@@ -147,12 +166,13 @@ pub fn read_embed(rest: &[(String, String)]) -> (EmbedOptions, Vec<String>) {
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.trim())
     };
+    // The value is quoted clipped: a link may carry any amount of text.
     let mut invalid = |param: &str, value: &str, allowed: &str, fallback: &str| {
         notices.push(tf(
             Msg::NoticeInvalid,
             &[
                 ("param", param),
-                ("value", value),
+                ("value", &clip(value)),
                 ("allowed", allowed),
                 ("fallback", fallback),
             ],
@@ -238,6 +258,7 @@ pub fn read_embed(rest: &[(String, String)]) -> (EmbedOptions, Vec<String>) {
         }
     }
     if let Some(value) = last("origins") {
+        options.origins_given = true;
         let mut wrong = Vec::new();
         for item in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             match origin(item) {
@@ -411,6 +432,49 @@ mod tests {
         assert!(!options.obeys("https://evil.example", own));
         assert!(!options.obeys("https://lessons.example.org.evil.example", own));
         assert!(!options.obeys("null", own));
+    }
+
+    #[test]
+    fn messages_go_to_the_listed_origins_and_a_list_without_a_valid_entry_fails_closed() {
+        let own = "http://127.0.0.1:8080";
+        let (none, _) = read_embed(&pairs("embed=1"));
+        assert_eq!(none.message_targets(own), vec!["*"]);
+        let (listed, _) = read_embed(&pairs("origins=https://a.org,https://b.org:8443"));
+        assert_eq!(
+            listed.message_targets(own),
+            vec!["https://a.org", "https://b.org:8443"]
+        );
+        for invalid_only in [
+            "origins=lessons.example.org",
+            "origins=",
+            "origins=*",
+            "origins=javascript:alert(1),ftp://x.org",
+        ] {
+            let (options, notices) = read_embed(&pairs(invalid_only));
+            assert_eq!(options.message_targets(own), vec![own], "{invalid_only}");
+            assert!(!options.obeys("https://lessons.example.org", own));
+            if invalid_only != "origins=" {
+                assert_eq!(notices.len(), 1, "{invalid_only}: {notices:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn text_quoted_from_the_link_is_clipped() {
+        let long = "x".repeat(60_000);
+        let (options, notices) = read_embed(&pairs(&format!(
+            "controls=rollback,{long}&theme={long}&origins={long}"
+        )));
+        assert_eq!(options.controls, Some(vec!["rollback"]));
+        assert_eq!(notices.len(), 3);
+        for notice in &notices {
+            assert!(
+                notice.chars().count() < 600,
+                "{} chars",
+                notice.chars().count()
+            );
+            assert!(notice.contains('…'));
+        }
     }
 
     #[test]

@@ -101,6 +101,8 @@ pub enum Msg {
     BurnLabel,
     /// Placeholders `{minute}`, `{total}`.
     Replaying,
+    StopReplay,
+    StopReplayHint,
     StartHint,
     ExerciseOver,
     /// Placeholders `{minute}`, `{actions}` (counted with [`Msg::ActionsOne`]).
@@ -558,6 +560,7 @@ pub enum Msg {
     HostSpeedInvalid,
     HostActionInvalid,
     HostCommandUnknown,
+    HostQueueFull,
     EmbedButton,
     EmbedCopied,
     EmbedFallback,
@@ -721,6 +724,8 @@ fn en(msg: Msg) -> &'static str {
         BudgetByRequests => "by requests",
         BurnLabel => "Burn (1 h)",
         Replaying => "Replaying the link: minute {minute} of {total}…",
+        StopReplay => "Stop here",
+        StopReplayHint => "Stop the replay at this minute: the run stays paused here, its later actions still to come.",
         StartHint => "Paused. Press Play (or Space) to start the clock, or Step (→) for one minute.",
         ExerciseOver => "The exercise is over: read the debrief below.",
         UndoResetNote => "The run was reset. The one you left, at minute {minute} with {actions}, can be brought back (Back in the browser does it too).",
@@ -1154,6 +1159,7 @@ fn en(msg: Msg) -> &'static str {
         HostSpeedInvalid => "Command “speed”: the value must be one of {list} (minutes per second).",
         HostActionInvalid => "Command “act”: “{value}” is not an action ({reason}).",
         HostCommandUnknown => "Command “{value}” is not known. Known commands: {list}.",
+        HostQueueFull => "Command refused: {count} commands are already waiting for the console; send more once it has caught up.",
         EmbedButton => "Embed",
         EmbedCopied => "Embed code copied: paste it into a lesson page to show this run in a frame.",
         EmbedFallback => "Copy this code into a lesson page:",

@@ -7,6 +7,7 @@
 //! relations and summary. Components live here, not in `main.rs`, so tests can mount them.
 //!
 //! - [`console`]: the run (simulation + action log), pure and tested natively;
+//! - [`commands`]: the host page's commands, queued and coalesced for the frame loop;
 //! - [`link`]: the run as a link (query string ↔ the core's `ShareState`, notices);
 //! - [`components`]: the page; [`charts`]: figures drawn on canvases;
 //! - [`i18n`]: the message catalog; [`format`]: every number written for a person;
@@ -15,6 +16,7 @@
 //!   file, and two policies compared.
 
 pub mod charts;
+pub mod commands;
 pub mod components;
 pub mod console;
 pub mod embed;

@@ -24,12 +24,16 @@ use crate::url_state::current_search;
 /// Longest gap between two frames the clock catches up on (a hidden tab, a slow frame):
 /// beyond it the simulation just resumes.
 const MAX_FRAME_GAP_MS: f64 = 250.0;
-/// Time a frame spends replaying a link before it lets the page paint its progress (while
-/// a link replays only the status strip changes, and the controls wait for the end).
-const REPLAY_BUDGET_MS: f64 = 200.0;
-/// Minutes replayed between two looks at the clock (a request-mode minute takes a few
-/// milliseconds, one of the formulas tens of microseconds).
-const REPLAY_SLICE: u32 = 4;
+/// Time a frame spends replaying a link before it lets the page paint its progress and
+/// handle input (while a link replays only the status strip changes and its Stop button
+/// works). The clock is read after every minute: a request-mode minute takes milliseconds,
+/// one of the formulas tens of microseconds.
+const REPLAY_BUDGET_MS: f64 = 50.0;
+/// Time a playing frame spends simulating: the minutes the clock owes beyond it are carried
+/// to the next frame (up to the catch-up limit), so that a key press or a click waits at
+/// most about one simulated minute, whatever the speed and the engine. At least one minute
+/// is simulated a frame.
+const PLAY_BUDGET_MS: f64 = 10.0;
 /// While playing, the link is rewritten at most this often (browsers throttle the history
 /// API, and nobody reads a link that changes 60 times a second).
 const LINK_INTERVAL_MS: f64 = 1000.0;
@@ -286,13 +290,14 @@ fn frame_tick(
             p.clear_marks_with_mark_name("frame-start");
             let _ = p.mark("frame-start");
         }
-        let mut simulated = false;
+        let spent =
+            |p: &Option<web_sys::Performance>| p.as_ref().map_or(0.0, |p| p.now() - started);
+        // The host page's commands first (a burst of them is coalesced: see `commands`).
+        let mut simulated = run.run_commands(|| spent(&performance) < PLAY_BUDGET_MS);
         if run.with(Console::replay_left).unwrap_or(0) > 0 {
-            loop {
-                let done = run.update(|c| c.replay(REPLAY_SLICE)).unwrap_or(0);
-                simulated |= done > 0;
-                let elapsed = performance.as_ref().map_or(0.0, |p| p.now() - started);
-                if done == 0 || elapsed >= REPLAY_BUDGET_MS {
+            while run.update(|c| c.replay(1)).unwrap_or(0) > 0 {
+                simulated = true;
+                if spent(&performance) >= REPLAY_BUDGET_MS {
                     break;
                 }
             }
@@ -300,6 +305,7 @@ fn frame_tick(
             run.play();
         } else if run.playing.get_untracked() {
             let speed = f64::from(run.minutes_per_second());
+            let cap = (speed * MAX_FRAME_GAP_MS / 1000.0).ceil().max(1.0);
             let owed = run
                 .book
                 .try_update_value(|b| {
@@ -307,7 +313,6 @@ fn frame_tick(
                         .last_frame_ms
                         .map_or(0.0, |last| (now - last).clamp(0.0, MAX_FRAME_GAP_MS));
                     b.last_frame_ms = Some(now);
-                    let cap = (speed * MAX_FRAME_GAP_MS / 1000.0).ceil().max(1.0);
                     b.owed_minutes = (b.owed_minutes + dt / 1000.0 * speed).min(cap);
                     let steps = b.owed_minutes.floor();
                     b.owed_minutes -= steps;
@@ -315,7 +320,14 @@ fn frame_tick(
                 })
                 .unwrap_or(0);
             let stop_at_page = run.pause_on_page.get_untracked();
-            for _ in 0..owed {
+            for done in 0..owed {
+                if done > 0 && spent(&performance) >= PLAY_BUDGET_MS {
+                    // The frame's time is up: the rest is owed to the next frames.
+                    let left = f64::from(owed - done);
+                    run.book
+                        .try_update_value(|b| b.owed_minutes = (b.owed_minutes + left).min(cap));
+                    break;
+                }
                 let was_paging = run.with(Console::paging).unwrap_or(false);
                 // The extended build times each simulated minute ("minute" in the page's
                 // performance timeline): request mode's cost per minute is measured there.
@@ -400,7 +412,7 @@ fn frame_tick(
             .book
             .try_with_value(|b| (b.link_dirty, b.play_when_ready))
             .unwrap_or((false, false));
-        playing || replaying || link_pending || autoplay
+        playing || replaying || link_pending || autoplay || run.commands_waiting()
     }
 }
 

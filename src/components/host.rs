@@ -6,8 +6,9 @@
 //! the time of day an event happened.
 //!
 //! Out, to `window.parent` (only when the console is embedded; addressed to each origin of
-//! the link's `origins`, or to any origin when it lists none, since the link already shows the
-//! run to the page that wrote it):
+//! the link's `origins`, or to any origin when the link has no `origins`, since the link
+//! already shows the run to the page that wrote it; an `origins` without a valid entry never
+//! widens to any origin: the messages then go to the console's own origin only):
 //! - `ready`: a run is ready for commands (after the page loaded and replayed its link, and
 //!   after every reset or new run): `scenario`, `autoscaler`, `seed`, `minute`, `length`;
 //! - `minute`: a minute was simulated: `minute`, `clock`, `record` (the metrics by the
@@ -23,13 +24,19 @@
 //! `play`, `pause`, `step`, `reset`, `speed` (`value`: minutes per second, one of the speeds)
 //! and `act` (`action`: an action as written in a link, such as `rollback` or
 //! `cache_ttl_s=120`), which waits for the next minute as a control's action does.
+//! A command is checked when it arrives (an `error` names what was wrong, quoting at most a
+//! clipped part of it) and queued; the frame loop carries the queue out (see
+//! [`crate::commands`]), so that a burst of commands costs one rebuild of the run and one
+//! `ready` a frame at most.
 
 use js_sys::{Object, Reflect};
 use leptos::prelude::*;
 use oncall_sim::event::EventKind;
+use oncall_sim::message::clip;
 use oncall_sim::ActionKind;
 use wasm_bindgen::{JsCast, JsValue};
 
+use crate::commands::{HostCommand, QueueFull, MAX_QUEUED};
 use crate::components::run::{RunHandle, SPEEDS};
 use crate::embed::EmbedOptions;
 use crate::i18n::{tf, Msg};
@@ -83,11 +90,10 @@ fn host_window() -> Option<web_sys::Window> {
 pub fn use_host_messages(run: RunHandle, options: EmbedOptions) {
     let host = host_window();
     let embedded = host.is_some();
-    let targets: Vec<String> = if options.origins.is_empty() {
-        vec!["*".to_owned()]
-    } else {
-        options.origins.clone()
-    };
+    let own_origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    let targets = options.message_targets(&own_origin);
     let post = move |data: JsValue| {
         if let Some(host) = &host {
             for target in &targets {
@@ -210,9 +216,6 @@ pub fn use_host_messages(run: RunHandle, options: EmbedOptions) {
         });
     }
 
-    let own_origin = web_sys::window()
-        .and_then(|w| w.location().origin().ok())
-        .unwrap_or_default();
     let handle = window_event_listener(leptos::ev::message, move |ev: web_sys::MessageEvent| {
         if !options.obeys(&ev.origin(), &own_origin) {
             return;
@@ -226,25 +229,29 @@ pub fn use_host_messages(run: RunHandle, options: EmbedOptions) {
         let Some(kind) = field("type").and_then(|k| k.as_string()) else {
             return;
         };
-        if let Err(problem) = obey(run, &kind, field("action"), field("value")) {
+        let queued = read_command(&kind, field("action"), field("value")).and_then(|command| {
+            run.queue_command(command)
+                .map_err(|QueueFull| tf(Msg::HostQueueFull, &[("count", &MAX_QUEUED.to_string())]))
+        });
+        if let Err(problem) = queued {
             post(message("error", &[("message", problem.into())]));
         }
     });
     on_cleanup(move || handle.remove());
 }
 
-/// Carries out one command from the host page; what was wrong with it, written for a person.
-fn obey(
-    run: RunHandle,
+/// Reads one command from the host page, checked; what was wrong with it, written for a
+/// person (the text it quotes clipped).
+fn read_command(
     kind: &str,
     action: Option<JsValue>,
     value: Option<JsValue>,
-) -> Result<(), String> {
-    match kind {
-        "play" => run.play(),
-        "pause" => run.pause(),
-        "step" => run.step(),
-        "reset" => run.reset(),
+) -> Result<HostCommand, String> {
+    Ok(match kind {
+        "play" => HostCommand::Play,
+        "pause" => HostCommand::Pause,
+        "step" => HostCommand::Step,
+        "reset" => HostCommand::Reset,
         "speed" => {
             let wanted = value.and_then(|v| v.as_f64());
             let index = SPEEDS
@@ -254,7 +261,7 @@ fn obey(
                     let list: Vec<String> = SPEEDS.iter().map(u32::to_string).collect();
                     tf(Msg::HostSpeedInvalid, &[("list", &list.join(", "))])
                 })?;
-            run.set_speed(index);
+            HostCommand::Speed(index)
         }
         "act" => {
             let text = action.and_then(|a| a.as_string()).unwrap_or_default();
@@ -262,24 +269,23 @@ fn obey(
                 tf(
                     Msg::HostActionInvalid,
                     &[
-                        ("value", &text),
+                        ("value", &clip(&text)),
                         ("reason", &crate::i18n::core_text(&e.message())),
                     ],
                 )
             })?;
-            run.act(kind);
+            HostCommand::Act(kind)
         }
         other => {
             return Err(tf(
                 Msg::HostCommandUnknown,
                 &[
-                    ("value", other),
+                    ("value", &clip(other)),
                     ("list", "play, pause, step, reset, speed, act"),
                 ],
             ))
         }
-    }
-    Ok(())
+    })
 }
 
 /// The run's summary as the debrief shows it, by the summary's field names.

@@ -10,6 +10,7 @@ use oncall_sim::ids::ScenarioId;
 use oncall_sim::share::ShareState;
 use oncall_sim::{ActionKind, ParamError};
 
+use crate::commands::{CommandQueue, HostCommand, QueueFull};
 use crate::console::{Console, Snapshot};
 use crate::embed::Locks;
 use crate::hooks::FrameLoop;
@@ -38,6 +39,8 @@ pub struct FrameBook {
     pub owed_minutes: f64,
     /// The clock is to start once the link has replayed (`autoplay`).
     pub play_when_ready: bool,
+    /// The host page's commands, waiting for the next frame.
+    pub commands: CommandQueue,
 }
 
 /// What replaced the run a page offers back.
@@ -187,6 +190,68 @@ impl RunHandle {
     pub fn act(&self, kind: ActionKind) {
         if self.update(|c| c.act(kind)).unwrap_or(false) {
             self.publish();
+        }
+    }
+
+    /// Queues a command from the host page for the next frame.
+    pub fn queue_command(&self, command: HostCommand) -> Result<(), QueueFull> {
+        let queued = self
+            .book
+            .try_update_value(|b| b.commands.push(command))
+            .unwrap_or(Ok(()));
+        self.wake();
+        queued
+    }
+
+    /// Whether host commands wait for a frame.
+    pub fn commands_waiting(&self) -> bool {
+        self.book
+            .try_with_value(|b| !b.commands.is_empty())
+            .unwrap_or(false)
+    }
+
+    /// Carries out the host page's queued commands in order, the steps while `in_time()` says
+    /// the frame has time left (the rest waits for the next frame). Actions and steps are
+    /// published together: true when the console changed since the last publication, for
+    /// the frame loop to publish once.
+    pub fn run_commands(&self, in_time: impl Fn() -> bool) -> bool {
+        let mut changed = false;
+        while let Some(Some(command)) = self.book.try_update_value(|b| b.commands.pop()) {
+            match command {
+                HostCommand::Act(kind) => {
+                    changed |= self.update(|c| c.act(kind)).unwrap_or(false);
+                }
+                HostCommand::Step => {
+                    if !in_time() {
+                        self.book.try_update_value(|b| b.commands.put_back(command));
+                        break;
+                    }
+                    self.pause();
+                    changed |= self.update(Console::step).unwrap_or(false);
+                }
+                HostCommand::Speed(index) => self.set_speed(index),
+                HostCommand::Pause => self.pause(),
+                other => {
+                    // Play and reset read the published state: bring it up to date first.
+                    if std::mem::take(&mut changed) {
+                        self.publish();
+                    }
+                    if other == HostCommand::Reset {
+                        self.reset();
+                    } else {
+                        self.play();
+                    }
+                }
+            }
+        }
+        changed
+    }
+
+    /// Stops a link's replay at the minute reached (see [`Console::stop_replay`]).
+    pub fn stop_replay(&self) {
+        if self.update(Console::stop_replay).unwrap_or(false) {
+            self.publish();
+            self.charts_changed();
         }
     }
 

@@ -121,17 +121,12 @@ impl Default for EmbedOptions {
 }
 
 impl EmbedOptions {
-    /// The style rule that hides the controls the link leaves out (`controls=`), if it
-    /// leaves any out.
-    pub fn hidden_controls_rule(&self) -> Option<String> {
-        let shown = self.controls.as_ref()?;
-        let kept: String = shown
-            .iter()
-            .map(|name| format!(":not([data-control=\"{name}\"])"))
-            .collect();
-        Some(format!(
-            ".controls-panel [data-control]{kept}{{display:none}}"
-        ))
+    /// Whether the page shows the control `name` (every control unless `controls=` leaves
+    /// it out).
+    pub fn shows_control(&self, name: &str) -> bool {
+        self.controls
+            .as_ref()
+            .is_none_or(|shown| shown.contains(&name))
     }
 
     /// The origins the console's messages go to: those the link lists; any origin (`*`) when
@@ -366,7 +361,7 @@ mod tests {
         let (options, notices) = read_embed(&[]);
         assert_eq!(options, EmbedOptions::default());
         assert!(notices.is_empty());
-        assert_eq!(options.hidden_controls_rule(), None);
+        assert!(CONTROLS.iter().all(|c| options.shows_control(c)));
         assert!(!options.compact);
     }
 
@@ -387,13 +382,8 @@ mod tests {
             }
         );
         assert_eq!(options.controls, Some(vec!["rollback", "min_instances"]));
-        assert_eq!(
-            options.hidden_controls_rule().as_deref(),
-            Some(
-                ".controls-panel [data-control]:not([data-control=\"rollback\"])\
-                 :not([data-control=\"min_instances\"]){display:none}"
-            )
-        );
+        assert!(options.shows_control("rollback") && options.shows_control("min_instances"));
+        assert!(!options.shows_control("warm_cache") && !options.shows_control("autoscaling"));
         assert_eq!(SPEEDS[options.speed.unwrap()], 60);
         assert_eq!(options.theme, Theme::Projector);
         assert_eq!(

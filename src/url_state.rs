@@ -105,14 +105,17 @@ mod tests {
     use oncall_sim::share::ShareState;
 
     /// index.html sends the links of some scenarios to the extended page before its module
-    /// loads; its list must be exactly the scenarios whose runs need the extended models.
+    /// loads (assets/open-extended.js); its list must be exactly the scenarios whose runs
+    /// need the extended models.
     #[test]
     fn the_first_pages_fast_path_names_the_scenarios_that_need_the_extended_models() {
         let html = include_str!("../index.html");
-        let line = html
+        assert!(html.contains(r#"<script src="open-extended.js"></script>"#));
+        let script = include_str!("../assets/open-extended.js");
+        let line = script
             .lines()
             .find(|l| l.contains("var EXTENDED_SCENARIOS"))
-            .expect("index.html names its extended scenarios");
+            .expect("the first page's redirect names its extended scenarios");
         let listed: Vec<&str> = line.split('\'').skip(1).step_by(2).collect();
         let needed: Vec<&str> = ScenarioId::ALL
             .iter()

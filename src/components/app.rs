@@ -1,7 +1,7 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use oncall_sim::scenario;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 
 use crate::components::charts_panel::{draw_charts, CHART_COUNT};
 use crate::components::host::use_host_messages;
@@ -230,16 +230,6 @@ fn mark_document(embedding: &EmbedOptions) {
     }
     if let Some(theme) = embedding.theme.attribute() {
         let _ = root.set_attribute("data-theme", theme);
-    }
-    // The controls the link leaves out (`controls=`), by a rule of the page's own.
-    if let Some(rule) = embedding.hidden_controls_rule() {
-        if let Ok(style) = root
-            .owner_document()
-            .map_or(Err(JsValue::NULL), |d| d.create_element("style"))
-        {
-            style.set_text_content(Some(&rule));
-            let _ = root.append_child(&style);
-        }
     }
 }
 

@@ -301,7 +301,7 @@ fn legend_item(item: LegendItem) -> impl IntoView {
         <li>
             <span
                 class=format!("swatch {}", item.shape)
-                style=format!("--swatch: {}", item.css_color)
+                style=("--swatch", item.css_color.to_string())
                 aria-hidden="true"
             ></span>
             {item.label}
@@ -321,7 +321,7 @@ fn tip_row(v: ChartValue, colors: &[(String, String)]) -> impl IntoView {
                 .find(|(label, _)| *label == v.label)
                 .map(|(_, c)| c.clone())
         })
-        .map(|c| format!("--swatch: {c}"));
+        .map(|c| ("--swatch", c));
     view! {
         <li>
             <span class="swatch" style=swatch></span>
@@ -503,7 +503,10 @@ pub fn ChartsPanel(
         } else {
             Theme::LIGHT
         };
-        format!("color: {}", crate::theme::css(theme.marks[kind as usize]))
+        (
+            "color",
+            crate::theme::css(theme.marks[kind as usize]).to_string(),
+        )
     };
 
     // The chart whose canvas has the keyboard's focus: its values at the crosshair are read
@@ -551,9 +554,9 @@ pub fn ChartsPanel(
                     let r = c.sim().history().get(minute as usize)?;
                     let x = crate::charts::x_of_minute(&axis, width, f64::from(minute));
                     let side = if x > 0.6 * width {
-                        format!("right: {:.0}px", width - x + 8.0)
+                        ("right", format!("{:.0}px", width - x + 8.0))
                     } else {
-                        format!("left: {:.0}px", x + 8.0)
+                        ("left", format!("{:.0}px", x + 8.0))
                     };
                     let rows = chart_values(c, id, r)
                         .into_iter()

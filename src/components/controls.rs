@@ -35,6 +35,14 @@ fn percent(x: f64) -> String {
 
 /// A slider that shows its value and unit, and emits its action when released (or at each
 /// key press), not at every pixel of a drag.
+/// Whether the link leaves the control out of the page (`controls=` in an embedding link).
+/// The control is still rendered, hidden, so that the page's layout and shortcuts stay the
+/// same; no style rule is written at run time (the page's content security policy forbids
+/// one).
+fn left_out(control: &str) -> bool {
+    use_context::<crate::embed::EmbedOptions>().is_some_and(|o| !o.shows_control(control))
+}
+
 #[component]
 fn Slider(
     control: &'static str,
@@ -55,7 +63,7 @@ fn Slider(
     let help_id = format!("ctl-{control}-help");
     let read = |ev: &leptos::ev::Event| oncall_sim::decimal::parse_decimal(&event_target_value(ev));
     view! {
-        <div class="control slider" data-control=control>
+        <div class="control slider" data-control=control hidden=left_out(control)>
             <div class="control-head">
                 <label for=input_id.clone()>{t(label)}</label>
                 <output for=input_id.clone() aria-hidden="true">{text}</output>
@@ -98,7 +106,7 @@ fn Toggle(
     let input_id = format!("ctl-{control}");
     let help_id = format!("ctl-{control}-help");
     view! {
-        <div class="control toggle" data-control=control>
+        <div class="control toggle" data-control=control hidden=left_out(control)>
             <div class="control-head">
                 <label for=input_id.clone()>{t(label)}</label>
                 <span class="switch">
@@ -143,7 +151,7 @@ fn ActionButton(
     let status_id = format!("ctl-{control}-status");
     let described_by = format!("{status_id} {help_id}");
     view! {
-        <div class="control action" data-control=control>
+        <div class="control action" data-control=control hidden=left_out(control)>
             <button
                 type="button"
                 class="action-button"
@@ -159,9 +167,7 @@ fn ActionButton(
                 <span
                     class="action-progress"
                     aria-hidden="true"
-                    style=move || {
-                        format!("--done: {:.3}", progress.get().unwrap_or(0.0))
-                    }
+                    style=move || ("--done", format!("{:.3}", progress.get().unwrap_or(0.0)))
                 ></span>
             </button>
             <p class="help" id=help_id>

@@ -203,7 +203,7 @@ pub fn DebriefPanel() -> impl IntoView {
                         "{:.3}%",
                         100.0 * f64::from(span.to.saturating_sub(span.from)) / length
                     );
-                    view! { <span class="tl-page" style=format!("left: {}; width: {width}", at(span.from))></span> }
+                    view! { <span class="tl-page" style:left=at(span.from) style:width=width></span> }
                 })
                 .collect_view();
             let ticks = d
@@ -213,7 +213,7 @@ pub fn DebriefPanel() -> impl IntoView {
                     view! {
                         <span
                             class="tl-action"
-                            style=format!("left: {}", at(action.minute))
+                            style:left=at(action.minute)
                             title=action_text(&action.kind)
                         ></span>
                     }

@@ -65,10 +65,10 @@ fn instance_bars(m: &RequestMinute) -> impl IntoView {
                     ),
                 ],
             );
-            let height = format!("height: {:.1}%", 100.0 * inst.utilization.clamp(0.0, 1.0));
+            let height = format!("{:.1}%", 100.0 * inst.utilization.clamp(0.0, 1.0));
             view! {
                 <span class="instance-bar" data-level=level title=title>
-                    <span style=height></span>
+                    <span style:height=height></span>
                 </span>
             }
         })
@@ -117,14 +117,14 @@ fn histogram(m: &RequestMinute) -> impl IntoView {
     let bars = counts
         .iter()
         .map(|&c| {
-            let h = format!("height: {:.1}%", 100.0 * c as f64 / top);
-            view! { <span class="bin"><span style=h></span></span> }
+            let h = format!("{:.1}%", 100.0 * c as f64 / top);
+            view! { <span class="bin"><span style:height=h></span></span> }
         })
         .collect_view();
     let ms = |s: f64| num(Format::Milliseconds, 1000.0 * s);
     let marker = |class: &'static str, s: f64| {
-        let left = format!("left: {:.1}%", log_position(s, first, last));
-        view! { <span class=format!("marker {class}") style=left></span> }
+        let left = format!("{:.1}%", log_position(s, first, last));
+        view! { <span class=format!("marker {class}") style:left=left></span> }
     };
     // Ticks at the powers of ten inside the drawn range (1 ms, 10 ms, 100 ms, 1 s, …).
     let (lo, hi) = (latency_bin_edge(first), latency_bin_edge(last + 1));
@@ -132,8 +132,8 @@ fn histogram(m: &RequestMinute) -> impl IntoView {
         .map(|e| 10f64.powi(e))
         .filter(|s| *s >= lo && *s <= hi)
         .map(|s| {
-            let left = format!("left: {:.1}%", log_position(s, first, last));
-            view! { <span class="tick" style=left>{ms(s)}</span> }
+            let left = format!("{:.1}%", log_position(s, first, last));
+            view! { <span class="tick" style:left=left>{ms(s)}</span> }
         })
         .collect_view();
     view! {

@@ -136,8 +136,12 @@ pub fn StatusStrip() -> impl IntoView {
     let burn_level = level_of("burn_rate_1h");
     let paging = Memo::new(move |_| run.snapshot.with(|s| s.record.paging));
     let budget_fill = move || {
-        run.snapshot
-            .with(|s| format!("--fill: {:.4}", s.record.budget_left.clamp(0.0, 1.0)))
+        run.snapshot.with(|s| {
+            (
+                "--fill",
+                format!("{:.4}", s.record.budget_left.clamp(0.0, 1.0)),
+            )
+        })
     };
     let minutes = move || shown_minutes(run);
     let progress = move || {
@@ -146,7 +150,7 @@ pub fn StatusStrip() -> impl IntoView {
             s.length.map(|len| {
                 let done = f64::from(minutes) / f64::from(len.max(1));
                 (
-                    format!("--fill: {:.4}", done.clamp(0.0, 1.0)),
+                    ("--fill", format!("{:.4}", done.clamp(0.0, 1.0))),
                     format!("{minutes} / {len}"),
                 )
             })

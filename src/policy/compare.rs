@@ -582,7 +582,7 @@ fn comparison_body(
                 .map(|(q, color)| {
                     view! {
                         <li>
-                            <span class="swatch line" style=format!("--swatch: {color}") aria-hidden="true"></span>
+                            <span class="swatch line" style=("--swatch", color.to_string()) aria-hidden="true"></span>
                             {quantity_text(q.key)}
                         </li>
                     }

@@ -199,6 +199,16 @@ const POLICY_ROOT: &str = "policy-root";
 /// The policy panel's module, relative to the page.
 const POLICY_MODULE: &str = "lazy/oncall-sim-policy.js";
 
+// The dynamic import, in a module of its own that wasm-bindgen writes beside the page's (a
+// function built from a string would need 'unsafe-eval', which the page's policy refuses).
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = "export function start_module(path) { \
+    return import(new URL(path, document.baseURI).href).then((m) => m.default()); }")]
+extern "C" {
+    /// Imports the module at `path` (relative to the page) and runs its default export.
+    #[wasm_bindgen(catch)]
+    fn start_module(path: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
+}
+
 /// Downloads a part of the page built as a module of its own and starts it (it mounts itself
 /// in its slot), with the run paused and the link exact; says so if it cannot be loaded.
 fn open_module(
@@ -210,16 +220,10 @@ fn open_module(
     run.pause();
     run.write_link();
     loading.set(true);
-    let import = js_sys::Function::new_with_args(
-        "path",
-        "return import(new URL(path, document.baseURI).href).then((m) => m.default())",
-    );
-    let loaded = import.call1(&wasm_bindgen::JsValue::NULL, &path.into());
+    let loaded = start_module(path);
     leptos::task::spawn_local(async move {
         let done = match loaded {
-            Ok(promise) => wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise))
-                .await
-                .is_ok(),
+            Ok(promise) => wasm_bindgen_futures::JsFuture::from(promise).await.is_ok(),
             Err(_) => false,
         };
         if !done {

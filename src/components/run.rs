@@ -24,6 +24,12 @@ pub const SPEEDS: [u32; 6] = [1, 5, 15, 60, 240, 720];
 /// The default speed (index into [`SPEEDS`]).
 pub const DEFAULT_SPEED: usize = 0;
 
+/// How long queued host commands wait for an animation frame before a timer carries them
+/// out instead, ms.
+pub const COMMANDS_TIMER_MS: u64 = 100;
+/// Time the timer spends on queued steps, ms (as a playing frame does).
+const COMMANDS_TIMER_BUDGET_MS: f64 = 10.0;
+
 /// Bookkeeping of the frame loop and of what is out of date.
 #[derive(Default)]
 pub struct FrameBook {
@@ -193,14 +199,44 @@ impl RunHandle {
         }
     }
 
-    /// Queues a command from the host page for the next frame.
+    /// Queues a command from the host page for the next frame. A frame the browser does not
+    /// paint (scrolled out of its host page's view, in a hidden tab) gets no animation
+    /// frames: a timer carries the queue out then, at most every [`COMMANDS_TIMER_MS`].
     pub fn queue_command(&self, command: HostCommand) -> Result<(), QueueFull> {
-        let queued = self
+        let (queued, was_empty) = self
             .book
-            .try_update_value(|b| b.commands.push(command))
-            .unwrap_or(Ok(()));
+            .try_update_value(|b| {
+                let was_empty = b.commands.is_empty();
+                (b.commands.push(command), was_empty)
+            })
+            .unwrap_or((Ok(()), false));
         self.wake();
+        if was_empty {
+            self.run_commands_later();
+        }
         queued
+    }
+
+    /// Carries out the queued commands from a timer, if no frame has done it by then.
+    fn run_commands_later(&self) {
+        let run = *self;
+        set_timeout(
+            move || {
+                if !run.commands_waiting() {
+                    return;
+                }
+                let clock = web_sys::window().and_then(|w| w.performance());
+                let now = move || clock.as_ref().map_or(0.0, web_sys::Performance::now);
+                let deadline = now() + COMMANDS_TIMER_BUDGET_MS;
+                if run.run_commands(|| now() < deadline) {
+                    run.publish();
+                }
+                if run.commands_waiting() {
+                    run.run_commands_later();
+                }
+            },
+            std::time::Duration::from_millis(COMMANDS_TIMER_MS),
+        );
     }
 
     /// Whether host commands wait for a frame.

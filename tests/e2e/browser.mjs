@@ -58,8 +58,9 @@ export async function openBrowser({ width = 1280, height = 800, guard = 'interce
     offHost.push(url.href);
     return route.abort('blockedbyclient');
   });
-  // Every page and frame reports what its Content-Security-Policy blocked; closing the
-  // browser fails when anything was (the built pages must run whole under their policy).
+  // Every page and frame reports what its Content-Security-Policy blocked, in `violations`:
+  // the suites assert it empty after their tests (the built pages run whole under their
+  // policy).
   const violations = [];
   await context.exposeBinding('__oncallCspViolation', (_source, text) => violations.push(text));
   await context.addInitScript(() => {
@@ -75,9 +76,6 @@ export async function openBrowser({ width = 1280, height = 800, guard = 'interce
     async close() {
       await context.close();
       await rm(profile, { recursive: true, force: true });
-      if (violations.length > 0) {
-        throw new Error(`the Content-Security-Policy blocked ${violations.length}: ${violations.slice(0, 5).join('; ')}`);
-      }
     },
   };
 }

@@ -38,6 +38,7 @@ describe('coaching while playing', () => {
     await browser?.close();
     await site?.close();
     assert.deepEqual(browser?.offHost ?? [], [], 'the page tried to reach another host');
+    assert.deepEqual(browser?.violations ?? [], [], 'the Content-Security-Policy blocked something');
   });
 
   test('the bare link opens the start view; a run link does not', async () => {

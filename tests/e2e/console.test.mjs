@@ -48,6 +48,7 @@ describe('web console', () => {
     await browser?.close();
     await site?.close();
     assert.deepEqual(browser?.offHost ?? [], [], 'the page tried to reach another host');
+    assert.deepEqual(browser?.violations ?? [], [], 'the Content-Security-Policy blocked something');
   });
 
   test('loads paused at the opening minute with no console errors', async () => {

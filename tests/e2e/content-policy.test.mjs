@@ -13,7 +13,7 @@ import { policyFor, withPolicy } from '../../scripts/content-policy.mjs';
 
 /** The policy of a page, directive by directive. */
 function policyOf(html) {
-  const meta = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]*)"/);
+  const meta = html.match(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/);
   assert.ok(meta, 'the page has no policy');
   return Object.fromEntries(
     meta[1].split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]),

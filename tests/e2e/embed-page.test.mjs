@@ -87,6 +87,7 @@ describe('the sample lesson page against hostile links', () => {
     await elsewhere?.close();
     if (elsewhereRoot) await rm(elsewhereRoot, { recursive: true, force: true });
     assert.deepEqual(browser?.offHost ?? [], [], 'the page tried to reach another host');
+    assert.deepEqual(browser?.violations ?? [], [], 'the Content-Security-Policy blocked something');
   });
 
   /**

@@ -68,6 +68,7 @@ describe('embedding in a lesson page', () => {
     await app?.close();
     await lesson?.close();
     assert.deepEqual(browser?.offHost ?? [], [], 'the page tried to reach another host');
+    assert.deepEqual(browser?.violations ?? [], [], 'the Content-Security-Policy blocked something');
   });
 
   async function openLesson() {

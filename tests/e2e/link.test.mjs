@@ -58,6 +58,7 @@ describe('links', () => {
     await browser?.close();
     await site?.close();
     assert.deepEqual(browser?.offHost ?? [], [], 'the page tried to reach another host');
+    assert.deepEqual(browser?.violations ?? [], [], 'the Content-Security-Policy blocked something');
   });
 
   test('a shared link replays the same run in a fresh browser', async () => {

@@ -101,6 +101,7 @@ describe('autoscaling policies', () => {
     await browser?.close();
     await site?.close();
     assert.deepEqual(browser?.offHost ?? [], [], 'the page tried to reach another host');
+    assert.deepEqual(browser?.violations ?? [], [], 'the Content-Security-Policy blocked something');
   });
 
   test('picking a policy changes the link and the run; the log names policy and driver', async () => {

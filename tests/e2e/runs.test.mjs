@@ -86,6 +86,7 @@ describe('no lost runs', () => {
     await browser?.close();
     await site?.close();
     assert.deepEqual(browser?.offHost ?? [], [], 'the page tried to reach another host');
+    assert.deepEqual(browser?.violations ?? [], [], 'the Content-Security-Policy blocked something');
   });
 
   test('changing the autoscaler keeps the actions', async () => {

@@ -2,6 +2,7 @@
 // opened before the suite's tests and closed after them.
 
 import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
 import { serveStatic } from './static-server.mjs';
 import { openBrowser } from './browser.mjs';
 import { DIST } from './helpers.mjs';
@@ -19,6 +20,7 @@ export function servedSuite(browserOptions = { width: 1280, height: 900 }) {
   after(async () => {
     await served.browser?.close();
     await served.site?.close();
+    assert.deepEqual(served.browser?.violations ?? [], [], 'the Content-Security-Policy blocked something');
   });
   return served;
 }

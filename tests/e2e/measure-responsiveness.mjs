@@ -71,6 +71,10 @@ try {
     timeout: LOAD_TIMEOUT_MS,
   });
   await page.locator('[data-time="play"]:not([disabled])').waitFor({ timeout: LOAD_TIMEOUT_MS });
+  // The link must be taken whole (a notice would mean a setting fell back to its default).
+  const notices = await page.locator('.notices .notice p').allTextContents();
+  if (notices.length) throw new Error(`the link was not taken whole: ${notices.join(' | ')}`);
+  if (/regions=[23]/.test(query)) await page.locator('[data-panel="regions"]').waitFor({ timeout: LOAD_TIMEOUT_MS });
   // The start-up's tasks are not play's.
   await page.evaluate(() => {
     const seen = globalThis.__responsiveness;

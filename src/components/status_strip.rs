@@ -247,20 +247,22 @@ pub fn StatusStrip() -> impl IntoView {
                         }
                     })
             }}
-            <p class="status-hint" role="status" class:hidden=move || hint().is_none()>
-                {hint}
-            </p>
-            <Show when=move || run.snapshot.with(|s| s.replay_left > 0)>
-                <button
-                    type="button"
-                    class="stop-replay"
-                    data-action="stop-replay"
-                    title=t(Msg::StopReplayHint)
-                    on:click=move |_| run.stop_replay()
-                >
-                    {t(Msg::StopReplay)}
-                </button>
-            </Show>
+            <div class="status-hint-row">
+                <p class="status-hint" role="status" class:hidden=move || hint().is_none()>
+                    {hint}
+                </p>
+                <Show when=move || run.snapshot.with(|s| s.replay_left > 0)>
+                    <button
+                        type="button"
+                        class="stop-replay"
+                        data-action="stop-replay"
+                        title=t(Msg::StopReplayHint)
+                        on:click=move |_| run.stop_replay()
+                    >
+                        {t(Msg::StopReplay)}
+                    </button>
+                </Show>
+            </div>
             <UndoOffer />
         </section>
     }

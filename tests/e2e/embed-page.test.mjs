@@ -298,7 +298,9 @@ describe('the sample lesson page against hostile links', () => {
         ).length,
       }));
       assert.deepEqual(inline, { scripts: 0, styles: 0, handlers: 0 });
-      // Trusted Types: markup from a string is refused.
+      // Trusted Types: markup from a string is refused. The refusal is reported as a
+      // violation, which this probe expects: it is taken off the browser's list, and only it.
+      const reported = browser.violations.length;
       const refused = await page.evaluate(() => {
         try {
           document.getElementById('log').innerHTML = '<li>x</li>';
@@ -308,6 +310,13 @@ describe('the sample lesson page against hostile links', () => {
         }
       });
       assert.equal(refused, true, 'innerHTML accepted a string');
+      // The report comes through the page's binding, after the refusal.
+      for (let waited = 0; browser.violations.length === reported && waited < 5000; waited += 50) {
+        await page.waitForTimeout(50);
+      }
+      const probe = browser.violations.splice(reported);
+      assert.equal(probe.length, 1, `${probe}`);
+      assert.match(probe[0], /^require-trusted-types-for /);
     } finally {
       await page.close();
     }

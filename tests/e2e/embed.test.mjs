@@ -6,11 +6,10 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 
 import { serveStatic } from './static-server.mjs';
 import { openBrowser, openPage } from './browser.mjs';
+import { lessonSuite } from './suite.mjs';
 import { DIST, LOAD_TIMEOUT_MS, PLAY_TIMEOUT_MS, load, shownMinute } from './helpers.mjs';
 
 /** Whether box `inner` lies inside box `outer` (page coordinates, 1 px of slack). */
@@ -51,29 +50,12 @@ async function waitForFrameMinute(frame, minute) {
 }
 
 describe('embedding in a lesson page', () => {
-  let app;
-  let lesson;
-  let browser;
-
-  before(async () => {
-    assert.ok(existsSync(join(DIST, 'embed.html')), 'dist/embed.html is missing: run trunk build');
-    // Two servers of the same build: two origins, as a lesson site and the simulator's site.
-    app = await serveStatic(DIST);
-    lesson = await serveStatic(DIST);
-    browser = await openBrowser({ width: 1280, height: 900 });
-  });
-
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-    await lesson?.close();
-    assert.deepEqual(browser?.offHost ?? [], [], 'the page tried to reach another host');
-    assert.deepEqual(browser?.violations ?? [], [], 'the Content-Security-Policy blocked something');
-  });
+  // Two servers of the same build: two origins, as a lesson site and the simulator's site.
+  const served = lessonSuite();
 
   async function openLesson() {
-    const opened = await openPage(browser);
-    await opened.page.goto(`${lesson.url}embed.html?app=${encodeURIComponent(app.url)}`);
+    const opened = await openPage(served.browser);
+    await opened.page.goto(`${served.lesson.url}embed.html?app=${encodeURIComponent(served.app.url)}`);
     await waitForLogged(opened.page, 'deploy', 'ready');
     await waitForLogged(opened.page, 'flush', 'ready');
     return opened;
@@ -167,9 +149,9 @@ describe('embedding in a lesson page', () => {
   });
 
   test('commands from an origin the link does not list are ignored', async () => {
-    const { page, errors } = await openPage(browser);
+    const { page, errors } = await openPage(served.browser);
     // A frame whose link lists another origin than the lesson page's.
-    await page.goto(`${lesson.url}embed.html?app=${encodeURIComponent(app.url)}`);
+    await page.goto(`${served.lesson.url}embed.html?app=${encodeURIComponent(served.app.url)}`);
     await waitForLogged(page, 'deploy', 'ready');
     await page.evaluate((src) => {
       const frame = document.createElement('iframe');
@@ -178,7 +160,7 @@ describe('embedding in a lesson page', () => {
       frame.width = 820;
       frame.height = 620;
       document.body.append(frame);
-    }, `${app.url}?scenario=bad-deploy&seed=7&embed=1&origins=https://lessons.example.org`);
+    }, `${served.app.url}?scenario=bad-deploy&seed=7&embed=1&origins=https://lessons.example.org`);
     const stranger = page.frameLocator('#stranger');
     await stranger.locator('tr[data-metric="requests_per_s"] .value').filter({ hasText: /\d/ }).waitFor({
       timeout: LOAD_TIMEOUT_MS,
@@ -188,7 +170,7 @@ describe('embedding in a lesson page', () => {
       const w = document.getElementById('stranger').contentWindow;
       w.postMessage({ type: 'step' }, origin);
       w.postMessage({ type: 'step' }, origin);
-    }, new URL(app.url).origin);
+    }, new URL(served.app.url).origin);
     // From the frame's own origin: obeyed. Messages are handled in order, so when this step
     // shows, the two before it have been handled, and they changed nothing.
     const inner = page.frames().find((f) => f.url().includes('origins=https'));
@@ -205,7 +187,7 @@ describe('embedding in a lesson page', () => {
       const w = document.getElementById('deploy').contentWindow;
       w.postMessage({ type: 'teleport' }, origin);
       w.postMessage({ type: 'act', action: 'cache_ttl_s=99999' }, origin);
-    }, new URL(app.url).origin);
+    }, new URL(served.app.url).origin);
     await waitForLogged(page, 'deploy', 'error', 2);
     const [unknown, bad] = await logged(page, 'deploy', 'error');
     assert.match(unknown, /teleport/);
@@ -215,8 +197,8 @@ describe('embedding in a lesson page', () => {
   });
 
   test('autoplay and speed start the clock; a wrong option is named and the others kept', async () => {
-    const { page, errors } = await openPage(browser);
-    await load(page, app.url, '?scenario=viral-surge&seed=3&autoplay=1&speed=60&theme=blue&embed=1');
+    const { page, errors } = await openPage(served.browser);
+    await load(page, served.app.url, '?scenario=viral-surge&seed=3&autoplay=1&speed=60&theme=blue&embed=1');
     await page.waitForFunction(
       () => Number(document.querySelector('[data-field="minute"]')?.textContent) > 5,
       null,
@@ -239,7 +221,7 @@ describe('embedding in a lesson page', () => {
     });
     try {
       const { page, errors } = await openPage(browser2);
-      await load(page, app.url, '?scenario=bad-deploy&seed=7');
+      await load(page, served.app.url, '?scenario=bad-deploy&seed=7');
       await page.locator('[data-action="embed"]').click();
       await page.locator('.share-copied').waitFor();
       const code = await page.evaluate(() => navigator.clipboard.readText());

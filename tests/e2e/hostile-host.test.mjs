@@ -3,39 +3,23 @@
 // error, a burst of 10,000 resets costs one rebuild and one `ready` a frame at most and leaves
 // a working run, and a link that would replay for minutes can be stopped where it got to.
 
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { serveStatic } from './static-server.mjs';
-import { openBrowser, openPage } from './browser.mjs';
-import { DIST, LOAD_TIMEOUT_MS, load, shownMinute, waitForMinute } from './helpers.mjs';
+import { openPage } from './browser.mjs';
+import { LOAD_TIMEOUT_MS, load, shownMinute, waitForMinute } from './helpers.mjs';
+import { lessonSuite } from './suite.mjs';
 
 describe('a hostile host page or link', () => {
-  let app;
-  let lesson;
-  let browser;
-
-  before(async () => {
-    app = await serveStatic(DIST);
-    lesson = await serveStatic(DIST);
-    browser = await openBrowser({ width: 1280, height: 900 });
-  });
-
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-    await lesson?.close();
-    assert.deepEqual(browser?.offHost ?? [], [], 'the page tried to reach another host');
-    assert.deepEqual(browser?.violations ?? [], [], 'the Content-Security-Policy blocked something');
-  });
+  const served = lessonSuite();
 
   /**
    * A page of the lesson's origin framing the console at `query` (as `id`), recording every
    * message the frame sends it in `window.received[id]`.
    */
   async function frameOnLesson(page, id, query) {
-    if (!page.url().startsWith(lesson.url)) {
-      await page.goto(`${lesson.url}embed.html`);
+    if (!page.url().startsWith(served.lesson.url)) {
+      await page.goto(`${served.lesson.url}embed.html`);
       await page.evaluate(() => {
         window.received = {};
         window.addEventListener('message', (e) => {
@@ -54,7 +38,7 @@ describe('a hostile host page or link', () => {
         frame.src = src;
         document.body.prepend(frame);
       },
-      [id, `${app.url}?${query}`],
+      [id, `${served.app.url}?${query}`],
     );
     const frame = page.frameLocator(`#${id}`);
     await frame.locator('tr[data-metric="requests_per_s"] .value').filter({ hasText: /\d/ }).waitFor({
@@ -67,7 +51,7 @@ describe('a hostile host page or link', () => {
   const received = (page, id) => page.evaluate((frameId) => window.received[frameId] ?? [], id);
 
   test('an origins list without a valid entry sends nothing to the page around it', async () => {
-    const { page, errors } = await openPage(browser);
+    const { page, errors } = await openPage(served.browser);
     // Beside it, a frame without origins: its messages reach the lesson page, so the
     // listening works.
     await frameOnLesson(page, 'open', 'scenario=bad-deploy&seed=7&embed=1');
@@ -91,14 +75,14 @@ describe('a hostile host page or link', () => {
   });
 
   test('a 10 MB command is answered with an error under 1 KB', async () => {
-    const { page, errors } = await openPage(browser);
-    await frameOnLesson(page, 'big', `scenario=bad-deploy&seed=7&embed=1&origins=${encodeURIComponent(lesson.url.replace(/\/$/, ''))}`);
+    const { page, errors } = await openPage(served.browser);
+    await frameOnLesson(page, 'big', `scenario=bad-deploy&seed=7&embed=1&origins=${encodeURIComponent(served.lesson.url.replace(/\/$/, ''))}`);
     await page.waitForFunction(() => (window.received.big ?? []).some((m) => m.data.type === 'ready'));
     await page.evaluate((origin) => {
       const w = document.getElementById('big').contentWindow;
       w.postMessage({ type: 'act', action: 'x'.repeat(1e7) }, origin);
       w.postMessage({ type: 'y'.repeat(1e7) }, origin);
-    }, new URL(app.url).origin);
+    }, new URL(served.app.url).origin);
     await page.waitForFunction(
       () => (window.received.big ?? []).filter((m) => m.data.type === 'error').length >= 2,
       null,
@@ -113,8 +97,8 @@ describe('a hostile host page or link', () => {
   });
 
   test('a burst of 10,000 resets is one ready a frame at most and leaves a working run', async () => {
-    const { page, errors } = await openPage(browser);
-    const origin = encodeURIComponent(lesson.url.replace(/\/$/, ''));
+    const { page, errors } = await openPage(served.browser);
+    const origin = encodeURIComponent(served.lesson.url.replace(/\/$/, ''));
     const frame = await frameOnLesson(page, 'burst', `scenario=bad-deploy&seed=7&embed=1&origins=${origin}`);
     await page.waitForFunction(() => (window.received.burst ?? []).some((m) => m.data.type === 'ready'));
     const inner = await (await page.$('#burst')).contentFrame();
@@ -138,12 +122,12 @@ describe('a hostile host page or link', () => {
       for (let i = 0; i < 5; i += 1) w.postMessage({ type: 'step' }, target);
       w.postMessage({ type: 'act', action: 'rollback' }, target);
       for (let i = 0; i < 10_000; i += 1) w.postMessage({ type: 'reset' }, target);
-    }, new URL(app.url).origin);
+    }, new URL(served.app.url).origin);
     // Settled: the run is back at its opening minute and takes a step again.
     await page.waitForTimeout(500);
     await page.evaluate((target) => {
       document.getElementById('burst').contentWindow.postMessage({ type: 'step' }, target);
-    }, new URL(app.url).origin);
+    }, new URL(served.app.url).origin);
     await frame.locator('[data-field="minute"]', { hasText: /^\s*2\s*$/ }).waitFor({ timeout: LOAD_TIMEOUT_MS });
     const { frames, longest } = await inner.evaluate(() => window.burst);
     const ready = (await received(page, 'burst')).filter((m) => m.data.type === 'ready').length - readyBefore;
@@ -160,8 +144,8 @@ describe('a hostile host page or link', () => {
   });
 
   test('a link that would replay for minutes shows its progress and stops where it got to', async () => {
-    const { page, errors } = await openPage(browser);
-    await load(page, app.url, 'full.html?scenario=free-play&seed=3&engine=requests&t=43200');
+    const { page, errors } = await openPage(served.browser);
+    await load(page, served.app.url, 'full.html?scenario=free-play&seed=3&engine=requests&t=43200');
     const stop = page.locator('[data-action="stop-replay"]');
     await stop.waitFor({ timeout: LOAD_TIMEOUT_MS });
     await page.locator('.status-hint', { hasText: /43200/ }).waitFor({ timeout: LOAD_TIMEOUT_MS });

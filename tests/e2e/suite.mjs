@@ -3,6 +3,8 @@
 
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { serveStatic } from './static-server.mjs';
 import { openBrowser } from './browser.mjs';
 import { DIST } from './helpers.mjs';
@@ -20,6 +22,29 @@ export function servedSuite(browserOptions = { width: 1280, height: 900 }) {
   after(async () => {
     await served.browser?.close();
     await served.site?.close();
+    assert.deepEqual(served.browser?.violations ?? [], [], 'the Content-Security-Policy blocked something');
+  });
+  return served;
+}
+
+/**
+ * A suite framing the console in a lesson page: dist/ served twice on 127.0.0.1 (two
+ * origins, as a lesson site and the simulator's site) and one headless Chromium. After the
+ * suite's tests: nothing was asked of another host and the pages' policy blocked nothing.
+ */
+export function lessonSuite(browserOptions = { width: 1280, height: 900 }) {
+  const served = { app: null, lesson: null, browser: null };
+  before(async () => {
+    assert.ok(existsSync(join(DIST, 'embed.html')), 'dist/embed.html is missing: run trunk build');
+    served.app = await serveStatic(DIST);
+    served.lesson = await serveStatic(DIST);
+    served.browser = await openBrowser(browserOptions);
+  });
+  after(async () => {
+    await served.browser?.close();
+    await served.app?.close();
+    await served.lesson?.close();
+    assert.deepEqual(served.browser?.offHost ?? [], [], 'the page tried to reach another host');
     assert.deepEqual(served.browser?.violations ?? [], [], 'the Content-Security-Policy blocked something');
   });
   return served;

@@ -340,5 +340,6 @@ ids! {
         CliHealthEndpoints = "cli.health_endpoints",
         CliHealthSources = "cli.health_sources",
         CliHealthNeedsOne = "cli.health_needs_one",
+        CliDesEventCap = "cli.des_event_cap",
     }
 }

@@ -116,6 +116,7 @@ pub fn template(id: MessageId) -> &'static str {
         | CliHedgeDelayNotBelow | CliHedgeWithOrderingKeys => cli_template(id),
         CliLbPolicies | CliLbTableSizeNotPrime | CliLbTooManyHosts => cli_template(id),
         CliHealthEndpoints | CliHealthSources | CliHealthNeedsOne => cli_template(id),
+        CliDesEventCap => cli_template(id),
         ScaleUpPodsNeeded => "must be at least 1 when {other} is {value} (otherwise the HPA never scales up)",
         ScaleUpPercentNeeded => "must be above 0 when {other} is {value} (otherwise the HPA never scales up)",
         // Scaling decisions. Percentages arrive already multiplied by 100; the decimals
@@ -320,12 +321,13 @@ fn cli_template(id: MessageId) -> &'static str {
         CliTotalTimeoutRange => "a time in seconds above 0, at most 1e9",
         CliZipfRange => "a Zipf exponent from 0 to 10",
         CliSigmaRange => "a lognormal shape from 0 to 4",
-        CliSlowShape => "INSTANCE,FACTOR,FROM_S,TO_S: an instance below {instances}, a factor above 0 and 0 ≤ FROM_S ≤ TO_S",
+        CliSlowShape => "INSTANCE,FACTOR,FROM_S,TO_S: an instance below {instances}, a factor above 0 and at most {max_factor}, and times in seconds with 0 ≤ FROM_S ≤ TO_S ≤ {max_s}",
         CliHedgeDelayNotBelow => "--hedge-delay-ms {delay_ms} must be below both the request timeout (--timeout: {request}) and the total timeout (--total-timeout: {total}); hedging cannot start otherwise",
         CliHedgeWithOrderingKeys => "--ordering-keys on cannot be combined with hedging (--hedge-delay-ms, --max-tokens, --refill-ratio): hedged copies of a request could be processed out of order",
-        CliHealthEndpoints => "HEALTHY/TOTAL, two whole numbers with HEALTHY at most TOTAL (e.g. 6/10)",
+        CliHealthEndpoints => "HEALTHY/TOTAL, two whole numbers from 0 to {max} with HEALTHY at most TOTAL (e.g. 6/10)",
         CliHealthSources => "a comma-separated list of HEALTHY, UNHEALTHY or UNKNOWN",
         CliHealthNeedsOne => "health needs --endpoints HEALTHY/TOTAL or --sources STATE,STATE,... (one of them)",
+        CliDesEventCap => "des: the run reached its cap of {cap} events ({per} per request and {base} more) before its last request ended; its figures would be incomplete",
         _ => "",
     }
 }

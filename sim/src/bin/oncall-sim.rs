@@ -256,6 +256,106 @@ fn scenarios() -> String {
 /// Longest run the CLI accepts: 30 days.
 const MAX_MINUTES: u32 = 43_200;
 
+/// Longest `par` or `compare` the CLI accepts in request mode: a day. Every request is
+/// simulated there (a minute costs about a thousand times a minute of the formulas, and as
+/// many times more as there are regions), and these commands run the scenario several times.
+const MAX_REQUEST_MODE_MINUTES: u32 = 1_440;
+
+/// Replays `par` runs at most: the run left alone, the textbook response, and eight controls
+/// at three moments each (the regions' two comparison runs aside).
+const PAR_RUNS: u32 = 26;
+
+/// The work of one simulated minute, in minutes of the formulas in one region: a thousand
+/// per region in request mode. A deterministic estimate, so that what is said about a run
+/// depends only on its arguments.
+fn minute_weight(setup: &RunSetup) -> Result<u64, Failure> {
+    let sim = setup
+        .build()
+        .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+    let regions = u64::try_from(sim.region_count().max(1)).unwrap_or(u64::MAX);
+    let scenario = scenario::get(setup.scenario);
+    let requests =
+        setup.params.engine.unwrap_or(scenario.engine) == oncall_sim::params::EngineKind::Requests;
+    Ok(if requests { 1_000 * regions } else { regions })
+}
+
+/// Refuses `par` and `compare` past [`MAX_REQUEST_MODE_MINUTES`] in request mode.
+fn check_long_minutes(command: &str, minutes: u32, weight: u64) -> Result<(), Failure> {
+    if weight >= 1_000 && minutes > MAX_REQUEST_MODE_MINUTES {
+        return Err(Failure::Usage(
+            Message::new(M::CliMinutesRequestMode)
+                .int("given", minutes)
+                .int("max", MAX_REQUEST_MODE_MINUTES)
+                .given("command", command),
+        ));
+    }
+    Ok(())
+}
+
+/// Work (runs × minutes × [`minute_weight`]) past which a command says on stderr that it will
+/// take a while, and shows its progress: some 5 s of this machine's formulas or request mode.
+const LONG_WORK: u64 = 500_000;
+
+/// What a long command says on stderr while it runs: a line when it starts, then one per run
+/// done (for `run`, one per tenth of its minutes). Silent for the others.
+struct Progress {
+    command: &'static str,
+    long: bool,
+    said: u32,
+}
+
+impl Progress {
+    fn new(command: &'static str, runs: u32, minutes: u32, weight: u64) -> Self {
+        let work = u64::from(runs) * u64::from(minutes) * weight;
+        let long = work > LONG_WORK;
+        if long {
+            let start = if command == "run" {
+                Message::new(M::CliProgressStartRun).int("minutes", minutes)
+            } else {
+                Message::new(M::CliProgressStart)
+                    .given("command", command)
+                    .int("runs", runs)
+                    .int("minutes", minutes)
+            };
+            say(&format!("oncall-sim: {start}"));
+        }
+        Progress {
+            command,
+            long,
+            said: 0,
+        }
+    }
+
+    /// `done` runs of `total` are over.
+    fn runs_done(&mut self, done: u32, total: u32) {
+        if self.long && done > self.said {
+            self.said = done;
+            say(&format!(
+                "oncall-sim: {}",
+                Message::new(M::CliProgressRuns)
+                    .given("command", self.command)
+                    .int("done", done)
+                    .int("total", total)
+            ));
+        }
+    }
+
+    /// `run`: `done` minutes of `total` simulated; said at each tenth.
+    fn minutes_done(&mut self, done: u32, total: u32) {
+        let tenth = u64::from(done) * 10 / u64::from(total.max(1));
+        let tenth = u32::try_from(tenth).unwrap_or(u32::MAX);
+        if self.long && tenth > self.said {
+            self.said = tenth;
+            say(&format!(
+                "oncall-sim: {}",
+                Message::new(M::CliProgressMinutes)
+                    .int("done", done)
+                    .int("total", total)
+            ));
+        }
+    }
+}
+
 fn run(args: &[String]) -> Result<String, Failure> {
     let pairs = flags(
         args,
@@ -305,7 +405,9 @@ fn run(args: &[String]) -> Result<String, Failure> {
     let mut out = String::new();
     let mut events = String::new();
     let mut seen = 0;
-    for _ in 0..minutes {
+    let mut progress = Progress::new("run", 1, minutes, minute_weight(&setup)?);
+    for minute in 0..minutes {
+        progress.minutes_done(minute, minutes);
         let record = sim.step();
         if csv {
             let value = serde_json::to_value(record).unwrap_or_default();
@@ -575,8 +677,20 @@ fn par(args: &[String]) -> Result<String, Failure> {
         None => scenario.minutes.unwrap_or(240),
     };
     let setup = setup(&pairs, scenario.id, seed)?;
-    let lines = oncall_sim::par::par_lines(&setup, minutes)
-        .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+    let weight = minute_weight(&setup)?;
+    check_long_minutes("par", minutes, weight)?;
+    let mut progress = Progress::new("par", PAR_RUNS, minutes, weight);
+    let mut search = oncall_sim::par::ParSearch::new(&setup, minutes);
+    while !search
+        .step()
+        .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?
+    {
+        let (done, total) = search.progress();
+        progress.runs_done(done, total);
+    }
+    let (done, total) = search.progress();
+    progress.runs_done(done, total);
+    let lines = search.lines().to_vec();
     let mut out = String::new();
     for line in lines {
         out.push_str(&serde_json::to_string(&line).unwrap_or_default());
@@ -641,8 +755,19 @@ fn compare_policies(args: &[String]) -> Result<String, Failure> {
         return Err(Failure::Usage(Message::new(M::CliAutoscalerWithCompare)));
     }
     setup.actions = actions_arg(&pairs, minutes)?;
-    let runs = compare::compare(&setup, &policies, minutes)
-        .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+    let weight = minute_weight(&setup)?;
+    check_long_minutes("compare", minutes, weight)?;
+    let n = u32::try_from(policies.len()).unwrap_or(u32::MAX);
+    let mut progress = Progress::new("compare", n, minutes, weight);
+    let mut runs = Vec::new();
+    for policy in &policies {
+        // One policy at a time (each run is independent of the others), so that progress
+        // can be told.
+        let run = compare::compare(&setup, &[*policy], minutes)
+            .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+        runs.extend(run);
+        progress.runs_done(u32::try_from(runs.len()).unwrap_or(u32::MAX), n);
+    }
     let mut out = String::new();
     for (variant, outcome) in runs {
         let row = compare::PolicyRun::of(&variant, &outcome);
@@ -860,17 +985,25 @@ fn health(args: &[String]) -> Result<String, Failure> {
                 },
             };
             let state = source_state(healthy, total, policy);
-            let why = Message::new(M::HealthReasonPolicy)
-                .int("healthy", healthy)
-                .int("total", total)
-                .int("percent", policy.healthy_percent)
-                .int("min", policy.min_healthy);
+            let why = if total == 0 {
+                // Seed 003: a source is UNHEALTHY when its healthy endpoints fall below either
+                // threshold; with none, the share asks for none and only min_healthy decides.
+                Message::new(M::CliHealthNoEndpoints)
+                    .int("percent", policy.healthy_percent)
+                    .int("min", policy.min_healthy)
+            } else {
+                Message::new(M::HealthReasonPolicy)
+                    .int("healthy", healthy)
+                    .int("total", total)
+                    .int("percent", policy.healthy_percent)
+                    .int("min", policy.min_healthy)
+            };
             Ok(format!("{state}: {why}\n"))
         }
         (None, Some(text)) => {
             if let Some((flag, _)) = pairs.iter().find(|(n, _)| *n != "--sources") {
                 return Err(Failure::Usage(
-                    Message::new(M::CliUnexpected).given("given", *flag),
+                    Message::new(M::CliHealthSourcesAlone).given("given", *flag),
                 ));
             }
             // A composite health check cannot be a source of another (seed 003).
@@ -1044,6 +1177,13 @@ fn des(args: &[String]) -> Result<String, Failure> {
     }
     options.keys = space;
     if let Some(v) = single(&pairs, "--choice-count")? {
+        if routing != Routing::LeastRequest {
+            return Err(Failure::Usage(
+                Message::new(M::CliChoiceCountLeastRequest)
+                    .given("given", v)
+                    .code("lb", routing.as_str()),
+            ));
+        }
         options.choice_count = parse_u32(
             "--choice-count",
             v,

@@ -116,7 +116,11 @@ pub fn template(id: MessageId) -> &'static str {
         | CliHedgeDelayNotBelow | CliHedgeWithOrderingKeys => cli_template(id),
         CliLbPolicies | CliLbTableSizeNotPrime | CliLbTooManyHosts => cli_template(id),
         CliHealthEndpoints | CliHealthSources | CliHealthNeedsOne => cli_template(id),
-        CliDesEventCap => cli_template(id),
+        CliDesEventCap | CliMinutesRequestMode | CliProgressStart | CliProgressStartRun
+        | CliProgressRuns | CliProgressMinutes => cli_template(id),
+        CliHealthSourcesAlone | CliHealthNoEndpoints | CliChoiceCountLeastRequest => {
+            cli_template(id)
+        }
         ScaleUpPodsNeeded => "must be at least 1 when {other} is {value} (otherwise the HPA never scales up)",
         ScaleUpPercentNeeded => "must be above 0 when {other} is {value} (otherwise the HPA never scales up)",
         // Scaling decisions. Percentages arrive already multiplied by 100; the decimals
@@ -328,6 +332,14 @@ fn cli_template(id: MessageId) -> &'static str {
         CliHealthSources => "a comma-separated list of HEALTHY, UNHEALTHY or UNKNOWN",
         CliHealthNeedsOne => "health needs --endpoints HEALTHY/TOTAL or --sources STATE,STATE,... (one of them)",
         CliDesEventCap => "des: the run reached its cap of {cap} events ({per} per request and {base} more) before its last request ended; its figures would be incomplete",
+        CliMinutesRequestMode => "--minutes {given} is more than {max} for {command} in request mode: every request is simulated and {command} runs the scenario several times, so a day ({max} minutes) is the most it takes; use --set engine=formulas for longer runs",
+        CliProgressStart => "{command}: {runs} runs of {minutes} minutes at most; this takes a while, progress follows here (Ctrl-C stops it; nothing is printed until the end)",
+        CliProgressStartRun => "run: {minutes} minutes; this takes a while, progress follows here (Ctrl-C stops it; nothing is printed until the end)",
+        CliHealthSourcesAlone => "{given} is not allowed with --sources: --healthy-percent and --min-healthy are a source's policy and go with --endpoints HEALTHY/TOTAL; --sources STATE,... combines states and takes no other argument",
+        CliHealthNoEndpoints => "no endpoints: at least {percent} % of none is none, so only min_healthy ({min}) decides (a source is UNHEALTHY when its healthy endpoints fall below either threshold)",
+        CliChoiceCountLeastRequest => "--choice-count {given:?} applies only to --lb least-request (the instances it draws for each request); --lb {lb} does not use it: drop --choice-count or use --lb least-request",
+        CliProgressRuns => "{command}: {done} of {total} runs done",
+        CliProgressMinutes => "run: {done} of {total} minutes simulated",
         _ => "",
     }
 }

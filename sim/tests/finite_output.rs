@@ -240,3 +240,51 @@ fn random_run_and_par_inputs_are_refused_or_printed_finite() {
         }
     }
 }
+
+#[test]
+fn random_queue_and_compare_inputs_are_refused_or_printed_finite() {
+    let mut d = Draws(env_u64("FINITE_SEED", 0) ^ 0x9e3e);
+    for _ in 0..200 {
+        let mut args = strings(&[
+            "queue",
+            "--servers",
+            d.pick(&["1", "2", "14", "100000"]),
+            "--arrival-rate",
+            d.pick(&["0", "1e-9", "8", "13.99", "30", "1e9", "1e308"]),
+            "--service-time",
+            d.pick(&["1e-9", "0.05", "1", "1e6", "1e308"]),
+        ]);
+        if d.coin() {
+            args.extend(strings(&[
+                "--within",
+                d.pick(&["0", "0.5", "1e9", "1e308"]),
+            ]));
+        }
+        if d.coin() {
+            args.extend(strings(&["--timeout", d.pick(&["0", "2", "1e9", "1e308"])]));
+        }
+        check(&args).unwrap();
+    }
+    // Saturated without a timeout: the waits have no steady state and are left out.
+    let saturated = strings(&[
+        "queue",
+        "--servers",
+        "2",
+        "--arrival-rate",
+        "3",
+        "--service-time",
+        "1",
+    ]);
+    check(&saturated).unwrap();
+    for scenario in ["bad-deploy", "viral-surge", "hot-key", "regional-outage"] {
+        let seed = d.below(1000).to_string();
+        let mut args = strings(&["compare", "--scenario", scenario, "--seed", &seed]);
+        args.extend(strings(&["--minutes", d.pick(&["1", "15"])]));
+        args.extend(strings(&[
+            "--policies",
+            d.pick(&["hpa", "kpa,cloud-run", "elastic"]),
+        ]));
+        args.extend(set_arg(&mut d));
+        check(&args).unwrap();
+    }
+}

@@ -901,8 +901,11 @@ fn queue(args: &[String]) -> Result<String, Failure> {
             .min(1.0)
             .into(),
     );
-    let mean_wait = if stable { Some(c / theta) } else { None };
-    obj.insert("mean_wait_s".into(), mean_wait.into());
+    // Without a steady state (an offered load at or above the workers) the waits grow
+    // without bound: the mean wait and the p99s are left out rather than printed as null.
+    if stable {
+        obj.insert("mean_wait_s".into(), (c / theta).into());
+    }
     if let Some(t) = within {
         let p = if stable {
             queueing::waiting_tail(c, theta, t)
@@ -911,14 +914,16 @@ fn queue(args: &[String]) -> Result<String, Failure> {
         };
         obj.insert("p_wait_gt_within".into(), p.into());
     }
-    obj.insert(
-        "p99_sojourn_s".into(),
-        queueing::sojourn_p99_exact(c, service, servers, lambda).into(),
-    );
-    obj.insert(
-        "p99_sojourn_approx_s".into(),
-        queueing::sojourn_p99_approx(c, service, servers, lambda).into(),
-    );
+    if stable {
+        obj.insert(
+            "p99_sojourn_s".into(),
+            queueing::sojourn_p99_exact(c, service, servers, lambda).into(),
+        );
+        obj.insert(
+            "p99_sojourn_approx_s".into(),
+            queueing::sojourn_p99_approx(c, service, servers, lambda).into(),
+        );
+    }
     if !stable {
         // Without a timeout the workers complete at most N/S requests per second; the rest
         // of the arrivals can never be served.

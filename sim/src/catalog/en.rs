@@ -255,7 +255,7 @@ fn cli_template(id: MessageId) -> &'static str {
   oncall-sim lb --policy ring-hash|maglev --hosts N [--remove K] [--keys K] [--table-size M]
   oncall-sim des --servers N --arrival-rate L --service-time S --customers K [--instances I]
                  [--lb round-robin|random|least-request|ring-hash|maglev] [--timeout T]
-                 [--keys K --zipf S] [--sigma SIGMA] [--max-requests M] [--max-pending P]
+                 [--choice-count D (least-request only)] [--keys K --zipf S] [--sigma SIGMA] [--max-requests M] [--max-pending P]
                  [--slow INSTANCE,FACTOR,FROM_S,TO_S]
                  [--hedge-delay-ms D --max-tokens T --refill-ratio R] [--initial-tokens B]
                  [--total-timeout T] [--ordering-keys on|off] [--seed N]
@@ -278,8 +278,13 @@ fn cli_template(id: MessageId) -> &'static str {
   10000 keys, exponent 0.8), which ring-hash and maglev route by; --sigma makes service times
   lognormal with that shape and the same mean; --max-requests and --max-pending are per-node
   limits (the excess is rejected with 503); --slow multiplies one instance's service times by
-  FACTOR from FROM_S to TO_S. Any hedging argument turns hedging on, the others at the source's
-  defaults (delay 1000 ms, 50 tokens, refill ratio 0.1; the bucket starts full).",
+  FACTOR (at most 1000) from FROM_S to TO_S. Any hedging argument turns hedging on, the others
+  at the source's defaults (delay 1000 ms, 50 tokens, refill ratio 0.1; the bucket starts
+  full); a hedge due while the bucket is empty waits for the next token.
+
+  par and compare take at most 1440 minutes in request mode; a long command shows its progress
+  on stderr. Output that cannot be written (a closed or full standard output, a full disk)
+  exits 1; bad input exits 2.",
         CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue, par, des, lb, health (see oncall-sim help)",
         CliNoCommand => "a command is needed: scenarios, run, compare, config, queue, par, des, lb or health (see oncall-sim help)",
         CliUnexpected => "unexpected argument {given:?}",

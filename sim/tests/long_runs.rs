@@ -103,3 +103,37 @@ fn a_long_compare_says_so_and_counts_its_runs() {
     assert_eq!(code, 0, "{err}");
     assert!(err.is_empty(), "{err}");
 }
+
+#[test]
+fn a_long_par_counts_its_replays_to_the_last() {
+    // 26 replays of 20,000 minutes of the formulas: past the work said to take a while.
+    let (code, out, err) = cli(&[
+        "par",
+        "--scenario",
+        "bad-deploy",
+        "--seed",
+        "1",
+        "--minutes",
+        "20000",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 3);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines[0],
+        "oncall-sim: par: 26 runs of 20000 minutes at most; this takes a while, progress \
+         follows here (Ctrl-C stops it; nothing is printed until the end)"
+    );
+    let last = lines.last().unwrap();
+    let (done, total) = last
+        .strip_prefix("oncall-sim: par: ")
+        .and_then(|rest| rest.strip_suffix(" runs done"))
+        .and_then(|rest| rest.split_once(" of "))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert_eq!(done, total, "{err}");
+    assert_eq!(
+        lines.len(),
+        1 + total.parse::<usize>().unwrap() - 1,
+        "{err}"
+    );
+}

@@ -261,22 +261,23 @@ const MAX_MINUTES: u32 = 43_200;
 /// many times more as there are regions), and these commands run the scenario several times.
 const MAX_REQUEST_MODE_MINUTES: u32 = 1_440;
 
-/// Replays `par` runs at most: the run left alone, the textbook response, and eight controls
-/// at three moments each (the regions' two comparison runs aside).
-const PAR_RUNS: u32 = 26;
-
 /// The work of one simulated minute, in minutes of the formulas in one region: a thousand
 /// per region in request mode. A deterministic estimate, so that what is said about a run
 /// depends only on its arguments.
 fn minute_weight(setup: &RunSetup) -> Result<u64, Failure> {
-    let sim = setup
-        .build()
-        .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
-    let regions = u64::try_from(sim.region_count().max(1)).unwrap_or(u64::MAX);
+    let regions = regions(setup)?;
     let scenario = scenario::get(setup.scenario);
     let requests =
         setup.params.engine.unwrap_or(scenario.engine) == oncall_sim::params::EngineKind::Requests;
     Ok(if requests { 1_000 * regions } else { regions })
+}
+
+/// The regions of `setup`'s runs.
+fn regions(setup: &RunSetup) -> Result<u64, Failure> {
+    let sim = setup
+        .build()
+        .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+    Ok(u64::try_from(sim.region_count().max(1)).unwrap_or(u64::MAX))
 }
 
 /// Refuses `par` and `compare` past [`MAX_REQUEST_MODE_MINUTES`] in request mode.
@@ -679,17 +680,24 @@ fn par(args: &[String]) -> Result<String, Failure> {
     let setup = setup(&pairs, scenario.id, seed)?;
     let weight = minute_weight(&setup)?;
     check_long_minutes("par", minutes, weight)?;
-    let mut progress = Progress::new("par", PAR_RUNS, minutes, weight);
+    // With regions, two more runs follow the search: failover off, outlier detection only.
+    let regional_runs = if regions(&setup)? > 1 { 2 } else { 0 };
+    let mut progress = Progress::new(
+        "par",
+        oncall_sim::par::most_replays(scenario.id) + regional_runs,
+        minutes,
+        weight,
+    );
     let mut search = oncall_sim::par::ParSearch::new(&setup, minutes);
     while !search
         .step()
         .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?
     {
         let (done, total) = search.progress();
-        progress.runs_done(done, total);
+        progress.runs_done(done, total + regional_runs);
     }
     let (done, total) = search.progress();
-    progress.runs_done(done, total);
+    progress.runs_done(done, total + regional_runs);
     let lines = search.lines().to_vec();
     let mut out = String::new();
     for line in lines {
@@ -699,6 +707,7 @@ fn par(args: &[String]) -> Result<String, Failure> {
     // With regions: the same run with failover off, and with outlier detection only.
     let regional = oncall_sim::regions::debrief::comparison(&setup, minutes)
         .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+    progress.runs_done(done + regional_runs, total + regional_runs);
     for line in regional {
         out.push_str(&serde_json::to_string(&line).unwrap_or_default());
         out.push('\n');

@@ -340,5 +340,14 @@ ids! {
         CliHealthEndpoints = "cli.health_endpoints",
         CliHealthSources = "cli.health_sources",
         CliHealthNeedsOne = "cli.health_needs_one",
+        CliDesEventCap = "cli.des_event_cap",
+        CliMinutesRequestMode = "cli.minutes_request_mode",
+        CliProgressStart = "cli.progress_start",
+        CliProgressStartRun = "cli.progress_start_run",
+        CliProgressRuns = "cli.progress_runs",
+        CliProgressMinutes = "cli.progress_minutes",
+        CliHealthSourcesAlone = "cli.health_sources_alone",
+        CliHealthNoEndpoints = "cli.health_no_endpoints",
+        CliChoiceCountLeastRequest = "cli.choice_count_least_request",
     }
 }

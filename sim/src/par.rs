@@ -103,6 +103,13 @@ fn candidates(id: ScenarioId) -> impl Iterator<Item = &'static ActionKind> {
         .chain(REQUEST_CANDIDATES.iter().filter(move |_| requests))
 }
 
+/// The most replays the search for scenario `id` runs: the run left alone, the textbook
+/// response, and each control at each of three moments.
+pub fn most_replays(id: ScenarioId) -> u32 {
+    let controls = u32::try_from(candidates(id).count()).unwrap_or(u32::MAX);
+    2 + 3 * controls
+}
+
 /// Which par line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -402,6 +409,7 @@ mod tests {
             assert_eq!(search.lines(), &whole[..], "{id}");
             let (done, total) = search.progress();
             assert_eq!(done, total);
+            assert!(done <= most_replays(id), "{done}");
             if id == ScenarioId::BadDeploy {
                 // Nothing done, textbook, and every candidate at each moment.
                 assert_eq!(whole.len(), 3);

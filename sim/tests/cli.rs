@@ -145,7 +145,7 @@ fn queue_prints_the_formulas() {
     for k in ["erlang_b", "mean_wait_s"] {
         assert!(v[k].is_number(), "{k}");
     }
-    // Saturated: no steady-state p99.
+    // Saturated: no steady state, so no mean wait and no p99 (left out, never null).
     let (_, out, _) = cli(&[
         "queue",
         "--servers",
@@ -157,6 +157,10 @@ fn queue_prints_the_formulas() {
     ]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(v["p99_sojourn_s"].is_null() && v["erlang_c"].as_f64() == Some(1.0));
+    for k in ["mean_wait_s", "p99_sojourn_s", "p99_sojourn_approx_s"] {
+        assert!(v.get(k).is_none(), "{k}: {out}");
+    }
+    assert_eq!(v["saturated_failed_share"].as_f64(), Some(1.0 - 2.0 / 3.0));
 }
 
 #[test]

@@ -340,3 +340,79 @@ fn an_unstable_queue_reports_the_offered_load_and_a_utilization_within_one() {
         assert!((0.0..=1.0).contains(&u), "{out}");
     }
 }
+
+#[test]
+fn an_argument_that_does_not_apply_is_refused_with_what_it_applies_to() {
+    // A source's policy does not go with a composite of states.
+    let (code, out, err) = cli(&[
+        "health",
+        "--sources",
+        "HEALTHY,HEALTHY",
+        "--healthy-percent",
+        "60",
+    ]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("oncall-sim: --healthy-percent is not allowed with --sources: "),
+        "{err}"
+    );
+    assert!(err.contains("--endpoints HEALTHY/TOTAL"), "{err}");
+    // Only least request draws choices; the others would ignore the count.
+    let des = |extra: &[&str]| {
+        let mut args = vec![
+            "des",
+            "--servers",
+            "4",
+            "--instances",
+            "2",
+            "--arrival-rate",
+            "1",
+            "--service-time",
+            "1",
+            "--customers",
+            "10",
+        ];
+        args.extend_from_slice(extra);
+        cli(&args)
+    };
+    for lb in [
+        &["--lb", "ring-hash"][..],
+        &["--lb", "maglev"],
+        &["--lb", "random"],
+        &[],
+    ] {
+        let mut extra = lb.to_vec();
+        extra.extend(["--choice-count", "32"]);
+        let (code, out, err) = des(&extra);
+        assert_eq!((code, out.as_str()), (2, ""), "{lb:?}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("--choice-count \"32\" applies only to --lb least-request"),
+            "{err}"
+        );
+    }
+    let (code, _, err) = des(&["--lb", "least-request", "--choice-count", "32"]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn a_source_without_endpoints_is_judged_by_min_healthy_alone_and_says_so() {
+    let health = |extra: &[&str]| {
+        let mut args = vec!["health", "--endpoints", "0/0"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = cli(&args);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let strict = health(&[]);
+    assert!(strict.starts_with("UNHEALTHY: no endpoints: "), "{strict}");
+    assert!(strict.contains("only min_healthy (1) decides"), "{strict}");
+    let lax = health(&["--min-healthy", "0"]);
+    assert!(lax.starts_with("HEALTHY: no endpoints: "), "{lax}");
+    assert!(lax.contains("only min_healthy (0) decides"), "{lax}");
+    // Every count has a stated bound.
+    let (code, _, err) = cli(&["health", "--endpoints", "5/1000001"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("from 0 to 1000000"), "{err}");
+}

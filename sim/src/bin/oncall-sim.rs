@@ -15,14 +15,19 @@ use oncall_sim::{compare, params::ModelParams, queueing, scenario, Action};
 use std::io::Write;
 use std::process::ExitCode;
 
-/// A usage error: the message names the argument and what is allowed. Its text comes from
-/// the English catalog.
-struct Usage(Message);
+/// Why a command fails. Its text comes from the English catalog.
+enum Failure {
+    /// Bad input: the message names the argument and what is allowed (exit status 2).
+    Usage(Message),
+    /// The command ran but could not finish: output that cannot be written, a run cut short
+    /// (exit status 1).
+    Failed(Message),
+}
 
-impl Usage {
+impl Failure {
     /// `id` with the argument `name` as the person typed it.
     fn named(id: M, name: &str) -> Self {
-        Usage(Message::new(id).given("name", name))
+        Failure::Usage(Message::new(id).given("name", name))
     }
 }
 
@@ -36,27 +41,78 @@ fn field_problem(field: &str, problem: Message) -> Message {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match dispatch(&args) {
-        Ok(output) => {
-            let mut stdout = std::io::stdout().lock();
-            match stdout
-                .write_all(output.as_bytes())
-                .and_then(|()| stdout.flush())
-            {
-                Ok(()) => ExitCode::SUCCESS,
-                // A closed pipe (`| head`): the reader has what it wanted.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-                // Anything else (a full disk, /dev/full) lost output: the command failed.
-                Err(e) => {
-                    let error = Message::new(M::CliCannotWriteOutput).given("error", e.to_string());
-                    say(&format!("oncall-sim: {error}"));
-                    ExitCode::from(1)
-                }
+        Ok(printed) => match write_stdout(&printed.output) {
+            // A closed pipe (`| head`): the reader has what it wanted.
+            Ok(()) => notes_then_success(printed.notes),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                notes_then_success(printed.notes)
             }
-        }
-        Err(Usage(message)) => {
+            // Anything else (a closed standard output, a full disk, /dev/full) lost output:
+            // the command failed.
+            Err(e) => {
+                let error = Message::new(M::CliCannotWriteOutput).given("error", e.to_string());
+                say(&format!("oncall-sim: {error}"));
+                ExitCode::from(1)
+            }
+        },
+        Err(Failure::Usage(message)) => {
             say(&format!("oncall-sim: {message}"));
             ExitCode::from(2)
         }
+        Err(Failure::Failed(message)) => {
+            say(&format!("oncall-sim: {message}"));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Prints the notes on stderr; the command succeeded.
+fn notes_then_success(notes: Vec<Message>) -> ExitCode {
+    for note in notes {
+        say(&note.to_string());
+    }
+    ExitCode::SUCCESS
+}
+
+/// Writes the command's output to the standard output, reporting a standard output that was
+/// closed when the program started as the error it is (EBADF).
+fn write_stdout(output: &str) -> std::io::Result<()> {
+    if stdout_was_closed() {
+        return Err(std::io::Error::from_raw_os_error(EBADF));
+    }
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(output.as_bytes())?;
+    stdout.flush()
+}
+
+/// "Bad file descriptor" on Linux (and the other Unix systems).
+const EBADF: i32 = 9;
+
+/// Whether the standard output was closed when the program started. The Rust runtime opens
+/// /dev/null, for reading and writing, in place of a standard descriptor that is closed, so
+/// that writes to it succeed and the output is lost silently; a /dev/null the shell opens for
+/// `>/dev/null` is open for writing only. On Linux the descriptor's target and flags tell
+/// them apart; elsewhere this cannot be told and the answer is no.
+fn stdout_was_closed() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let null = std::fs::read_link("/proc/self/fd/1")
+            .is_ok_and(|target| target == std::path::Path::new("/dev/null"));
+        if !null {
+            return false;
+        }
+        // "flags:\t0100002": octal; the access mode is the last digit's two low bits
+        // (O_RDWR = 2).
+        std::fs::read_to_string("/proc/self/fdinfo/1").is_ok_and(|info| {
+            info.lines()
+                .find_map(|line| line.strip_prefix("flags:"))
+                .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
+                .is_some_and(|flags| flags & 0o3 == 0o2)
+        })
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        false
     }
 }
 
@@ -67,7 +123,30 @@ fn say(line: &str) {
     let _ = writeln!(stderr, "{line}");
 }
 
-fn dispatch(args: &[String]) -> Result<String, Usage> {
+/// What a command prints: its output, and the notes for stderr (printed once the output is
+/// written, so that lost output is reported in one line).
+struct Printed {
+    output: String,
+    notes: Vec<Message>,
+}
+
+impl From<String> for Printed {
+    fn from(output: String) -> Self {
+        Printed {
+            output,
+            notes: Vec::new(),
+        }
+    }
+}
+
+fn dispatch(args: &[String]) -> Result<Printed, Failure> {
+    if args.first().map(String::as_str) == Some("config") {
+        return config(&args[1..]);
+    }
+    command(args).map(Printed::from)
+}
+
+fn command(args: &[String]) -> Result<String, Failure> {
     match args.first().map(String::as_str) {
         Some("scenarios") => {
             no_more(&args[1..])?;
@@ -75,23 +154,22 @@ fn dispatch(args: &[String]) -> Result<String, Usage> {
         }
         Some("run") => run(&args[1..]),
         Some("compare") => compare_policies(&args[1..]),
-        Some("config") => config(&args[1..]),
         Some("queue") => queue(&args[1..]),
         Some("par") => par(&args[1..]),
         Some("lb") => lb(&args[1..]),
         Some("des") => des(&args[1..]),
         Some("health") => health(&args[1..]),
         Some("help" | "--help" | "-h") => Ok(format!("{}\n", Message::new(M::CliUsage))),
-        Some(other) => Err(Usage(
+        Some(other) => Err(Failure::Usage(
             Message::new(M::CliUnknownCommand).given("given", other),
         )),
-        None => Err(Usage(Message::new(M::CliNoCommand))),
+        None => Err(Failure::Usage(Message::new(M::CliNoCommand))),
     }
 }
 
-fn no_more(rest: &[String]) -> Result<(), Usage> {
+fn no_more(rest: &[String]) -> Result<(), Failure> {
     match rest.first() {
-        Some(extra) => Err(Usage(
+        Some(extra) => Err(Failure::Usage(
             Message::new(M::CliUnexpected).given("given", extra.as_str()),
         )),
         None => Ok(()),
@@ -99,7 +177,7 @@ fn no_more(rest: &[String]) -> Result<(), Usage> {
 }
 
 /// Splits `--flag value` pairs, checking each flag against `allowed`.
-fn flags<'a>(args: &'a [String], allowed: &[&str]) -> Result<Vec<(&'a str, &'a str)>, Usage> {
+fn flags<'a>(args: &'a [String], allowed: &[&str]) -> Result<Vec<(&'a str, &'a str)>, Failure> {
     let mut out = Vec::new();
     let mut it = args.iter();
     while let Some(flag) = it.next() {
@@ -108,7 +186,7 @@ fn flags<'a>(args: &'a [String], allowed: &[&str]) -> Result<Vec<(&'a str, &'a s
             _ => (flag.as_str(), None),
         };
         if !allowed.contains(&name) {
-            return Err(Usage(
+            return Err(Failure::Usage(
                 Message::new(M::CliUnknownFlag)
                     .given("given", flag.as_str())
                     .given("allowed", allowed.join(", ")),
@@ -119,27 +197,27 @@ fn flags<'a>(args: &'a [String], allowed: &[&str]) -> Result<Vec<(&'a str, &'a s
             None => it
                 .next()
                 .map(String::as_str)
-                .ok_or_else(|| Usage::named(M::CliNeedsValue, name))?,
+                .ok_or_else(|| Failure::named(M::CliNeedsValue, name))?,
         };
         out.push((name, value));
     }
     Ok(out)
 }
 
-fn single<'a>(pairs: &[(&str, &'a str)], name: &str) -> Result<Option<&'a str>, Usage> {
+fn single<'a>(pairs: &[(&str, &'a str)], name: &str) -> Result<Option<&'a str>, Failure> {
     let mut found = pairs.iter().filter(|(n, _)| *n == name).map(|(_, v)| *v);
     let first = found.next();
     if found.next().is_some() {
-        return Err(Usage::named(M::CliGivenTwice, name));
+        return Err(Failure::named(M::CliGivenTwice, name));
     }
     Ok(first)
 }
 
-fn required<'a>(pairs: &[(&str, &'a str)], name: &str) -> Result<&'a str, Usage> {
-    single(pairs, name)?.ok_or_else(|| Usage::named(M::CliRequired, name))
+fn required<'a>(pairs: &[(&str, &'a str)], name: &str) -> Result<&'a str, Failure> {
+    single(pairs, name)?.ok_or_else(|| Failure::named(M::CliRequired, name))
 }
 
-fn parse_u32(name: &str, v: &str, lo: u32, hi: u32) -> Result<u32, Usage> {
+fn parse_u32(name: &str, v: &str, lo: u32, hi: u32) -> Result<u32, Failure> {
     parse_whole(v)
         .and_then(|n| u32::try_from(n).ok())
         .filter(|n| (lo..=hi).contains(n))
@@ -151,15 +229,15 @@ fn parse_u32(name: &str, v: &str, lo: u32, hi: u32) -> Result<u32, Usage> {
         })
 }
 
-fn parse_f64(name: &str, v: &str, lo: f64, hi: f64, what: M) -> Result<f64, Usage> {
+fn parse_f64(name: &str, v: &str, lo: f64, hi: f64, what: M) -> Result<f64, Failure> {
     parse_number(v)
         .filter(|x| x.is_finite() && *x >= lo && *x <= hi)
         .ok_or_else(|| not_allowed(name, v, Message::new(what)))
 }
 
 /// "NAME "VALUE" is not allowed; use WHAT".
-fn not_allowed(name: &str, given: &str, what: Message) -> Usage {
-    Usage(
+fn not_allowed(name: &str, given: &str, what: Message) -> Failure {
+    Failure::Usage(
         Message::new(M::CliNotAllowed)
             .given("name", name)
             .given("given", given)
@@ -178,7 +256,108 @@ fn scenarios() -> String {
 /// Longest run the CLI accepts: 30 days.
 const MAX_MINUTES: u32 = 43_200;
 
-fn run(args: &[String]) -> Result<String, Usage> {
+/// Longest `par` or `compare` the CLI accepts in request mode: a day. Every request is
+/// simulated there (a minute costs about a thousand times a minute of the formulas, and as
+/// many times more as there are regions), and these commands run the scenario several times.
+const MAX_REQUEST_MODE_MINUTES: u32 = 1_440;
+
+/// The work of one simulated minute, in minutes of the formulas in one region: a thousand
+/// per region in request mode. A deterministic estimate, so that what is said about a run
+/// depends only on its arguments.
+fn minute_weight(setup: &RunSetup) -> Result<u64, Failure> {
+    let regions = regions(setup)?;
+    let scenario = scenario::get(setup.scenario);
+    let requests =
+        setup.params.engine.unwrap_or(scenario.engine) == oncall_sim::params::EngineKind::Requests;
+    Ok(if requests { 1_000 * regions } else { regions })
+}
+
+/// The regions of `setup`'s runs.
+fn regions(setup: &RunSetup) -> Result<u64, Failure> {
+    let sim = setup
+        .build()
+        .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+    Ok(u64::try_from(sim.region_count().max(1)).unwrap_or(u64::MAX))
+}
+
+/// Refuses `par` and `compare` past [`MAX_REQUEST_MODE_MINUTES`] in request mode.
+fn check_long_minutes(command: &str, minutes: u32, weight: u64) -> Result<(), Failure> {
+    if weight >= 1_000 && minutes > MAX_REQUEST_MODE_MINUTES {
+        return Err(Failure::Usage(
+            Message::new(M::CliMinutesRequestMode)
+                .int("given", minutes)
+                .int("max", MAX_REQUEST_MODE_MINUTES)
+                .given("command", command),
+        ));
+    }
+    Ok(())
+}
+
+/// Work (runs × minutes × [`minute_weight`]) past which a command says on stderr that it will
+/// take a while, and shows its progress: some 5 s of this machine's formulas or request mode.
+const LONG_WORK: u64 = 500_000;
+
+/// What a long command says on stderr while it runs: a line when it starts, then one per run
+/// done (for `run`, one per tenth of its minutes). Silent for the others.
+struct Progress {
+    command: &'static str,
+    long: bool,
+    said: u32,
+}
+
+impl Progress {
+    fn new(command: &'static str, runs: u32, minutes: u32, weight: u64) -> Self {
+        let work = u64::from(runs) * u64::from(minutes) * weight;
+        let long = work > LONG_WORK;
+        if long {
+            let start = if command == "run" {
+                Message::new(M::CliProgressStartRun).int("minutes", minutes)
+            } else {
+                Message::new(M::CliProgressStart)
+                    .given("command", command)
+                    .int("runs", runs)
+                    .int("minutes", minutes)
+            };
+            say(&format!("oncall-sim: {start}"));
+        }
+        Progress {
+            command,
+            long,
+            said: 0,
+        }
+    }
+
+    /// `done` runs of `total` are over.
+    fn runs_done(&mut self, done: u32, total: u32) {
+        if self.long && done > self.said {
+            self.said = done;
+            say(&format!(
+                "oncall-sim: {}",
+                Message::new(M::CliProgressRuns)
+                    .given("command", self.command)
+                    .int("done", done)
+                    .int("total", total)
+            ));
+        }
+    }
+
+    /// `run`: `done` minutes of `total` simulated; said at each tenth.
+    fn minutes_done(&mut self, done: u32, total: u32) {
+        let tenth = u64::from(done) * 10 / u64::from(total.max(1));
+        let tenth = u32::try_from(tenth).unwrap_or(u32::MAX);
+        if self.long && tenth > self.said {
+            self.said = tenth;
+            say(&format!(
+                "oncall-sim: {}",
+                Message::new(M::CliProgressMinutes)
+                    .int("done", done)
+                    .int("total", total)
+            ));
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<String, Failure> {
     let pairs = flags(
         args,
         &[
@@ -223,11 +402,13 @@ fn run(args: &[String]) -> Result<String, Usage> {
 
     let mut sim = setup
         .build()
-        .map_err(|e| Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+        .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
     let mut out = String::new();
     let mut events = String::new();
     let mut seen = 0;
-    for _ in 0..minutes {
+    let mut progress = Progress::new("run", 1, minutes, minute_weight(&setup)?);
+    for minute in 0..minutes {
+        progress.minutes_done(minute, minutes);
         let record = sim.step();
         if csv {
             let value = serde_json::to_value(record).unwrap_or_default();
@@ -268,7 +449,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
     if let Some((path, mut file)) = events_file {
         file.write_all(events.as_bytes())
             .and_then(|()| file.flush())
-            .map_err(|e| cannot_write("--events", path, &e))?;
+            .map_err(|e| lost_output("--events", path, &e))?;
     }
     if let Some((path, mut file)) = regions_file {
         let mut lines = String::new();
@@ -284,7 +465,7 @@ fn run(args: &[String]) -> Result<String, Usage> {
         }
         file.write_all(lines.as_bytes())
             .and_then(|()| file.flush())
-            .map_err(|e| cannot_write("--regions", path, &e))?;
+            .map_err(|e| lost_output("--regions", path, &e))?;
     }
     Ok(out)
 }
@@ -297,7 +478,7 @@ fn debrief_line(
     setup: &RunSetup,
     sim: &oncall_sim::Simulation,
     minutes: u32,
-) -> Result<String, Usage> {
+) -> Result<String, Failure> {
     use oncall_sim::coach;
     use oncall_sim::par::{ParKind, ParLine};
     let summary = sim.summary();
@@ -307,7 +488,7 @@ fn debrief_line(
         bare.actions.clear();
         let nothing = bare
             .run(minutes)
-            .map_err(|e| Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+            .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
         par.push(ParLine {
             kind: ParKind::NothingDone,
             actions: Vec::new(),
@@ -347,8 +528,8 @@ fn debrief_line(
 }
 
 /// "FLAG "PATH" cannot be written: ERROR".
-fn cannot_write(flag: &str, path: &str, error: &std::io::Error) -> Usage {
-    Usage(
+fn cannot_write(flag: &str, path: &str, error: &std::io::Error) -> Failure {
+    Failure::Usage(
         Message::new(M::CliCannotWrite)
             .given("flag", flag)
             .given("path", path)
@@ -356,9 +537,17 @@ fn cannot_write(flag: &str, path: &str, error: &std::io::Error) -> Usage {
     )
 }
 
+/// "FLAG "PATH" cannot be written: ERROR" for a file that was created but could not be
+/// written in full (a full disk): the run's output is lost, exit status 1.
+fn lost_output(flag: &str, path: &str, error: &std::io::Error) -> Failure {
+    match cannot_write(flag, path, error) {
+        Failure::Usage(message) | Failure::Failed(message) => Failure::Failed(message),
+    }
+}
+
 /// A configuration file's text, refused unread past [`elastic::MAX_CONFIG_BYTES`] (as the
 /// console's editor does), so that `/dev/zero` cannot fill the memory.
-fn read_config(flag: &str, path: &str) -> Result<String, Usage> {
+fn read_config(flag: &str, path: &str) -> Result<String, Failure> {
     use std::io::Read;
     let file = std::fs::File::open(path).map_err(|e| cannot_read(flag, path, &e))?;
     let mut bytes = Vec::new();
@@ -367,7 +556,7 @@ fn read_config(flag: &str, path: &str) -> Result<String, Usage> {
         .read_to_end(&mut bytes)
         .map_err(|e| cannot_read(flag, path, &e))?;
     if bytes.len() > elastic::MAX_CONFIG_BYTES {
-        return Err(Usage(
+        return Err(Failure::Usage(
             Message::new(M::CliFileTooLarge)
                 .given("flag", flag)
                 .given("path", path)
@@ -383,10 +572,10 @@ fn read_config(flag: &str, path: &str) -> Result<String, Usage> {
     })
 }
 
-fn scenario_arg(pairs: &[(&str, &str)]) -> Result<scenario::Scenario, Usage> {
+fn scenario_arg(pairs: &[(&str, &str)]) -> Result<scenario::Scenario, Failure> {
     let id = required(pairs, "--scenario")?;
     scenario::by_id(id).ok_or_else(|| {
-        Usage(
+        Failure::Usage(
             Message::new(M::CliUnknownScenario)
                 .given("given", id)
                 .codes("allowed", ScenarioId::NAMES.to_vec()),
@@ -394,11 +583,11 @@ fn scenario_arg(pairs: &[(&str, &str)]) -> Result<scenario::Scenario, Usage> {
     })
 }
 
-fn actions_arg(pairs: &[(&str, &str)], minutes: u32) -> Result<Vec<Action>, Usage> {
+fn actions_arg(pairs: &[(&str, &str)], minutes: u32) -> Result<Vec<Action>, Failure> {
     let mut actions = Vec::new();
     for (_, v) in pairs.iter().filter(|(n, _)| *n == "--action") {
         let action = Action::parse(v, minutes - 1)
-            .map_err(|e| Usage(Message::new(M::CliAction).msg("error", e.message())))?;
+            .map_err(|e| Failure::Usage(Message::new(M::CliAction).msg("error", e.message())))?;
         actions.push(action);
     }
     Ok(actions)
@@ -406,7 +595,7 @@ fn actions_arg(pairs: &[(&str, &str)], minutes: u32) -> Result<Vec<Action>, Usag
 
 /// The run's set-up: model parameters, the policy and the policies' parameters, from `--set`
 /// and `--elastic-config`.
-fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunSetup, Usage> {
+fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunSetup, Failure> {
     let mut setup = RunSetup::new(scenario, seed);
     if let Some(path) = single(pairs, "--elastic-config")? {
         let text = read_config("--elastic-config", path)?;
@@ -421,9 +610,9 @@ fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunS
     for (_, v) in pairs.iter().filter(|(n, _)| *n == "--set") {
         let (name, value) = v
             .split_once('=')
-            .ok_or_else(|| Usage(Message::new(M::CliSetShape).given("given", *v)))?;
+            .ok_or_else(|| Failure::Usage(Message::new(M::CliSetShape).given("given", *v)))?;
         if let Some((_, first)) = given.iter().find(|(n, _)| *n == name) {
-            return Err(Usage(
+            return Err(Failure::Usage(
                 Message::new(M::CliSetTwice)
                     .given("name", name)
                     .given("first", *first)
@@ -432,7 +621,7 @@ fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunS
         }
         given.push((name, value));
         setup.set(name, value).map_err(|e| {
-            Usage(match e {
+            Failure::Usage(match e {
                 SetError::UnknownId(e) if e.kind != "autoscaler" => {
                     Message::new(M::CliSetUnknownChoice)
                         .given("name", name)
@@ -466,12 +655,12 @@ fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunS
     let names: Vec<&str> = given.iter().map(|(n, _)| *n).collect();
     setup
         .check_rules(&names)
-        .map_err(|e| Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+        .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
     Ok(setup)
 }
 
 /// The debrief's par lines for a scenario and seed: one JSON line each.
-fn par(args: &[String]) -> Result<String, Usage> {
+fn par(args: &[String]) -> Result<String, Failure> {
     let pairs = flags(
         args,
         &[
@@ -489,8 +678,27 @@ fn par(args: &[String]) -> Result<String, Usage> {
         None => scenario.minutes.unwrap_or(240),
     };
     let setup = setup(&pairs, scenario.id, seed)?;
-    let lines = oncall_sim::par::par_lines(&setup, minutes)
-        .map_err(|e| Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+    let weight = minute_weight(&setup)?;
+    check_long_minutes("par", minutes, weight)?;
+    // With regions, two more runs follow the search: failover off, outlier detection only.
+    let regional_runs = if regions(&setup)? > 1 { 2 } else { 0 };
+    let mut progress = Progress::new(
+        "par",
+        oncall_sim::par::most_replays(scenario.id) + regional_runs,
+        minutes,
+        weight,
+    );
+    let mut search = oncall_sim::par::ParSearch::new(&setup, minutes);
+    while !search
+        .step()
+        .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?
+    {
+        let (done, total) = search.progress();
+        progress.runs_done(done, total + regional_runs);
+    }
+    let (done, total) = search.progress();
+    progress.runs_done(done, total + regional_runs);
+    let lines = search.lines().to_vec();
     let mut out = String::new();
     for line in lines {
         out.push_str(&serde_json::to_string(&line).unwrap_or_default());
@@ -498,7 +706,8 @@ fn par(args: &[String]) -> Result<String, Usage> {
     }
     // With regions: the same run with failover off, and with outlier detection only.
     let regional = oncall_sim::regions::debrief::comparison(&setup, minutes)
-        .map_err(|e| Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+        .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+    progress.runs_done(done + regional_runs, total + regional_runs);
     for line in regional {
         out.push_str(&serde_json::to_string(&line).unwrap_or_default());
         out.push('\n');
@@ -506,7 +715,7 @@ fn par(args: &[String]) -> Result<String, Usage> {
     Ok(out)
 }
 
-fn compare_policies(args: &[String]) -> Result<String, Usage> {
+fn compare_policies(args: &[String]) -> Result<String, Failure> {
     let pairs = flags(
         args,
         &[
@@ -531,7 +740,7 @@ fn compare_policies(args: &[String]) -> Result<String, Usage> {
             .map(str::trim)
             .map(|id| {
                 id.parse().map_err(|_| {
-                    Usage(
+                    Failure::Usage(
                         Message::new(M::CliPolicies)
                             .given("given", id)
                             .codes("allowed", PolicyId::NAMES.to_vec()),
@@ -546,17 +755,28 @@ fn compare_policies(args: &[String]) -> Result<String, Usage> {
         .enumerate()
         .find(|(i, p)| policies[..*i].contains(p))
     {
-        return Err(Usage(
+        return Err(Failure::Usage(
             Message::new(M::CliPoliciesTwice).given("given", twice.as_str()),
         ));
     }
     let mut setup = setup(&pairs, scenario.id, seed)?;
     if setup.policy != autoscale::DEFAULT_POLICY {
-        return Err(Usage(Message::new(M::CliAutoscalerWithCompare)));
+        return Err(Failure::Usage(Message::new(M::CliAutoscalerWithCompare)));
     }
     setup.actions = actions_arg(&pairs, minutes)?;
-    let runs = compare::compare(&setup, &policies, minutes)
-        .map_err(|e| Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+    let weight = minute_weight(&setup)?;
+    check_long_minutes("compare", minutes, weight)?;
+    let n = u32::try_from(policies.len()).unwrap_or(u32::MAX);
+    let mut progress = Progress::new("compare", n, minutes, weight);
+    let mut runs = Vec::new();
+    for policy in &policies {
+        // One policy at a time (each run is independent of the others), so that progress
+        // can be told.
+        let run = compare::compare(&setup, &[*policy], minutes)
+            .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+        runs.extend(run);
+        progress.runs_done(u32::try_from(runs.len()).unwrap_or(u32::MAX), n);
+    }
     let mut out = String::new();
     for (variant, outcome) in runs {
         let row = compare::PolicyRun::of(&variant, &outcome);
@@ -566,38 +786,41 @@ fn compare_policies(args: &[String]) -> Result<String, Usage> {
     Ok(out)
 }
 
-fn config(args: &[String]) -> Result<String, Usage> {
+fn config(args: &[String]) -> Result<Printed, Failure> {
     let (with_ignored, rest) = match args.first().map(String::as_str) {
         Some("check") => (false, &args[1..]),
         Some("export") => (true, &args[1..]),
         Some(other) => {
-            return Err(Usage(
+            return Err(Failure::Usage(
                 Message::new(M::CliConfigUnknown).given("given", other),
             ))
         }
-        None => return Err(Usage(Message::new(M::CliConfigNeedsSubcommand))),
+        None => return Err(Failure::Usage(Message::new(M::CliConfigNeedsSubcommand))),
     };
     let path = match rest {
         [path] => path,
-        [] => return Err(Usage(Message::new(M::CliConfigNeedsFile))),
+        [] => return Err(Failure::Usage(Message::new(M::CliConfigNeedsFile))),
         [_, extra, ..] => {
-            return Err(Usage(
+            return Err(Failure::Usage(
                 Message::new(M::CliUnexpected).given("given", extra.as_str()),
             ))
         }
     };
     let text = read_config("config", path)?;
     let (cfg, notes) = elastic::parse(&text).map_err(|e| config_error("config", path, e))?;
-    for note in notes {
-        let note = Message::new(M::CliNote).msg("note", field_problem(&note.field, note.message));
-        say(&note.to_string());
-    }
-    Ok(cfg.to_json_text(with_ignored))
+    let notes = notes
+        .into_iter()
+        .map(|note| Message::new(M::CliNote).msg("note", field_problem(&note.field, note.message)))
+        .collect();
+    Ok(Printed {
+        output: cfg.to_json_text(with_ignored),
+        notes,
+    })
 }
 
 /// "FLAG "PATH" cannot be read: ERROR".
-fn cannot_read(flag: &str, path: &str, error: &std::io::Error) -> Usage {
-    Usage(
+fn cannot_read(flag: &str, path: &str, error: &std::io::Error) -> Failure {
+    Failure::Usage(
         Message::new(M::CliCannotRead)
             .given("flag", flag)
             .given("path", path)
@@ -606,8 +829,8 @@ fn cannot_read(flag: &str, path: &str, error: &std::io::Error) -> Usage {
 }
 
 /// "FLAG "PATH": FIELD: PROBLEM" for a configuration the core refused.
-fn config_error(flag: &str, path: &str, e: elastic::ConfigError) -> Usage {
-    Usage(
+fn config_error(flag: &str, path: &str, e: elastic::ConfigError) -> Failure {
+    Failure::Usage(
         Message::new(M::CliConfigError)
             .given("flag", flag)
             .given("path", path)
@@ -625,7 +848,7 @@ fn csv_cell(v: &serde_json::Value) -> String {
     }
 }
 
-fn queue(args: &[String]) -> Result<String, Usage> {
+fn queue(args: &[String]) -> Result<String, Failure> {
     let pairs = flags(
         args,
         &[
@@ -687,8 +910,11 @@ fn queue(args: &[String]) -> Result<String, Usage> {
             .min(1.0)
             .into(),
     );
-    let mean_wait = if stable { Some(c / theta) } else { None };
-    obj.insert("mean_wait_s".into(), mean_wait.into());
+    // Without a steady state (an offered load at or above the workers) the waits grow
+    // without bound: the mean wait and the p99s are left out rather than printed as null.
+    if stable {
+        obj.insert("mean_wait_s".into(), (c / theta).into());
+    }
     if let Some(t) = within {
         let p = if stable {
             queueing::waiting_tail(c, theta, t)
@@ -697,14 +923,16 @@ fn queue(args: &[String]) -> Result<String, Usage> {
         };
         obj.insert("p_wait_gt_within".into(), p.into());
     }
-    obj.insert(
-        "p99_sojourn_s".into(),
-        queueing::sojourn_p99_exact(c, service, servers, lambda).into(),
-    );
-    obj.insert(
-        "p99_sojourn_approx_s".into(),
-        queueing::sojourn_p99_approx(c, service, servers, lambda).into(),
-    );
+    if stable {
+        obj.insert(
+            "p99_sojourn_s".into(),
+            queueing::sojourn_p99_exact(c, service, servers, lambda).into(),
+        );
+        obj.insert(
+            "p99_sojourn_approx_s".into(),
+            queueing::sojourn_p99_approx(c, service, servers, lambda).into(),
+        );
+    }
     if !stable {
         // Without a timeout the workers complete at most N/S requests per second; the rest
         // of the arrivals can never be served.
@@ -721,7 +949,9 @@ fn queue(args: &[String]) -> Result<String, Usage> {
 /// Seed 003's rules on the command line: a health source's state from its endpoints and its
 /// aggregation policy, or a composite state from its sources' states. The state comes first
 /// on the line, then why.
-fn health(args: &[String]) -> Result<String, Usage> {
+fn health(args: &[String]) -> Result<String, Failure> {
+    /// Most endpoints a health source counts (and the most --min-healthy asks for).
+    const MAX_ENDPOINTS: u32 = 1_000_000;
     use oncall_sim::regions::health::{
         composite_state, source_state, AggregationPolicy, HealthState,
     };
@@ -740,9 +970,19 @@ fn health(args: &[String]) -> Result<String, Usage> {
     let min = single(&pairs, "--min-healthy")?;
     match (endpoints, sources) {
         (Some(text), None) => {
-            let bad = || not_allowed("--endpoints", text, Message::new(M::CliHealthEndpoints));
+            let bad = || {
+                not_allowed(
+                    "--endpoints",
+                    text,
+                    Message::new(M::CliHealthEndpoints).int("max", MAX_ENDPOINTS),
+                )
+            };
             let (h, t) = text.split_once('/').ok_or_else(bad)?;
-            let whole = |v: &str| parse_whole(v.trim()).and_then(|n| u32::try_from(n).ok());
+            let whole = |v: &str| {
+                parse_whole(v.trim())
+                    .and_then(|n| u32::try_from(n).ok())
+                    .filter(|n| *n <= MAX_ENDPOINTS)
+            };
             let (healthy, total) = (whole(h).ok_or_else(bad)?, whole(t).ok_or_else(bad)?);
             if healthy > total {
                 return Err(bad());
@@ -754,28 +994,38 @@ fn health(args: &[String]) -> Result<String, Usage> {
                     None => defaults.healthy_percent,
                 },
                 min_healthy: match min {
-                    Some(v) => parse_u32("--min-healthy", v, 0, 1_000_000)?,
+                    Some(v) => parse_u32("--min-healthy", v, 0, MAX_ENDPOINTS)?,
                     None => defaults.min_healthy,
                 },
             };
             let state = source_state(healthy, total, policy);
-            let why = Message::new(M::HealthReasonPolicy)
-                .int("healthy", healthy)
-                .int("total", total)
-                .int("percent", policy.healthy_percent)
-                .int("min", policy.min_healthy);
+            let why = if total == 0 {
+                // Seed 003: a source is UNHEALTHY when its healthy endpoints fall below either
+                // threshold; with none, the share asks for none and only min_healthy decides.
+                Message::new(M::CliHealthNoEndpoints)
+                    .int("percent", policy.healthy_percent)
+                    .int("min", policy.min_healthy)
+            } else {
+                Message::new(M::HealthReasonPolicy)
+                    .int("healthy", healthy)
+                    .int("total", total)
+                    .int("percent", policy.healthy_percent)
+                    .int("min", policy.min_healthy)
+            };
             Ok(format!("{state}: {why}\n"))
         }
         (None, Some(text)) => {
             if let Some((flag, _)) = pairs.iter().find(|(n, _)| *n != "--sources") {
-                return Err(Usage(Message::new(M::CliUnexpected).given("given", *flag)));
+                return Err(Failure::Usage(
+                    Message::new(M::CliHealthSourcesAlone).given("given", *flag),
+                ));
             }
             // A composite health check cannot be a source of another (seed 003).
             if text
                 .split(',')
                 .any(|s| s.trim().eq_ignore_ascii_case("composite"))
             {
-                return Err(Usage(field_problem(
+                return Err(Failure::Usage(field_problem(
                     "--sources",
                     oncall_sim::regions::health::ConfigError::CompositeAsSource.message(),
                 )));
@@ -787,11 +1037,11 @@ fn health(args: &[String]) -> Result<String, Usage> {
                 .ok_or_else(|| not_allowed("--sources", text, Message::new(M::CliHealthSources)))?;
             Ok(format!("{}\n", composite_state(&states)))
         }
-        _ => Err(Usage(Message::new(M::CliHealthNeedsOne))),
+        _ => Err(Failure::Usage(Message::new(M::CliHealthNeedsOne))),
     }
 }
 
-fn lb(args: &[String]) -> Result<String, Usage> {
+fn lb(args: &[String]) -> Result<String, Failure> {
     use oncall_sim::balance::{self, maglev, ring, Policy, ReportError};
     let pairs = flags(
         args,
@@ -816,7 +1066,7 @@ fn lb(args: &[String]) -> Result<String, Usage> {
     let to_usize = |n: u32| usize::try_from(n).unwrap_or(usize::MAX);
     let report = balance::report(policy, to_usize(hosts), size, remove.map(to_usize), keys)
         .map_err(|e| {
-            Usage(match e {
+            Failure::Usage(match e {
                 ReportError::Table(maglev::TableError::MoreBackendsThanSlots) => {
                     Message::new(M::CliLbTooManyHosts)
                         .int("hosts", hosts)
@@ -835,6 +1085,9 @@ fn lb(args: &[String]) -> Result<String, Usage> {
     ))
 }
 
+/// Longest time `des` takes in its arguments (timeouts, the slow window), seconds.
+const MAX_DES_TIME_S: f64 = 1e9;
+
 /// Largest number of workers or instances the request-level engine takes.
 const MAX_DES_WORKERS: u32 = 100_000;
 
@@ -842,7 +1095,7 @@ const MAX_DES_WORKERS: u32 = 100_000;
 /// `events_per_s` (wall clock) is fixed by the arguments and the seed. The fields the issue
 /// lists are always there; `rejected_share` only with per-node limits, `hedges_cancelled` and
 /// `tokens_left` only with hedging.
-fn des(args: &[String]) -> Result<String, Usage> {
+fn des(args: &[String]) -> Result<String, Failure> {
     use requests::hedging::{self, Hedging};
     use requests::keys::{self, KeySpace, ServiceShape};
     let pairs = flags(
@@ -920,7 +1173,7 @@ fn des(args: &[String]) -> Result<String, Usage> {
         None => 1,
     };
     if servers % instances != 0 {
-        return Err(Usage(
+        return Err(Failure::Usage(
             Message::new(M::CliServersNotSplit)
                 .int("servers", servers)
                 .int("instances", instances),
@@ -938,6 +1191,13 @@ fn des(args: &[String]) -> Result<String, Usage> {
     }
     options.keys = space;
     if let Some(v) = single(&pairs, "--choice-count")? {
+        if routing != Routing::LeastRequest {
+            return Err(Failure::Usage(
+                Message::new(M::CliChoiceCountLeastRequest)
+                    .given("given", v)
+                    .code("lb", routing.as_str()),
+            ));
+        }
         options.choice_count = parse_u32(
             "--choice-count",
             v,
@@ -960,7 +1220,10 @@ fn des(args: &[String]) -> Result<String, Usage> {
             not_allowed(
                 "--slow",
                 v,
-                Message::new(M::CliSlowShape).int("instances", instances),
+                Message::new(M::CliSlowShape)
+                    .int("instances", instances)
+                    .given("max_factor", format!("{}", requests::MAX_SLOW_FACTOR))
+                    .given("max_s", format!("{MAX_DES_TIME_S:e}")),
             )
         };
         let parts: Vec<&str> = v.split(',').map(str::trim).collect();
@@ -977,7 +1240,12 @@ fn des(args: &[String]) -> Result<String, Usage> {
             })
         })()
         .filter(|s| {
-            s.instance < instances && s.factor > 0.0 && s.from_s >= 0.0 && s.to_s >= s.from_s
+            s.instance < instances
+                && s.factor > 0.0
+                && s.factor <= requests::MAX_SLOW_FACTOR
+                && s.from_s >= 0.0
+                && s.to_s >= s.from_s
+                && s.to_s <= MAX_DES_TIME_S
         })
         .ok_or_else(shape)?;
         options.slow = Some(slow);
@@ -1056,7 +1324,7 @@ fn des(args: &[String]) -> Result<String, Usage> {
     };
     let started = std::time::Instant::now();
     let out = requests::run_with(&config, &options).map_err(|e| {
-        Usage(match e {
+        Failure::Usage(match e {
             requests::RunError::Config(e) => Message::new(M::CliDesRefused).code("field", e.field),
             requests::RunError::Hedge(requests::HedgeError::DelayNotBelowTimeouts {
                 delay_s,
@@ -1080,6 +1348,20 @@ fn des(args: &[String]) -> Result<String, Usage> {
             }
             requests::RunError::Hedge(requests::HedgeError::Field(field)) => {
                 Message::new(M::CliDesRefused).code("field", field)
+            }
+            requests::RunError::EventCap { cap } => {
+                return Failure::Failed(
+                    Message::new(M::CliDesEventCap)
+                        .int("cap", i64::try_from(cap).unwrap_or(i64::MAX))
+                        .int(
+                            "per",
+                            i64::try_from(requests::EVENTS_PER_REQUEST).unwrap_or(i64::MAX),
+                        )
+                        .int(
+                            "base",
+                            i64::try_from(requests::EVENT_CAP_BASE).unwrap_or(i64::MAX),
+                        ),
+                )
             }
         })
     })?;

@@ -116,6 +116,11 @@ pub fn template(id: MessageId) -> &'static str {
         | CliHedgeDelayNotBelow | CliHedgeWithOrderingKeys => cli_template(id),
         CliLbPolicies | CliLbTableSizeNotPrime | CliLbTooManyHosts => cli_template(id),
         CliHealthEndpoints | CliHealthSources | CliHealthNeedsOne => cli_template(id),
+        CliDesEventCap | CliMinutesRequestMode | CliProgressStart | CliProgressStartRun
+        | CliProgressRuns | CliProgressMinutes => cli_template(id),
+        CliHealthSourcesAlone | CliHealthNoEndpoints | CliChoiceCountLeastRequest => {
+            cli_template(id)
+        }
         ScaleUpPodsNeeded => "must be at least 1 when {other} is {value} (otherwise the HPA never scales up)",
         ScaleUpPercentNeeded => "must be above 0 when {other} is {value} (otherwise the HPA never scales up)",
         // Scaling decisions. Percentages arrive already multiplied by 100; the decimals
@@ -250,7 +255,7 @@ fn cli_template(id: MessageId) -> &'static str {
   oncall-sim lb --policy ring-hash|maglev --hosts N [--remove K] [--keys K] [--table-size M]
   oncall-sim des --servers N --arrival-rate L --service-time S --customers K [--instances I]
                  [--lb round-robin|random|least-request|ring-hash|maglev] [--timeout T]
-                 [--keys K --zipf S] [--sigma SIGMA] [--max-requests M] [--max-pending P]
+                 [--choice-count D (least-request only)] [--keys K --zipf S] [--sigma SIGMA] [--max-requests M] [--max-pending P]
                  [--slow INSTANCE,FACTOR,FROM_S,TO_S]
                  [--hedge-delay-ms D --max-tokens T --refill-ratio R] [--initial-tokens B]
                  [--total-timeout T] [--ordering-keys on|off] [--seed N]
@@ -273,8 +278,13 @@ fn cli_template(id: MessageId) -> &'static str {
   10000 keys, exponent 0.8), which ring-hash and maglev route by; --sigma makes service times
   lognormal with that shape and the same mean; --max-requests and --max-pending are per-node
   limits (the excess is rejected with 503); --slow multiplies one instance's service times by
-  FACTOR from FROM_S to TO_S. Any hedging argument turns hedging on, the others at the source's
-  defaults (delay 1000 ms, 50 tokens, refill ratio 0.1; the bucket starts full).",
+  FACTOR (at most 1000) from FROM_S to TO_S. Any hedging argument turns hedging on, the others
+  at the source's defaults (delay 1000 ms, 50 tokens, refill ratio 0.1; the bucket starts
+  full); a hedge due while the bucket is empty waits for the next token.
+
+  par and compare take at most 1440 minutes in request mode; a long command shows its progress
+  on stderr. Output that cannot be written (a closed or full standard output, a full disk)
+  exits 1; bad input exits 2.",
         CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue, par, des, lb, health (see oncall-sim help)",
         CliNoCommand => "a command is needed: scenarios, run, compare, config, queue, par, des, lb or health (see oncall-sim help)",
         CliUnexpected => "unexpected argument {given:?}",
@@ -320,12 +330,21 @@ fn cli_template(id: MessageId) -> &'static str {
         CliTotalTimeoutRange => "a time in seconds above 0, at most 1e9",
         CliZipfRange => "a Zipf exponent from 0 to 10",
         CliSigmaRange => "a lognormal shape from 0 to 4",
-        CliSlowShape => "INSTANCE,FACTOR,FROM_S,TO_S: an instance below {instances}, a factor above 0 and 0 ≤ FROM_S ≤ TO_S",
+        CliSlowShape => "INSTANCE,FACTOR,FROM_S,TO_S: an instance below {instances}, a factor above 0 and at most {max_factor}, and times in seconds with 0 ≤ FROM_S ≤ TO_S ≤ {max_s}",
         CliHedgeDelayNotBelow => "--hedge-delay-ms {delay_ms} must be below both the request timeout (--timeout: {request}) and the total timeout (--total-timeout: {total}); hedging cannot start otherwise",
         CliHedgeWithOrderingKeys => "--ordering-keys on cannot be combined with hedging (--hedge-delay-ms, --max-tokens, --refill-ratio): hedged copies of a request could be processed out of order",
-        CliHealthEndpoints => "HEALTHY/TOTAL, two whole numbers with HEALTHY at most TOTAL (e.g. 6/10)",
+        CliHealthEndpoints => "HEALTHY/TOTAL, two whole numbers from 0 to {max} with HEALTHY at most TOTAL (e.g. 6/10)",
         CliHealthSources => "a comma-separated list of HEALTHY, UNHEALTHY or UNKNOWN",
         CliHealthNeedsOne => "health needs --endpoints HEALTHY/TOTAL or --sources STATE,STATE,... (one of them)",
+        CliDesEventCap => "des: the run reached its cap of {cap} events ({per} per request and {base} more) before its last request ended; its figures would be incomplete",
+        CliMinutesRequestMode => "--minutes {given} is more than {max} for {command} in request mode: every request is simulated and {command} runs the scenario several times, so a day ({max} minutes) is the most it takes; use --set engine=formulas for longer runs",
+        CliProgressStart => "{command}: {runs} runs of {minutes} minutes at most; this takes a while, progress follows here (Ctrl-C stops it; nothing is printed until the end)",
+        CliProgressStartRun => "run: {minutes} minutes; this takes a while, progress follows here (Ctrl-C stops it; nothing is printed until the end)",
+        CliHealthSourcesAlone => "{given} is not allowed with --sources: --healthy-percent and --min-healthy are a source's policy and go with --endpoints HEALTHY/TOTAL; --sources STATE,... combines states and takes no other argument",
+        CliHealthNoEndpoints => "no endpoints: at least {percent} % of none is none, so only min_healthy ({min}) decides (a source is UNHEALTHY when its healthy endpoints fall below either threshold)",
+        CliChoiceCountLeastRequest => "--choice-count {given:?} applies only to --lb least-request (the instances it draws for each request); --lb {lb} does not use it: drop --choice-count or use --lb least-request",
+        CliProgressRuns => "{command}: {done} of {total} runs done",
+        CliProgressMinutes => "run: {done} of {total} minutes simulated",
         _ => "",
     }
 }

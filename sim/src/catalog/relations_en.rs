@@ -507,7 +507,7 @@ pub const fn texts(id: RelationId) -> RelationTexts {
             name: "Hedged requests and their token bucket",
             formula: "no success d after the last copy and b ≥ 1 ⇒ b := b − 1, a copy to another instance (same policy), again every d until the total timeout;  each successful request: b := min(B, b + r);  first success wins, waiting copies are cancelled, copies in service finish (duplicates);  hedges ≤ b₀ + r × successes, so the hedged share ≤ r + b₀ / requests",
             symbols: &["hedge delay (default 1 s, 100 ms–10 s; below the request timeout and the total timeout)", "maximum tokens (default 50, 1–250)", "refill ratio (default 0.1, 0.001–0.2)", "tokens at the start (assumed full, B: the source does not say)"],
-            note: "Hedging cuts the tail of transient slowness at the cost of extra copies; under sustained overload the bucket drains and hedging stops by itself. Its effect on p99 has no closed form: the figure comes from the engine. Refused with ordering keys.",
+            note: "Hedging cuts the tail of transient slowness at the cost of extra copies; under sustained overload the bucket drains and hedging stops by itself. A hedge that falls due with less than a whole token waits for the token that successes bring, first come, first served, and goes at once (the source does not say when a hedge held back for want of a token goes; looking again every delay would cost work without end behind a copy that never ends). Its effect on p99 has no closed form: the figure comes from the engine. Refused with ordering keys.",
         },
         RelationId::Randomness => RelationTexts {
             name: "Randomness",

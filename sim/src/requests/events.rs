@@ -18,8 +18,8 @@ use super::hedging::{Hedging, TokenBucket};
 use super::keys::ServiceShape;
 use super::route::Router;
 use super::{
-    ChangeKind, Options, Plan, RunConfig, RunOutcome, SlowInstance, Tally, ARRIVAL_STREAM,
-    KEY_STREAM, ROUTING_STREAM, SERVICE_STREAM,
+    ChangeKind, Options, Plan, RunConfig, RunError, RunOutcome, SlowInstance, Tally,
+    ARRIVAL_STREAM, KEY_STREAM, ROUTING_STREAM, SERVICE_STREAM,
 };
 use crate::Mulberry32;
 use core::cmp::Ordering;
@@ -67,6 +67,8 @@ struct Request {
     live: u32,
     resolved: bool,
     counted: bool,
+    /// Whether its total timeout is already on the list of deadlines.
+    deadline_set: bool,
     used: [u32; USED],
     n_used: usize,
 }
@@ -203,6 +205,13 @@ pub(crate) struct Engine {
     heap: BinaryHeap<Event>,
     hedge_timers: VecDeque<Timer>,
     deadlines: VecDeque<Timer>,
+    /// Requests whose hedge fell due while the bucket was empty, first come first served:
+    /// they wait for a token instead of looking again every delay (`time`: when they began
+    /// to wait). Entries of requests that ended meanwhile are skipped when reached.
+    awaiting_token: VecDeque<Timer>,
+    /// When the first of [`Engine::awaiting_token`] takes the token a success brought
+    /// (`None`: no token to hand out, or no request waiting).
+    token_wake: Option<f64>,
     seq: u64,
     pub(crate) tally: Tally,
     pub(crate) bucket: Option<TokenBucket>,
@@ -241,6 +250,8 @@ impl Engine {
             heap: BinaryHeap::new(),
             hedge_timers: VecDeque::new(),
             deadlines: VecDeque::new(),
+            awaiting_token: VecDeque::new(),
+            token_wake: None,
             seq: 0,
             tally,
             bucket: hedging.as_ref().map(TokenBucket::of),
@@ -263,7 +274,11 @@ impl Engine {
                 let tokens = self.bucket.map_or(h.initial(), |b| b.tokens());
                 self.bucket = Some(TokenBucket::new(h.max_tokens, h.refill_ratio, tokens));
             }
-            (_, None) => self.bucket = None,
+            (_, None) => {
+                self.bucket = None;
+                self.awaiting_token.clear();
+                self.token_wake = None;
+            }
             _ => {}
         }
         self.hedging = hedging;
@@ -299,7 +314,8 @@ impl Engine {
         let done = self.heap.peek().map_or(f64::INFINITY, |e| e.time);
         let hedge = self.hedge_timers.front().map_or(f64::INFINITY, |t| t.time);
         let deadline = self.deadlines.front().map_or(f64::INFINITY, |t| t.time);
-        earlier(earlier(done, hedge), deadline)
+        let wake = self.token_wake.unwrap_or(f64::INFINITY);
+        earlier(earlier(earlier(done, hedge), deadline), wake)
     }
 
     fn push(&mut self, time: f64, kind: Kind) {
@@ -320,6 +336,7 @@ impl Engine {
             live: 0,
             resolved: false,
             counted,
+            deadline_set: false,
             used: [NONE; USED],
             n_used: 0,
         };
@@ -485,6 +502,12 @@ impl Engine {
                 }
                 if let Some(bucket) = &mut self.bucket {
                     bucket.on_success();
+                    if bucket.tokens() >= 1.0
+                        && !self.awaiting_token.is_empty()
+                        && self.token_wake.is_none()
+                    {
+                        self.token_wake = Some(now);
+                    }
                 }
             }
             End::Timeout if counted => self.tally.gave_up += 1,
@@ -595,8 +618,9 @@ impl Engine {
         let done = self.heap.peek().map_or(f64::INFINITY, |e| e.time);
         let hedge = self.hedge_timers.front().map_or(f64::INFINITY, |t| t.time);
         let deadline = self.deadlines.front().map_or(f64::INFINITY, |t| t.time);
+        let wake = self.token_wake.unwrap_or(f64::INFINITY);
         self.events += 1;
-        if done <= hedge && done <= deadline {
+        if done <= hedge && done <= deadline && done <= wake {
             let Some(event) = self.heap.pop() else {
                 return;
             };
@@ -604,12 +628,20 @@ impl Engine {
                 Kind::Done(c) => self.on_done(c, now),
                 Kind::Phantom(i) => self.on_phantom_done(i as usize, now),
             }
-        } else if hedge <= deadline {
+        } else if hedge <= deadline && hedge <= wake {
             let Some(t) = self.hedge_timers.pop_front() else {
                 return;
             };
-            self.on_hedge(t.request, t.generation, now, router, routing, services);
-        } else {
+            self.on_hedge(
+                t.request,
+                t.generation,
+                now,
+                false,
+                router,
+                routing,
+                services,
+            );
+        } else if deadline <= wake {
             let Some(t) = self.deadlines.pop_front() else {
                 return;
             };
@@ -618,6 +650,38 @@ impl Engine {
                 self.resolve(t.request, End::Timeout, now);
                 self.maybe_free_request(t.request);
             }
+        } else {
+            self.on_token(now, router, routing, services);
+        }
+    }
+
+    /// A success brought a token: the first request still waiting for one takes it, and the
+    /// next is woken while tokens last.
+    fn on_token(
+        &mut self,
+        now: f64,
+        router: &mut Router,
+        routing: &mut Mulberry32,
+        services: &mut Mulberry32,
+    ) {
+        self.token_wake = None;
+        while let Some(t) = self.awaiting_token.pop_front() {
+            let req = self.requests[t.request as usize];
+            if req.generation == t.generation && !req.resolved {
+                self.on_hedge(
+                    t.request,
+                    t.generation,
+                    now,
+                    true,
+                    router,
+                    routing,
+                    services,
+                );
+                break;
+            }
+        }
+        if self.bucket.is_some_and(|b| b.tokens() >= 1.0) && !self.awaiting_token.is_empty() {
+            self.token_wake = Some(now);
         }
     }
 
@@ -635,11 +699,14 @@ impl Engine {
         }
     }
 
+    /// A request's hedge falls due (`woken`: it was waiting for a token and one came).
+    #[allow(clippy::too_many_arguments)]
     fn on_hedge(
         &mut self,
         r: u32,
         generation: u32,
         now: f64,
+        woken: bool,
         router: &mut Router,
         routing: &mut Mulberry32,
         services: &mut Mulberry32,
@@ -663,20 +730,46 @@ impl Engine {
             self.maybe_free_request(r);
             return;
         }
-        if self.bucket.as_mut().is_some_and(TokenBucket::try_take) {
-            let used = req.used;
-            let target = router.choose_other(routing, req.key_hash, &used[..req.n_used], |i| {
-                self.held(i, now)
-            });
-            if let Some(target) = target {
-                let service = self.service.draw(services, self.service_mean);
-                let c = self.new_copy(r, target, now, service, true);
-                if req.counted {
-                    self.tally.hedges_sent += 1;
-                }
-                if self.admit(c, target, now) == Admit::Rejected {
-                    self.drop_copy(c);
-                }
+        if !self.bucket.as_mut().is_some_and(TokenBucket::try_take) {
+            // No token: the hedge waits for the next one a success brings, instead of
+            // looking again every delay (which, behind a copy that never ends, would cost an
+            // event every delay for ever). Meanwhile the request ends with its answer, its
+            // copies' patience, or its total timeout.
+            let waiting = Timer {
+                time: now,
+                request: r,
+                generation,
+            };
+            if woken {
+                self.awaiting_token.push_front(waiting);
+            } else {
+                self.awaiting_token.push_back(waiting);
+            }
+            if deadline.is_finite() && !req.deadline_set {
+                self.requests[r as usize].deadline_set = true;
+                schedule(
+                    &mut self.deadlines,
+                    Timer {
+                        time: deadline,
+                        request: r,
+                        generation,
+                    },
+                );
+            }
+            return;
+        }
+        let used = req.used;
+        let target = router.choose_other(routing, req.key_hash, &used[..req.n_used], |i| {
+            self.held(i, now)
+        });
+        if let Some(target) = target {
+            let service = self.service.draw(services, self.service_mean);
+            let c = self.new_copy(r, target, now, service, true);
+            if req.counted {
+                self.tally.hedges_sent += 1;
+            }
+            if self.admit(c, target, now) == Admit::Rejected {
+                self.drop_copy(c);
             }
         }
         if now + h.delay_s < deadline {
@@ -688,8 +781,9 @@ impl Engine {
                     generation,
                 },
             );
-        } else {
+        } else if !req.deadline_set {
             // The last hedge: from here on only the total timeout can end the request.
+            self.requests[r as usize].deadline_set = true;
             schedule(
                 &mut self.deadlines,
                 Timer {
@@ -760,7 +854,14 @@ impl Engine {
     }
 }
 
-pub(super) fn run(config: &RunConfig, options: &Options, plan: &Plan) -> RunOutcome {
+/// Runs the event list; it stops with [`RunError::EventCap`] once it has handled more than
+/// `cap` events.
+pub(super) fn run(
+    config: &RunConfig,
+    options: &Options,
+    plan: &Plan,
+    cap: u64,
+) -> Result<RunOutcome, RunError> {
     let active = plan.initially_active();
     let patience = config.timeout_s.unwrap_or(f64::INFINITY);
     let mut engine = Engine::new(
@@ -808,6 +909,9 @@ pub(super) fn run(config: &RunConfig, options: &Options, plan: &Plan) -> RunOutc
         let now = earlier(earlier(t_arrival, t_event), t_change);
         if now == f64::INFINITY {
             break;
+        }
+        if engine.events > cap {
+            return Err(RunError::EventCap { cap });
         }
         if now > first_counted {
             let dt = now - last_t.max(first_counted);
@@ -860,5 +964,47 @@ pub(super) fn run(config: &RunConfig, options: &Options, plan: &Plan) -> RunOutc
     };
     let tokens_left = engine.bucket.map(|b| b.tokens());
     let events = engine.events;
-    engine.tally.finish(utilization, tokens_left, events)
+    Ok(engine.tally.finish(utilization, tokens_left, events))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::requests::hedging::Hedging;
+    use crate::requests::{Routing, SlowInstance};
+
+    #[test]
+    fn a_run_stops_at_its_cap_of_events() {
+        let config = RunConfig {
+            instances: 2,
+            workers_per_instance: 1,
+            arrival_rate: 3.0,
+            service_s: 1.0,
+            customers: 500,
+            warmup: 0,
+            routing: Routing::RoundRobin,
+            timeout_s: None,
+            seed: 1,
+        };
+        let options = Options {
+            hedging: Some(Hedging::default()),
+            slow: Some(SlowInstance {
+                instance: 0,
+                factor: 10.0,
+                from_s: 0.0,
+                to_s: 1e9,
+            }),
+            ..Options::default()
+        };
+        let plan = Plan::new(&config, &options).unwrap();
+        let full = run(&config, &options, &plan, u64::MAX).unwrap();
+        assert!(full.events > 1000, "{}", full.events);
+        assert!(full.events <= crate::requests::event_cap(config.customers));
+        assert_eq!(
+            run(&config, &options, &plan, 1000),
+            Err(RunError::EventCap { cap: 1000 })
+        );
+        // Exactly at its cap a run still ends.
+        assert_eq!(run(&config, &options, &plan, full.events), Ok(full));
+    }
 }

@@ -3,10 +3,14 @@
 //! When a request has not completed within the hedge delay and at least one token is in the
 //! bucket, one token is spent and a copy is sent to another instance while the first stays
 //! outstanding; more copies follow every hedge delay while tokens last and the total timeout
-//! has not expired. The first copy to succeed completes the request; the others are cancelled
-//! best-effort: a copy still waiting in a queue leaves it, a copy already in service runs to
-//! the end (a duplicate). Each successful request adds the refill ratio to the bucket, never
-//! above the maximum.
+//! has not expired. A hedge that falls due while the bucket holds less than a whole token
+//! waits for the token the successes bring: the requests waiting for one take them first come,
+//! first served, each as soon as it is there (the source does not say when a hedge held back
+//! for want of a token goes; this model does not look again every delay, which behind a copy
+//! that never ends would cost work without end). The first copy to succeed completes the
+//! request; the others are cancelled best-effort: a copy still waiting in a queue leaves it, a
+//! copy already in service runs to the end (a duplicate). Each successful request adds the
+//! refill ratio to the bucket, never above the maximum.
 //!
 //! Since the bucket never goes below zero and gains only r per success, over any run
 //! hedges ≤ initial tokens + r · successes ≤ initial + r · requests: the hedged share is at

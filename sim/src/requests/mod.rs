@@ -250,7 +250,37 @@ pub struct Options {
 pub enum RunError {
     Config(ConfigError),
     Hedge(HedgeError),
+    /// The event list reached its cap ([`event_cap`]) before the last request ended: the
+    /// run stopped there, its figures incomplete.
+    EventCap {
+        cap: u64,
+    },
 }
+
+/// Events the event list handles at most for each request simulated (warm-up included),
+/// beyond [`EVENT_CAP_BASE`]. A request costs its arrival, its first hedge timer, its total
+/// timeout, and one event per copy (its end of service or its giving up); each hedge sent
+/// adds its copy and the next timer, and a token handed to a request that waited for one
+/// adds one. With at most the bucket's b₀ + r · requests hedges (r ≤ 0.2), that is under 7
+/// per request plus 750: the cap is a bound the engine keeps, not one a run is expected to
+/// meet.
+pub const EVENTS_PER_REQUEST: u64 = 16;
+
+/// Events the event list handles at most beyond [`EVENTS_PER_REQUEST`] per request.
+pub const EVENT_CAP_BASE: u64 = 10_000;
+
+/// The most events a run of `requests` requests (warm-up included) handles through the
+/// event list.
+pub fn event_cap(requests: u64) -> u64 {
+    requests
+        .saturating_mul(EVENTS_PER_REQUEST)
+        .saturating_add(EVENT_CAP_BASE)
+}
+
+/// Largest factor a slow instance's service times are multiplied by (the simulator's limit:
+/// the scenario's slow instance is 8 to 20 times slower; a factor without a bound would let a
+/// service time, and the sums of them, overflow).
+pub const MAX_SLOW_FACTOR: f64 = 1000.0;
 
 /// Largest number of instances (the running ones and those that start later).
 pub const MAX_INSTANCES: u32 = 100_000;
@@ -335,7 +365,7 @@ impl Plan {
         if let Some(s) = &options.slow {
             let ok = (s.instance as usize) < instances
                 && s.factor > 0.0
-                && s.factor.is_finite()
+                && s.factor <= MAX_SLOW_FACTOR
                 && s.from_s >= 0.0
                 && s.to_s >= s.from_s;
             if !ok {
@@ -527,6 +557,8 @@ pub fn run(config: &RunConfig) -> Result<RunOutcome, ConfigError> {
         RunError::Config(e) => e,
         // Without options nothing is hedged.
         RunError::Hedge(_) => ConfigError { field: "hedging" },
+        // Only the event list has a cap, and without options it is not used.
+        RunError::EventCap { .. } => ConfigError { field: "events" },
     })
 }
 
@@ -535,7 +567,7 @@ pub fn run(config: &RunConfig) -> Result<RunOutcome, ConfigError> {
 pub fn run_with(config: &RunConfig, options: &Options) -> Result<RunOutcome, RunError> {
     let plan = Plan::new(config, options)?;
     if options.hedging.is_some() {
-        return Ok(events::run(config, options, &plan));
+        return events::run(config, options, &plan, event_cap(plan_requests(config)));
     }
     Ok(run_by_arrivals(config, options, &plan))
 }
@@ -544,7 +576,12 @@ pub fn run_with(config: &RunConfig, options: &Options) -> Result<RunOutcome, Run
 /// [`run_with`] by a second implementation, which the tests hold against the first.
 pub fn run_with_events(config: &RunConfig, options: &Options) -> Result<RunOutcome, RunError> {
     let plan = Plan::new(config, options)?;
-    Ok(events::run(config, options, &plan))
+    events::run(config, options, &plan, event_cap(plan_requests(config)))
+}
+
+/// Requests a run simulates, the warm-up included.
+fn plan_requests(config: &RunConfig) -> u64 {
+    config.warmup.saturating_add(config.customers)
 }
 
 fn run_by_arrivals(config: &RunConfig, options: &Options, plan: &Plan) -> RunOutcome {

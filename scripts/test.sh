@@ -33,7 +33,9 @@ cargo test --workspace
 cargo test -p oncall-sim-web --features extended --lib
 
 step "fuzz harness (links, elastic configurations, actions, parameters; bounded by PROPTEST_CASES)"
-cargo test -p oncall-sim --test fuzz -- --nocapture
+# In release: its request-engine runs take several times longer in a debug build than the
+# release build of the core costs.
+cargo test -p oncall-sim --release --test fuzz -- --nocapture
 
 step "cargo test (wasm32 in headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p oncall-sim-web --test web

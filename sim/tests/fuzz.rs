@@ -544,20 +544,22 @@ fn named_pair() -> impl Strategy<Value = (String, String)> {
     })
 }
 
-/// A link's query pairs, decoded: a scenario (usually), the shaping switches and any other
-/// names, in any order.
+/// A link's query pairs, decoded: a scenario (usually), the shaping switches, an action log
+/// (in two links of five) and any other names, in any order.
 fn link_pairs() -> impl Strategy<Value = Vec<(String, String)>> {
     let scenario = sometimes(85, (Just("scenario".to_string()), value_for("scenario")));
+    let actions = sometimes(40, (Just("actions".to_string()), value_for("actions")));
     (
-        scenario,
+        (scenario, actions),
         shaping_pairs(),
         prop::collection::vec(named_pair(), 0..8),
     )
-        .prop_flat_map(|(scenario, mut pairs, more)| {
-            pairs.extend(scenario);
+        .prop_map(|((scenario, actions), mut pairs, more)| {
+            pairs.extend(scenario.into_iter().chain(actions));
             pairs.extend(more);
-            Just(pairs).prop_shuffle()
+            pairs
         })
+        .prop_shuffle()
 }
 
 /// A JSON value of the kind a configuration holds, or not.
@@ -923,6 +925,19 @@ fn set_all<'a>(setup: &mut RunSetup, pairs: &'a [(String, String)]) -> Vec<&'a s
     given
 }
 
+/// Applies the shaping `pairs` to `setup` as a link does: what is refused is left out, a
+/// hedge delay against hedging's rule goes back to its default, and hedging goes off if the
+/// rule still does not hold.
+fn shape(setup: &mut RunSetup, pairs: &[(String, String)]) {
+    set_all(setup, pairs);
+    if setup.check_rules(&[]).is_err() {
+        setup.params.hedge_delay_ms = ModelParams::default().hedge_delay_ms;
+    }
+    if setup.check_rules(&[]).is_err() {
+        setup.params.hedge = Some(Switch::Off);
+    }
+}
+
 #[test]
 fn fuzz_links() {
     fuzz(
@@ -963,9 +978,10 @@ fn fuzz_elastic_configurations() {
         (
             config_text(),
             prop::sample::select(ScenarioId::ALL),
+            shaping_pairs(),
             any::<u32>(),
         ),
-        |(text, scenario, seed), reach| {
+        |(text, scenario, shaping, seed), reach| {
             match elastic::parse(&text) {
                 Ok((config, notes)) => {
                     prop_assert!(config.validate().is_ok());
@@ -977,6 +993,7 @@ fn fuzz_elastic_configurations() {
                     let (back, _) = elastic::parse(&config.to_json_text(true)).unwrap();
                     prop_assert_eq!(&back, &config);
                     let mut setup = RunSetup::new(scenario, seed);
+                    shape(&mut setup, &shaping);
                     setup.policy = PolicyId::Elastic;
                     setup.policies.elastic = config;
                     check_run(setup.build().unwrap(), 4, reach)?;
@@ -1023,15 +1040,7 @@ fn fuzz_actions() {
             }
             let mut setup = RunSetup::new(scenario, seed);
             setup.policy = policy;
-            set_all(&mut setup, &shaping);
-            // As a link does: a hedge delay against hedging's rule goes back to its default,
-            // and hedging goes off if the rule still does not hold.
-            if setup.check_rules(&[]).is_err() {
-                setup.params.hedge_delay_ms = ModelParams::default().hedge_delay_ms;
-            }
-            if setup.check_rules(&[]).is_err() {
-                setup.params.hedge = Some(Switch::Off);
-            }
+            shape(&mut setup, &shaping);
             let parsed = !actions.is_empty();
             setup.actions = actions;
             check_run(setup.build().unwrap(), 12, reach)?;
@@ -1137,6 +1146,29 @@ fn known_failure_hedging_rule_blames_the_delay() {
     setup.set("timeout_s", "0.05").unwrap();
     let e = setup.check_rules(&given).unwrap_err();
     assert!(given.contains(&e.field.as_str()), "{e} not in {given:?}");
+}
+
+/// Found with `FUZZ_SEED=2` (the actions), not left out of the draws: with hedging on in
+/// three regions, the fleet's minimum lowered and region c's zone down, an instance of region
+/// c's request engine shows a negative utilization (-0.39 in minute 2 here; the minute's own
+/// utilization stays within 0–1).
+#[test]
+#[ignore = "known failure: a negative instance utilization after a zone outage"]
+fn known_failure_negative_instance_utilization() {
+    let mut setup = RunSetup::new(ScenarioId::FreePlay, 0);
+    for (name, value) in [
+        (ENGINE_PARAM, "requests"),
+        (HEDGE_PARAM, "on"),
+        ("regions", "3"),
+    ] {
+        setup.set(name, value).unwrap();
+    }
+    setup.actions = ["0:min_instances=5", "1:zone_outage=c:1"]
+        .iter()
+        .map(|a| Action::parse(a, 10).unwrap())
+        .collect();
+    let result = check_run(setup.build().unwrap(), 3, &Reach::default());
+    assert!(result.is_ok(), "{result:?}");
 }
 
 #[test]

@@ -28,7 +28,8 @@ cargo clippy --target wasm32-unknown-unknown -p oncall-sim-web --features extend
 cargo clippy -p oncall-sim --no-default-features -- -D warnings
 
 step "cargo test (native, workspace)"
-cargo test --workspace
+# The fuzz harness's targets (fuzz_*) run once, in release, in their own step below.
+cargo test --workspace -- --skip fuzz_
 # The console's extended build has modules of its own (regions, requests) and their tests.
 cargo test -p oncall-sim-web --features extended --lib
 

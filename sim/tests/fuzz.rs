@@ -20,6 +20,10 @@
 //! ```sh
 //! PROPTEST_CASES=1000000 FUZZ_SEED=7 cargo test --release -p oncall-sim --test fuzz -- --nocapture
 //! ```
+//!
+//! Known failures of the core, not fixed yet, are left out of these runs: an input showing
+//! one is drawn again, and the report counts it. `FUZZ_ALL=1` keeps them, and the ignored
+//! tests `known_failure_*` run each at its smallest input (`-- --ignored`).
 
 use oncall_sim::action::{ActionError, Allowed, ACTION_NAMES};
 use oncall_sim::autoscale::elastic::{self, config::ElasticConfig};

@@ -28,12 +28,15 @@ cargo clippy --target wasm32-unknown-unknown -p oncall-sim-web --features extend
 cargo clippy -p oncall-sim --no-default-features -- -D warnings
 
 step "cargo test (native, workspace)"
-cargo test --workspace
+# The fuzz harness's targets (fuzz_*) run once, in release, in their own step below.
+cargo test --workspace -- --skip fuzz_
 # The console's extended build has modules of its own (regions, requests) and their tests.
 cargo test -p oncall-sim-web --features extended --lib
 
 step "fuzz harness (links, elastic configurations, actions, parameters; bounded by PROPTEST_CASES)"
-cargo test -p oncall-sim --test fuzz -- --nocapture
+# In release: its request-engine runs take several times longer in a debug build than the
+# release build of the core costs.
+cargo test -p oncall-sim --release --test fuzz -- --nocapture
 
 step "cargo test (wasm32 in headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p oncall-sim-web --test web

@@ -45,6 +45,23 @@ pub enum SetError {
     Param(ParamError),
 }
 
+/// The settings [`RunSetup::set`] reads as one of a list of spellings rather than as a
+/// number, each with its spellings (the numbers are [`RunSetup::spec`]'s). Tests and the fuzz
+/// harness draw from this list, so a choice added to `set` belongs here too.
+pub const CHOICE_PARAMS: &[(&str, &[&str])] = &[
+    ("autoscaler", PolicyId::NAMES),
+    (BudgetAccounting::PARAM, BudgetAccounting::NAMES),
+    (ENGINE_PARAM, crate::params::EngineKind::NAMES),
+    (LB_PARAM, crate::params::Routing::NAMES),
+    (HEDGE_PARAM, Switch::NAMES),
+    (ORDERING_KEYS_PARAM, Switch::NAMES),
+    #[cfg(feature = "extended")]
+    (
+        crate::params::SERVICE_SHAPE_PARAM,
+        crate::params::ServiceDistribution::NAMES,
+    ),
+];
+
 impl RunSetup {
     /// `scenario` with `seed`, default parameters, the default policy and no actions.
     pub fn new(scenario: ScenarioId, seed: u32) -> Self {
@@ -257,5 +274,24 @@ mod tests {
         let outcome = setup.run(30).unwrap();
         assert_eq!(outcome.history.len(), 30);
         assert_eq!(outcome.policy, PolicyId::Hpa);
+    }
+
+    #[test]
+    fn every_choice_takes_its_spellings_and_refuses_others() {
+        for (name, spellings) in CHOICE_PARAMS {
+            assert!(
+                RunSetup::spec(name).is_none(),
+                "{name} has a numeric spec too"
+            );
+            for spelling in *spellings {
+                let mut setup = RunSetup::new(ScenarioId::FreePlay, 1);
+                assert_eq!(setup.set(name, spelling), Ok(()), "{name}={spelling}");
+            }
+            let mut setup = RunSetup::new(ScenarioId::FreePlay, 1);
+            match setup.set(name, "nope") {
+                Err(SetError::UnknownId(e)) => assert_eq!(e.allowed, *spellings, "{name}"),
+                other => panic!("{name}=nope: {other:?}"),
+            }
+        }
     }
 }

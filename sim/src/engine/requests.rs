@@ -257,6 +257,10 @@ pub struct RequestMinute {
     pub timeouts: u64,
     pub rejected: u64,
     pub hedges: HedgeCounts,
+    /// The work the engine did in the minute: on the event list every event it handled (an
+    /// arrival, a service's end, a hedge timer, a total timeout), by arrival times one per
+    /// arrival. It only counts; nothing reads it to decide.
+    pub events: u64,
     /// Tokens in the bucket at the minute's end (`None`: hedging off).
     pub tokens_left: Option<f64>,
     pub routing: Routing,
@@ -594,6 +598,7 @@ impl RequestEngine {
             }
             now += self.arrivals.exponential(mean_gap);
         }
+        self.current.events += n.arrivals;
         // Requests still waiting at the tick's end: those whose wait runs past it.
         self.waiting_past.retain(|&(_, until)| until > t1);
         for load in &mut self.current.instances {
@@ -619,6 +624,7 @@ impl RequestEngine {
         let mut next_arrival = t0 + self.arrivals.exponential(mean_gap);
         let mut n = TickCounts::default();
         let sojourns_before;
+        let events_before;
         {
             let Path::Events(engine) = &mut self.path else {
                 return n;
@@ -629,6 +635,7 @@ impl RequestEngine {
                 self.busy_mark[i] = node.busy_time;
             }
             sojourns_before = engine.tally.sojourns.len();
+            events_before = engine.events;
         }
         loop {
             let Path::Events(engine) = &mut self.path else {
@@ -671,6 +678,7 @@ impl RequestEngine {
         let Path::Events(engine) = &mut self.path else {
             return n;
         };
+        self.current.events += engine.events - events_before;
         let tally = &mut engine.tally;
         n.served = (tally.sojourns.len() - sojourns_before) as u64;
         n.waited = std::mem::take(&mut tally.waited);

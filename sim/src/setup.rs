@@ -156,7 +156,9 @@ impl RunSetup {
             return Err(rule.blame_given(given));
         }
         if self.hedge_on() {
-            self.params.hedging_rule()?;
+            self.params
+                .hedging_rule()
+                .map_err(|e| blame_given_hedging(e, given))?;
         }
         Ok(())
     }
@@ -192,6 +194,21 @@ impl RunSetup {
         sim.run(minutes);
         Ok(RunOutcome::of(&sim))
     }
+}
+
+/// The hedge delay's rule involves the delay and both timeouts (and hedging itself): its
+/// error blames the delay when the person set it, otherwise the first of the others they set,
+/// so that the line names what was given.
+fn blame_given_hedging(mut e: ParamError, given: &[&str]) -> ParamError {
+    if e.field == "hedge_delay_ms" && !given.contains(&"hedge_delay_ms") {
+        let set = ["timeout_s", "total_timeout_s", HEDGE_PARAM]
+            .into_iter()
+            .find(|f| given.contains(f));
+        if let Some(field) = set {
+            e.field = field.into();
+        }
+    }
+    e
 }
 
 /// What a run produced: for debriefs, comparisons and reports.

@@ -21,9 +21,7 @@
 //! PROPTEST_CASES=1000000 FUZZ_SEED=7 cargo test --release -p oncall-sim --test fuzz -- --nocapture
 //! ```
 //!
-//! Known failures of the core, not fixed yet, are left out of these runs: an input showing
-//! one is drawn again, and the report counts it. `FUZZ_ALL=1` keeps them, and the ignored
-//! tests `known_failure_*` run each at its smallest input (`-- --ignored`).
+//! The failures it found are tests of their own at their smallest inputs (at the end).
 
 use oncall_sim::action::{ActionError, Allowed, ACTION_NAMES};
 use oncall_sim::autoscale::elastic::{self, config::ElasticConfig};
@@ -66,7 +64,7 @@ fn fuzz<S: Strategy>(
         cases,
         failure_persistence: None,
         rng_seed: RngSeed::Fixed(seed),
-        // Inputs left out (known failures) are drawn again; a few in a hundred are.
+        // A rejected input is drawn again.
         max_global_rejects: cases.max(1024),
         ..Config::default()
     };
@@ -78,7 +76,7 @@ fn fuzz<S: Strategy>(
         ran.fetch_add(1, Relaxed);
         let ok = match check(input, &reach) {
             Err(TestCaseError::Reject(reason)) => {
-                reach.add("left out (known failures, drawn again)", reason.message());
+                reach.add("rejected (drawn again)", reason.message());
                 return Err(TestCaseError::Reject(reason));
             }
             result => result?,
@@ -733,8 +731,6 @@ struct Work {
     events: u64,
     arrivals: u64,
     hedges: u64,
-    /// Hedging was on with fewer than one token left at the end of some minute.
-    dry: bool,
 }
 
 /// Checks one region's request-engine minute `m` and adds it to `work`.
@@ -779,21 +775,7 @@ fn check_requests(
     work.events += m.events;
     work.arrivals += m.arrivals;
     work.hedges += m.hedges.sent;
-    work.dry |= m.hedging && m.tokens_left.is_some_and(|t| t < 1.0);
     let bound = EVENTS_PER_ARRIVAL * work.arrivals + EVENTS_PER_HEDGE * work.hedges + EVENTS_SLACK;
-    if work.events > bound && work.dry && !all_inputs() {
-        // A known failure, left out until it is fixed (`FUZZ_ALL=1` keeps it): with hedging
-        // on and the token bucket empty, a request's hedge timer fires and re-arms every hedge
-        // delay without sending a hedge for as long as the request lives, so a run whose
-        // requests live many delays (slow service, long waits, a short delay) costs events
-        // with their lifetimes. Smallest input found: free play, `engine=requests`,
-        // `hedge=on`, `app_time_ms=2000`, `timeout_s=10` (13 events per arrival from the
-        // first minute; see `known_failure_hedge_timers_without_tokens`). Inputs showing it
-        // (the bound broken after the bucket ran dry) are drawn again; the report counts them.
-        return Err(TestCaseError::reject(
-            "known failure: hedge timers re-arm without tokens",
-        ));
-    }
     prop_assert!(
         work.events <= bound,
         "{what}: the request engine handled {} events so far for {} arrivals and {} hedges \
@@ -902,17 +884,6 @@ fn check_run(mut sim: Simulation, minutes: u32, reach: &Reach) -> Result<(), Tes
     }
     reach.run(&sim, &facts);
     Ok(())
-}
-
-/// Whether `FUZZ_ALL` (set and not `0`) lifts the harness's temporary bounds: the known
-/// failures it leaves out of its draws until they are fixed.
-fn all_inputs() -> bool {
-    STRICT.get() || std::env::var_os("FUZZ_ALL").is_some_and(|v| v != "0")
-}
-
-thread_local! {
-    /// Set by the tests of the known failures: no input is left out.
-    static STRICT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 // ---- Targets -----------------------------------------------------------------------------
@@ -1077,19 +1048,6 @@ fn fuzz_parameters() {
                     Ok(!given.is_empty())
                 }
                 Err(e) => {
-                    // A known failure, left out of the draws until it is fixed (`FUZZ_ALL=1`
-                    // draws it): hedging on and a request timeout or total timeout set at or
-                    // below the hedge delay, the delay itself not set; `check_rules` blames
-                    // `hedge_delay_ms`, which was not set, rather than the timeout that was.
-                    // Smallest input: `engine=requests`, `hedge=on`, `timeout_s=0.05`.
-                    let blames_the_delay = e.field == "hedge_delay_ms"
-                        && !given.contains(&"hedge_delay_ms")
-                        && given.contains(&HEDGE_PARAM);
-                    if blames_the_delay && !all_inputs() {
-                        return Err(TestCaseError::reject(
-                            "known failure: the hedging rule blames hedge_delay_ms, not set",
-                        ));
-                    }
                     // The error blames one of the parameters that were set.
                     prop_assert!(given.contains(&e.field.as_str()), "{e} not in {given:?}");
                     check_text(&e.to_string(), 1000)?;
@@ -1121,13 +1079,11 @@ fn every_action_has_a_known_shape() {
     }
 }
 
-/// The known failures the harness leaves out of its default runs (see [`all_inputs`]), each
-/// at its smallest input, with every check on: they fail until the core is fixed.
-/// `cargo test --release -p oncall-sim --test fuzz -- --ignored --nocapture`
+/// The failures the harness found, each at its smallest input, with every check on: with
+/// hedging on and the token bucket empty, hedge timers used to re-arm every delay for as long
+/// as a request lived (13 events per arrival here from the first minute).
 #[test]
-#[ignore = "known failure: hedge timers re-arm without tokens"]
-fn known_failure_hedge_timers_without_tokens() {
-    STRICT.set(true);
+fn hedge_timers_without_tokens_stay_bounded() {
     let mut setup = RunSetup::new(ScenarioId::FreePlay, 0);
     for (name, value) in [
         (ENGINE_PARAM, "requests"),
@@ -1142,8 +1098,7 @@ fn known_failure_hedge_timers_without_tokens() {
 }
 
 #[test]
-#[ignore = "known failure: the hedging rule blames a parameter that was not set"]
-fn known_failure_hedging_rule_blames_the_delay() {
+fn the_hedging_rule_blames_a_parameter_that_was_set() {
     let mut setup = RunSetup::new(ScenarioId::FreePlay, 0);
     let given = [HEDGE_PARAM, "timeout_s"];
     setup.set(HEDGE_PARAM, "on").unwrap();
@@ -1152,13 +1107,12 @@ fn known_failure_hedging_rule_blames_the_delay() {
     assert!(given.contains(&e.field.as_str()), "{e} not in {given:?}");
 }
 
-/// Found with `FUZZ_SEED=2` (the actions), not left out of the draws: with hedging on in
-/// three regions, the fleet's minimum lowered and region c's zone down, an instance of region
-/// c's request engine shows a negative utilization (-0.39 in minute 2 here; the minute's own
-/// utilization stays within 0–1).
+/// Found with `FUZZ_SEED=2` (the actions): with hedging on in three regions, the fleet's
+/// minimum lowered and region c's zone down, an instance of region c's request engine showed
+/// a negative utilization (-0.39 in minute 2: events that fell due while the region served
+/// nothing were handled at their own, past, times).
 #[test]
-#[ignore = "known failure: a negative instance utilization after a zone outage"]
-fn known_failure_negative_instance_utilization() {
+fn no_negative_instance_utilization_after_a_zone_outage() {
     let mut setup = RunSetup::new(ScenarioId::FreePlay, 0);
     for (name, value) in [
         (ENGINE_PARAM, "requests"),

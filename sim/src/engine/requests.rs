@@ -642,7 +642,9 @@ impl RequestEngine {
                 return n;
             };
             let t_event = engine.next_time();
-            let now = earlier(t_event, next_arrival);
+            // Events that fell due while the region served nothing (a zone down: no tick ran
+            // the list) are handled at the start of this tick; time never runs backwards.
+            let now = earlier(t_event, next_arrival).max(t0);
             if now >= t1 {
                 break;
             }

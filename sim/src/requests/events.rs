@@ -91,6 +91,7 @@ pub(crate) struct Node {
 impl Node {
     /// The busy count changes by `delta` at `now`.
     fn busy_by(&mut self, delta: isize, now: f64) {
+        debug_assert!(now >= self.since, "busy_by at {now} before {}", self.since);
         self.busy_time += self.busy as f64 * (now - self.since);
         self.since = now;
         self.busy = self.busy.saturating_add_signed(delta);

@@ -8,12 +8,11 @@
 //! loop rebuilds the run at most once a frame; the rest is carried out in order, steps within
 //! the frame's time budget. Pure and tested natively.
 
-use std::collections::VecDeque;
-
 use oncall_sim::ActionKind;
 
 /// A command the console obeys, already checked.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
+#[cfg_attr(test, derive(PartialEq))]
 pub enum HostCommand {
     Play,
     Pause,
@@ -33,7 +32,8 @@ pub const MAX_QUEUED: usize = 1000;
 /// The commands waiting for the next frame, coalesced as they come.
 #[derive(Debug, Default)]
 pub struct CommandQueue {
-    waiting: VecDeque<HostCommand>,
+    /// In the order they came (a plain list: it is taken whole by the frame loop).
+    waiting: Vec<HostCommand>,
 }
 
 /// A command that did not fit: the queue is full.
@@ -44,7 +44,7 @@ impl CommandQueue {
     /// Queues `command`. A reset drops what it makes moot: the commands before it but the
     /// last speed, and a reset already waiting is not repeated.
     pub fn push(&mut self, command: HostCommand) -> Result<(), QueueFull> {
-        if command == HostCommand::Reset {
+        if matches!(command, HostCommand::Reset) {
             let speed = self
                 .waiting
                 .iter()
@@ -53,7 +53,7 @@ impl CommandQueue {
                 .cloned();
             self.waiting.clear();
             self.waiting.extend(speed);
-            self.waiting.push_back(HostCommand::Reset);
+            self.waiting.push(HostCommand::Reset);
             return Ok(());
         }
         if self.waiting.len() >= MAX_QUEUED {
@@ -61,22 +61,24 @@ impl CommandQueue {
         }
         // Speeds one after another: only the last counts.
         if let (HostCommand::Speed(_), Some(HostCommand::Speed(_))) =
-            (&command, self.waiting.back())
+            (&command, self.waiting.last())
         {
-            self.waiting.pop_back();
+            self.waiting.pop();
         }
-        self.waiting.push_back(command);
+        self.waiting.push(command);
         Ok(())
     }
 
-    /// The next command, if any.
-    pub fn pop(&mut self) -> Option<HostCommand> {
-        self.waiting.pop_front()
+    /// Every command waiting, in order; the queue is left empty.
+    pub fn take_all(&mut self) -> Vec<HostCommand> {
+        std::mem::take(&mut self.waiting)
     }
 
-    /// Puts back a command taken but not carried out (the frame's time was up).
-    pub fn put_back(&mut self, command: HostCommand) {
-        self.waiting.push_front(command);
+    /// Puts back commands taken but not carried out (the frame's time was up), ahead of any
+    /// that came since.
+    pub fn put_back(&mut self, mut rest: Vec<HostCommand>) {
+        rest.append(&mut self.waiting);
+        self.waiting = rest;
     }
 
     pub fn is_empty(&self) -> bool {
@@ -93,7 +95,7 @@ mod tests {
     use super::*;
 
     fn drain(queue: &mut CommandQueue) -> Vec<HostCommand> {
-        std::iter::from_fn(|| queue.pop()).collect()
+        queue.take_all()
     }
 
     #[test]
@@ -157,15 +159,17 @@ mod tests {
     }
 
     #[test]
-    fn a_command_put_back_comes_first() {
+    fn commands_put_back_come_before_those_that_came_since() {
         let mut queue = CommandQueue::default();
         queue.push(HostCommand::Step).unwrap();
         queue.push(HostCommand::Pause).unwrap();
-        let first = queue.pop().unwrap();
-        queue.put_back(first);
+        let taken = queue.take_all();
+        assert!(queue.is_empty());
+        queue.push(HostCommand::Play).unwrap();
+        queue.put_back(taken);
         assert_eq!(
             drain(&mut queue),
-            vec![HostCommand::Step, HostCommand::Pause]
+            vec![HostCommand::Step, HostCommand::Pause, HostCommand::Play]
         );
     }
 }

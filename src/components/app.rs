@@ -283,7 +283,7 @@ fn frame_tick(
         let spent =
             |p: &Option<web_sys::Performance>| p.as_ref().map_or(0.0, |p| p.now() - started);
         // The host page's commands first (a burst of them is coalesced: see `commands`).
-        let mut simulated = run.run_commands(|| spent(&performance) < PLAY_BUDGET_MS);
+        let mut simulated = run.run_commands(&|| spent(&performance) < PLAY_BUDGET_MS);
         if run.with(Console::replay_left).unwrap_or(0) > 0 {
             while run.update(|c| c.replay(1)).unwrap_or(0) > 0 {
                 simulated = true;

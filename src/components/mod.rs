@@ -25,6 +25,8 @@ mod share;
 mod sources;
 mod start;
 mod status_strip;
+#[cfg(feature = "extended")]
+mod stop_replay;
 
 pub use app::App;
 pub use charts_panel::ChartsPanel;

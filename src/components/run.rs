@@ -228,7 +228,7 @@ impl RunHandle {
                 let clock = web_sys::window().and_then(|w| w.performance());
                 let now = move || clock.as_ref().map_or(0.0, web_sys::Performance::now);
                 let deadline = now() + COMMANDS_TIMER_BUDGET_MS;
-                if run.run_commands(|| now() < deadline) {
+                if run.run_commands(&|| now() < deadline) {
                     run.publish();
                 }
                 if run.commands_waiting() {
@@ -250,16 +250,25 @@ impl RunHandle {
     /// the frame has time left (the rest waits for the next frame). Actions and steps are
     /// published together: true when the console changed since the last publication, for
     /// the frame loop to publish once.
-    pub fn run_commands(&self, in_time: impl Fn() -> bool) -> bool {
+    // Called from the frame loop and from the timer: one copy of it, not one inlined in each.
+    #[inline(never)]
+    pub fn run_commands(&self, in_time: &dyn Fn() -> bool) -> bool {
         let mut changed = false;
-        while let Some(Some(command)) = self.book.try_update_value(|b| b.commands.pop()) {
+        let commands = self
+            .book
+            .try_update_value(|b| b.commands.take_all())
+            .unwrap_or_default();
+        let mut commands = commands.into_iter();
+        while let Some(command) = commands.next() {
             match command {
                 HostCommand::Act(kind) => {
                     changed |= self.update(|c| c.act(kind)).unwrap_or(false);
                 }
                 HostCommand::Step => {
                     if !in_time() {
-                        self.book.try_update_value(|b| b.commands.put_back(command));
+                        let rest: Vec<HostCommand> =
+                            std::iter::once(command).chain(commands).collect();
+                        self.book.try_update_value(|b| b.commands.put_back(rest));
                         break;
                     }
                     self.pause();
@@ -272,7 +281,7 @@ impl RunHandle {
                     if std::mem::take(&mut changed) {
                         self.publish();
                     }
-                    if other == HostCommand::Reset {
+                    if matches!(other, HostCommand::Reset) {
                         self.reset();
                     } else {
                         self.play();
@@ -281,14 +290,6 @@ impl RunHandle {
             }
         }
         changed
-    }
-
-    /// Stops a link's replay at the minute reached (see [`Console::stop_replay`]).
-    pub fn stop_replay(&self) {
-        if self.update(Console::stop_replay).unwrap_or(false) {
-            self.publish();
-            self.charts_changed();
-        }
     }
 
     /// Simulates one minute (pausing first if playing).

@@ -18,6 +18,15 @@ fn shown_minutes(run: RunHandle) -> u32 {
     run.snapshot.with(|s| s.minutes)
 }
 
+/// The button that stops a long replay, in the build whose links replay for long.
+#[cfg(feature = "extended")]
+fn stop_replay() -> impl IntoView {
+    view! { <crate::components::stop_replay::StopReplay /> }
+}
+
+#[cfg(not(feature = "extended"))]
+fn stop_replay() -> impl IntoView {}
+
 /// Play/pause, step, speed and reset.
 #[component]
 pub fn TimeControls() -> impl IntoView {
@@ -180,92 +189,82 @@ pub fn StatusStrip() -> impl IntoView {
     };
 
     view! {
-        <section class="status-strip" aria-label=t(Msg::StatusHeading)>
-            <div class="status-inner">
-                <dl class="status-facts">
-                    <div class="fact clock">
-                        <dt>{t(Msg::ClockLabel)}</dt>
-                        <dd data-field="clock">{move || run.snapshot.with(|s| s.next_clock.clone())}</dd>
-                    </div>
-                    <div class="fact minute">
-                        <dt>{t(Msg::MinuteLabel)}</dt>
-                        <dd data-field="minute">{move || minutes().to_string()}</dd>
-                    </div>
-                    <div
-                        class="fact page"
-                        data-level=move || if paging.get() { "critical" } else { "normal" }
-                    >
-                        <dt>{t(Msg::PageLabel)}</dt>
-                        <dd data-field="paging" aria-live="polite">
-                            <span class="dot" aria-hidden="true"></span>
-                            {move || t(if paging.get() { Msg::PageFiring } else { Msg::PageQuiet })}
-                        </dd>
-                    </div>
-                    <div class="fact budget" data-level=move || budget_level.get().class()>
-                        <dt>
-                            {t(Msg::BudgetLabel)} " "
-                            <span
-                                class="accounting"
-                                data-field="budget_accounting"
-                                data-accounting=move || accounting.get().as_str()
-                            >
-                                {move || {
-                                    t(match accounting.get() {
-                                        BudgetAccounting::Time => Msg::BudgetByTime,
-                                        BudgetAccounting::Requests => Msg::BudgetByRequests,
-                                    })
-                                }}
-                            </span>
-                        </dt>
-                        <dd data-field="budget_left">
-                            {record(|r| {
-                                format_value(Format::Percent { decimals: 1 }, Value::Number(r.budget_left))
-                            })}
-                            <span class="meter" aria-hidden="true">
-                                <span style=budget_fill></span>
-                            </span>
-                        </dd>
-                    </div>
-                    <div class="fact burn" data-level=move || burn_level.get().class()>
-                        <dt>{t(Msg::BurnLabel)}</dt>
-                        <dd data-field="burn_rate_1h">
-                            {record(|r| {
-                                format_value(Format::Burn { decimals: 1 }, Value::Number(r.burn_rate_1h))
-                            })}
-                        </dd>
-                    </div>
-                </dl>
-                <TimeControls />
-            </div>
-            {move || {
-                progress()
-                    .map(|(fill, label)| {
-                        view! {
-                            <div class="exercise-progress" title=label.clone() aria-hidden="true">
-                                <span style=fill></span>
-                            </div>
-                        }
-                    })
-            }}
-            <div class="status-hint-row">
-                <p class="status-hint" role="status" class:hidden=move || hint().is_none()>
-                    {hint}
-                </p>
-                <Show when=move || run.snapshot.with(|s| s.replay_left > 0)>
-                    <button
-                        type="button"
-                        class="stop-replay"
-                        data-action="stop-replay"
-                        title=t(Msg::StopReplayHint)
-                        on:click=move |_| run.stop_replay()
-                    >
-                        {t(Msg::StopReplay)}
-                    </button>
-                </Show>
-            </div>
-            <UndoOffer />
-        </section>
-    }
+            <section class="status-strip" aria-label=t(Msg::StatusHeading)>
+                <div class="status-inner">
+                    <dl class="status-facts">
+                        <div class="fact clock">
+                            <dt>{t(Msg::ClockLabel)}</dt>
+                            <dd data-field="clock">{move || run.snapshot.with(|s| s.next_clock.clone())}</dd>
+                        </div>
+                        <div class="fact minute">
+                            <dt>{t(Msg::MinuteLabel)}</dt>
+                            <dd data-field="minute">{move || minutes().to_string()}</dd>
+                        </div>
+                        <div
+                            class="fact page"
+                            data-level=move || if paging.get() { "critical" } else { "normal" }
+                        >
+                            <dt>{t(Msg::PageLabel)}</dt>
+                            <dd data-field="paging" aria-live="polite">
+                                <span class="dot" aria-hidden="true"></span>
+                                {move || t(if paging.get() { Msg::PageFiring } else { Msg::PageQuiet })}
+                            </dd>
+                        </div>
+                        <div class="fact budget" data-level=move || budget_level.get().class()>
+                            <dt>
+                                {t(Msg::BudgetLabel)} " "
+                                <span
+                                    class="accounting"
+                                    data-field="budget_accounting"
+                                    data-accounting=move || accounting.get().as_str()
+                                >
+                                    {move || {
+                                        t(match accounting.get() {
+                                            BudgetAccounting::Time => Msg::BudgetByTime,
+                                            BudgetAccounting::Requests => Msg::BudgetByRequests,
+                                        })
+                                    }}
+                                </span>
+                            </dt>
+                            <dd data-field="budget_left">
+                                {record(|r| {
+                                    format_value(Format::Percent { decimals: 1 }, Value::Number(r.budget_left))
+                                })}
+                                <span class="meter" aria-hidden="true">
+                                    <span style=budget_fill></span>
+                                </span>
+                            </dd>
+                        </div>
+                        <div class="fact burn" data-level=move || burn_level.get().class()>
+                            <dt>{t(Msg::BurnLabel)}</dt>
+                            <dd data-field="burn_rate_1h">
+                                {record(|r| {
+                                    format_value(Format::Burn { decimals: 1 }, Value::Number(r.burn_rate_1h))
+                                })}
+                            </dd>
+                        </div>
+                    </dl>
+                    <TimeControls />
+                </div>
+                {move || {
+                    progress()
+                        .map(|(fill, label)| {
+                            view! {
+                                <div class="exercise-progress" title=label.clone() aria-hidden="true">
+                                    <span style=fill></span>
+                                </div>
+                            }
+                        })
+                }}
+                <div class="status-hint-row">
+                    <p class="status-hint" role="status" class:hidden=move || hint().is_none()>
+                        {hint}
+                    </p>
+    {stop_replay()}
+                </div>
+                <UndoOffer />
+            </section>
+        }
 }
 
 /// The run a reset or a new scenario or seed replaced, offered back until it is dismissed or

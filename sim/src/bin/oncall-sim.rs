@@ -1401,6 +1401,10 @@ fn des(args: &[String]) -> Result<String, Failure> {
     let mut obj = serde_json::Map::new();
     obj.insert("p_wait".into(), out.p_wait.into());
     obj.insert("mean_wait_s".into(), out.mean_wait_s.into());
+    if out.tokens_left.is_some() {
+        // With hedging: the time before the winning copy was sent, apart from the queue's.
+        obj.insert("mean_hedge_wait_s".into(), out.mean_hedge_wait_s.into());
+    }
     obj.insert("mean_sojourn_s".into(), out.mean_sojourn_s.into());
     obj.insert("p50_s".into(), out.p50_s.into());
     obj.insert("p95_s".into(), out.p95_s.into());

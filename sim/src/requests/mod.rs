@@ -430,9 +430,14 @@ pub struct RunOutcome {
     /// Share of requests that found every worker of their instance busy (those that then gave
     /// up included).
     pub p_wait: f64,
-    /// Mean wait of the served requests, s (with hedging: from the request's arrival to the
-    /// start of the copy that won).
+    /// Mean wait in a queue of the served requests, s (with hedging: the wait of the copy
+    /// that won, from its sending to its start).
     pub mean_wait_s: f64,
+    /// With hedging, the mean time from a served request's arrival to the sending of the copy
+    /// that won, s: 0 when the first copy won, the hedge delays (and any wait for a token)
+    /// before the winning hedge otherwise. 0 without hedging. The time in the system is this,
+    /// plus the wait in a queue, plus the winning copy's service.
+    pub mean_hedge_wait_s: f64,
     /// Mean time in the system (wait + service) of the served requests, s.
     pub mean_sojourn_s: f64,
     /// Percentiles of the time in the system of the served requests (nearest rank on the
@@ -460,8 +465,9 @@ pub struct RunOutcome {
     /// Copies taken out of their queue because another copy of their request had won (or its
     /// total timeout had expired).
     pub hedges_cancelled: u64,
-    /// Copies served after their request's first success (or its failure): the extra copies
-    /// that best-effort cancellation could not stop.
+    /// Copies served to the end after their request had already succeeded: the extra answers
+    /// that best-effort cancellation could not stop. Copies that finish after their request
+    /// failed (its total timeout, a reset) are not counted.
     pub duplicates: u64,
     /// Tokens left in the bucket at the end (`None` without hedging).
     pub tokens_left: Option<f64>,
@@ -495,6 +501,7 @@ pub(crate) struct Tally {
     pub(crate) rejected: u64,
     pub(crate) reset: u64,
     pub(crate) wait_sum: f64,
+    pub(crate) hedge_wait_sum: f64,
     pub(crate) hedges_sent: u64,
     pub(crate) hedges_won: u64,
     pub(crate) hedges_cancelled: u64,
@@ -513,6 +520,7 @@ impl Tally {
             rejected: 0,
             reset: 0,
             wait_sum: 0.0,
+            hedge_wait_sum: 0.0,
             hedges_sent: 0,
             hedges_won: 0,
             hedges_cancelled: 0,
@@ -530,6 +538,7 @@ impl Tally {
         RunOutcome {
             p_wait: self.waited as f64 / customers,
             mean_wait_s: per_served(self.wait_sum),
+            mean_hedge_wait_s: per_served(self.hedge_wait_sum),
             mean_sojourn_s,
             p50_s,
             p95_s,

@@ -71,11 +71,11 @@ ids! {
         RoundRobin = "round-robin",
         /// Envoy `RANDOM`: an instance drawn uniformly.
         Random = "random",
-        /// Envoy `LEAST_REQUEST` with equal weights: `choice_count` distinct instances (2 by
-        /// default) drawn at random, the request goes to the one holding the fewest requests
-        /// (in service and queued); a tie goes to the first drawn. (Envoy draws with
-        /// replacement; distinct draws make the choices count, and differ from Envoy's only
-        /// when a draw repeats, with probability below d²/(2·I) for I instances.)
+        /// Envoy `LEAST_REQUEST` with equal weights: `choice_count` instances (2 by default)
+        /// each drawn uniformly, with replacement as Envoy draws them (two draws can be the
+        /// same instance); the request goes to the one holding the fewest requests (in
+        /// service and queued); a tie goes to the first drawn. A hedge goes to instances its
+        /// request has not used yet.
         #[default]
         LeastRequest = "least-request",
         /// Envoy `RING_HASH`: the request's key on a ring of 1,024 points or more

@@ -351,3 +351,38 @@ ids! {
         CliChoiceCountLeastRequest = "cli.choice_count_least_request",
     }
 }
+
+/// The command line's commands, in the order its usage lists them: `oncall-sim COMMAND
+/// --help` prints the usage lines of each (see [`command_usage`]).
+pub const CLI_COMMANDS: [&str; 9] = [
+    "scenarios",
+    "run",
+    "compare",
+    "config",
+    "health",
+    "queue",
+    "par",
+    "lb",
+    "des",
+];
+
+/// `command`'s part of a usage text (the text of [`MessageId::CliUsage`] in a language): its
+/// first line ("usage:"), then each line `  oncall-sim COMMAND …` and the continuation lines
+/// indented under it, the text's own words. Just the first line when the text has none.
+pub fn command_usage(usage: &str, command: &str) -> String {
+    let head = format!("  oncall-sim {command}");
+    let mut lines = usage.lines();
+    let mut out: Vec<&str> = lines.next().into_iter().collect();
+    let mut inside = false;
+    for line in lines {
+        if line.starts_with("  oncall-sim ") {
+            inside = line == head || line.starts_with(&format!("{head} "));
+        } else if !line.starts_with("    ") {
+            inside = false;
+        }
+        if inside {
+            out.push(line);
+        }
+    }
+    out.join("\n")
+}

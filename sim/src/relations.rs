@@ -337,6 +337,10 @@ pub const ENVOY_LOAD_BALANCERS: Citation = Citation {
     text: "Envoy documentation, \"Supported load balancers\" (weighted round robin; weighted least request by power of two choices, choice_count 2; random; ring hash: minimum_ring_size 1,024, maximum_ring_size 8,388,608, xxHash; Maglev: table_size 65,537, a prime)",
     url: "https://www.envoyproxy.io/docs/envoy/latest/intro/arch_overview/upstream/load_balancing/load_balancers",
 };
+pub const ENVOY_LEAST_REQUEST_SOURCE: Citation = Citation {
+    text: "Envoy source, least_request_lb.cc, unweightedHostPickNChoices (each of the choice_count choices drawn as random() % size, with replacement, so two choices can be the same host; the host with fewer active requests wins, a tie going to the first drawn)",
+    url: "https://github.com/envoyproxy/envoy/blob/main/source/extensions/load_balancing_policies/least_request/least_request_lb.cc",
+};
 pub const XXHASH_SPEC: Citation = Citation {
     text: "Y. Collet, \"xxHash fast digest algorithm\", XXH64 specification (doc/xxhash_spec.md of the xxHash project)",
     url: "https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md",

@@ -661,3 +661,52 @@ fn run_ends_with_a_debrief_of_the_worst_minute_and_the_warnings() {
         .contains("\"event\":\"debrief\""));
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// `oncall-sim COMMAND --help` (and `-h`, and `oncall-sim help COMMAND`) prints that
+/// command's usage lines on stdout and exits 0, for every command the code knows.
+#[test]
+fn every_command_prints_its_usage_with_help() {
+    let (code, whole, err) = cli(&["help"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    for command in oncall_sim::message::CLI_COMMANDS {
+        let head = format!("  oncall-sim {command}");
+        let names = |l: &str| l == head || l.starts_with(&format!("{head} "));
+        for args in [
+            vec![command, "--help"],
+            vec![command, "-h"],
+            vec!["help", command],
+        ] {
+            let (code, out, err) = cli(&args);
+            assert_eq!(code, 0, "{args:?}: {err}");
+            assert_eq!(err, "", "{args:?}");
+            assert!(out.starts_with("usage:\n"), "{args:?}: {out}");
+            assert!(
+                out.lines()
+                    .skip(1)
+                    .all(|l| names(l) || l.starts_with("    ")),
+                "{args:?}: {out}"
+            );
+            assert!(out.lines().nth(1).is_some_and(names), "{args:?}: {out}");
+            // The same lines as the whole usage gives.
+            for line in out.lines() {
+                assert!(whole.lines().any(|w| w == line), "{args:?}: {line}");
+            }
+        }
+    }
+}
+
+/// The commands the whole usage lists are the commands the code knows, and `--help` after
+/// any of them is no longer refused as an unknown argument.
+#[test]
+fn the_usage_lists_the_commands_the_code_knows() {
+    let (_, whole, _) = cli(&["--help"]);
+    let mut listed: Vec<&str> = whole
+        .lines()
+        .filter_map(|l| l.strip_prefix("  oncall-sim "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    listed.dedup();
+    assert_eq!(listed, oncall_sim::message::CLI_COMMANDS.to_vec());
+    let (code, out, _) = cli(&["nonsense", "--help"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+}

@@ -140,10 +140,37 @@ impl From<String> for Printed {
 }
 
 fn dispatch(args: &[String]) -> Result<Printed, Failure> {
+    if let Some(usage) = help(args) {
+        return Ok(Printed::from(usage));
+    }
     if args.first().map(String::as_str) == Some("config") {
         return config(&args[1..]);
     }
     command(args).map(Printed::from)
+}
+
+/// The usage asked for, if it is: `oncall-sim COMMAND --help` (or `-h`) as the command's
+/// first argument, and `oncall-sim help COMMAND`, give that command's usage lines (those of
+/// the whole usage text); `oncall-sim help`, `--help` and `-h` give the whole text.
+fn help(args: &[String]) -> Option<String> {
+    let first = args.first().map(String::as_str)?;
+    let second = args.get(1).map(String::as_str);
+    let command = match (first, second) {
+        ("help" | "--help" | "-h", None) => {
+            return Some(format!("{}\n", Message::new(M::CliUsage)));
+        }
+        ("help", Some(command)) if args.len() == 2 => command,
+        (command, Some("--help" | "-h")) => command,
+        _ => return None,
+    };
+    if !oncall_sim::message::CLI_COMMANDS.contains(&command) {
+        return None;
+    }
+    let usage = Message::new(M::CliUsage).to_string();
+    Some(format!(
+        "{}\n",
+        oncall_sim::message::command_usage(&usage, command)
+    ))
 }
 
 fn command(args: &[String]) -> Result<String, Failure> {
@@ -1374,6 +1401,10 @@ fn des(args: &[String]) -> Result<String, Failure> {
     let mut obj = serde_json::Map::new();
     obj.insert("p_wait".into(), out.p_wait.into());
     obj.insert("mean_wait_s".into(), out.mean_wait_s.into());
+    if out.tokens_left.is_some() {
+        // With hedging: the time before the winning copy was sent, apart from the queue's.
+        obj.insert("mean_hedge_wait_s".into(), out.mean_hedge_wait_s.into());
+    }
     obj.insert("mean_sojourn_s".into(), out.mean_sojourn_s.into());
     obj.insert("p50_s".into(), out.p50_s.into());
     obj.insert("p95_s".into(), out.p95_s.into());

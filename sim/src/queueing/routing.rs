@@ -28,8 +28,9 @@
 use super::{mixture_quantile, solve, QueueOutcome, SojournTail};
 use crate::balance::{self, maglev::Maglev, ring::Ring, HashBalancer};
 use crate::relations::{
-    Relation, RelationId, ENVOY_LOAD_BALANCERS, GRASSMANN_TAKSAR_HEYMAN_1985, GROSS_HARRIS_2008,
-    KLEINROCK_1975, KLEINROCK_1975_GM, MITZENMACHER_2001, NEUTS_1981, ZIPF_1949,
+    Relation, RelationId, ENVOY_LEAST_REQUEST_SOURCE, ENVOY_LOAD_BALANCERS,
+    GRASSMANN_TAKSAR_HEYMAN_1985, GROSS_HARRIS_2008, KLEINROCK_1975, KLEINROCK_1975_GM,
+    MITZENMACHER_2001, NEUTS_1981, ZIPF_1949,
 };
 use crate::requests::{KeySpace, Routing};
 
@@ -828,8 +829,12 @@ pub fn supermarket_share(rho: f64, d: u32, i: u32) -> f64 {
     libm::pow(rho.clamp(0.0, 1.0), exponent)
 }
 
-/// The supermarket model's requests one by one: a request samples d instances and joins the
-/// one holding the fewest, so it finds at least k requests ahead with probability sₖ^d; in
+/// The supermarket model's requests one by one: a request samples d instances, each uniformly
+/// and independently (with replacement, as Envoy draws them), and joins the one holding the
+/// fewest, so it finds at least k requests ahead with probability sₖ^d (for draws with
+/// replacement this holds for any number of instances given the shares; without
+/// replacement it would be the hypergeometric product, below sₖ^d); the sₖ themselves are the
+/// fixed point of the N → ∞ mean-field limit, and in
 /// the limit of many instances the instances are independent (Mitzenmacher 2001), so with
 /// k ahead at a single FIFO worker its wait is Erlang(k, μ) and its time in the system
 /// Erlang(k + 1, μ). Summed over k:
@@ -1133,7 +1138,11 @@ impl FreeWait for SupermarketWithWorkers {
 pub const SUPERMARKET_LATENCY: Relation = Relation {
     id: RelationId::SupermarketLatency,
     symbols: &["d", "s_k", "T", "W"],
-    citations: &[MITZENMACHER_2001, ENVOY_LOAD_BALANCERS],
+    citations: &[
+        MITZENMACHER_2001,
+        ENVOY_LOAD_BALANCERS,
+        ENVOY_LEAST_REQUEST_SOURCE,
+    ],
     assumption: false,
 };
 

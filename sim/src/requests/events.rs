@@ -66,6 +66,9 @@ struct Request {
     /// Copies waiting or in service.
     live: u32,
     resolved: bool,
+    /// Whether it was resolved by a copy served to the end (not by a timeout, a reset or a
+    /// rejection).
+    succeeded: bool,
     counted: bool,
     /// Whether its total timeout is already on the list of deadlines.
     deadline_set: bool,
@@ -336,6 +339,7 @@ impl Engine {
             generation: 0,
             live: 0,
             resolved: false,
+            succeeded: false,
             counted,
             deadline_set: false,
             used: [NONE; USED],
@@ -492,11 +496,16 @@ impl Engine {
         let counted = req.counted;
         match end {
             End::Success(c) => {
+                self.requests[r as usize].succeeded = true;
                 let copy = self.copies[c as usize];
                 if counted {
-                    let wait = copy.start - req.arrival;
-                    self.tally.wait_sum += wait;
-                    self.tally.sojourns.push(wait + copy.service);
+                    // The winning copy's wait in its queue, and before it the time until it
+                    // was sent (0 for the first copy, sent at the arrival).
+                    self.tally.wait_sum += copy.start - copy.sent;
+                    self.tally.hedge_wait_sum += copy.sent - req.arrival;
+                    self.tally
+                        .sojourns
+                        .push(copy.start - req.arrival + copy.service);
                     if copy.hedge {
                         self.tally.hedges_won += 1;
                     }
@@ -555,7 +564,9 @@ impl Engine {
             self.tally.served_by[i] += 1;
         }
         if req.resolved {
-            if req.counted {
+            // Served after its request's answer: a duplicate. After a failure (its total
+            // timeout, a reset) it is wasted work but duplicates no answer.
+            if req.counted && req.succeeded {
                 self.tally.duplicates += 1;
             }
         } else {

@@ -71,11 +71,11 @@ ids! {
         RoundRobin = "round-robin",
         /// Envoy `RANDOM`: an instance drawn uniformly.
         Random = "random",
-        /// Envoy `LEAST_REQUEST` with equal weights: `choice_count` distinct instances (2 by
-        /// default) drawn at random, the request goes to the one holding the fewest requests
-        /// (in service and queued); a tie goes to the first drawn. (Envoy draws with
-        /// replacement; distinct draws make the choices count, and differ from Envoy's only
-        /// when a draw repeats, with probability below d²/(2·I) for I instances.)
+        /// Envoy `LEAST_REQUEST` with equal weights: `choice_count` instances (2 by default)
+        /// each drawn uniformly, with replacement as Envoy draws them (two draws can be the
+        /// same instance); the request goes to the one holding the fewest requests (in
+        /// service and queued); a tie goes to the first drawn. A hedge goes to instances its
+        /// request has not used yet.
         #[default]
         LeastRequest = "least-request",
         /// Envoy `RING_HASH`: the request's key on a ring of 1,024 points or more
@@ -430,9 +430,14 @@ pub struct RunOutcome {
     /// Share of requests that found every worker of their instance busy (those that then gave
     /// up included).
     pub p_wait: f64,
-    /// Mean wait of the served requests, s (with hedging: from the request's arrival to the
-    /// start of the copy that won).
+    /// Mean wait in a queue of the served requests, s (with hedging: the wait of the copy
+    /// that won, from its sending to its start).
     pub mean_wait_s: f64,
+    /// With hedging, the mean time from a served request's arrival to the sending of the copy
+    /// that won, s: 0 when the first copy won, the hedge delays (and any wait for a token)
+    /// before the winning hedge otherwise. 0 without hedging. The time in the system is this,
+    /// plus the wait in a queue, plus the winning copy's service.
+    pub mean_hedge_wait_s: f64,
     /// Mean time in the system (wait + service) of the served requests, s.
     pub mean_sojourn_s: f64,
     /// Percentiles of the time in the system of the served requests (nearest rank on the
@@ -460,8 +465,9 @@ pub struct RunOutcome {
     /// Copies taken out of their queue because another copy of their request had won (or its
     /// total timeout had expired).
     pub hedges_cancelled: u64,
-    /// Copies served after their request's first success (or its failure): the extra copies
-    /// that best-effort cancellation could not stop.
+    /// Copies served to the end after their request had already succeeded: the extra answers
+    /// that best-effort cancellation could not stop. Copies that finish after their request
+    /// failed (its total timeout, a reset) are not counted.
     pub duplicates: u64,
     /// Tokens left in the bucket at the end (`None` without hedging).
     pub tokens_left: Option<f64>,
@@ -495,6 +501,7 @@ pub(crate) struct Tally {
     pub(crate) rejected: u64,
     pub(crate) reset: u64,
     pub(crate) wait_sum: f64,
+    pub(crate) hedge_wait_sum: f64,
     pub(crate) hedges_sent: u64,
     pub(crate) hedges_won: u64,
     pub(crate) hedges_cancelled: u64,
@@ -513,6 +520,7 @@ impl Tally {
             rejected: 0,
             reset: 0,
             wait_sum: 0.0,
+            hedge_wait_sum: 0.0,
             hedges_sent: 0,
             hedges_won: 0,
             hedges_cancelled: 0,
@@ -530,6 +538,7 @@ impl Tally {
         RunOutcome {
             p_wait: self.waited as f64 / customers,
             mean_wait_s: per_served(self.wait_sum),
+            mean_hedge_wait_s: per_served(self.hedge_wait_sum),
             mean_sojourn_s,
             p50_s,
             p95_s,

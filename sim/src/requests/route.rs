@@ -151,41 +151,20 @@ impl Router {
         self.active.get(position).map(|&i| i as usize)
     }
 
-    /// Least request among `n ≥ 2` instances: min(d, n) distinct positions drawn uniformly
-    /// (the k-th draw among the n − k positions not drawn yet, counted in ascending order),
-    /// and the instance holding the fewest requests among them; a tie goes to the first
-    /// drawn.
+    /// Least request among `n ≥ 2` instances as Envoy draws it (`least_request_lb.cc`,
+    /// `unweightedHostPickNChoices`): d positions each drawn uniformly from all n, with
+    /// replacement (two draws can be the same instance), and the instance holding the fewest
+    /// requests among them; a tie goes to the first drawn.
     fn least_of_choices(
         &self,
         rng: &mut Mulberry32,
         held: &mut impl FnMut(usize) -> usize,
     ) -> usize {
-        let n = self.active.len();
-        let d = (self.choices as usize).min(n);
-        let first = draw_index(rng, n as u32);
-        if d == 2 {
-            // Envoy's default, the same draws as below without the list of those drawn.
-            let mut second = draw_index(rng, (n - 1) as u32);
-            second += usize::from(second >= first);
-            let (a, b) = (self.active[first] as usize, self.active[second] as usize);
-            let held_a = held(a);
-            return if held(b) < held_a { b } else { a };
-        }
-        // The positions drawn so far, ascending.
-        let mut drawn = [0usize; MAX_CHOICE_COUNT as usize];
-        drawn[0] = first;
-        let mut best = self.active[first] as usize;
+        let n = self.active.len() as u32;
+        let mut best = self.active[draw_index(rng, n)] as usize;
         let mut best_held = held(best);
-        for k in 1..d {
-            let mut position = draw_index(rng, (n - k) as u32);
-            let mut at = 0;
-            while at < k && drawn[at] <= position {
-                position += 1;
-                at += 1;
-            }
-            drawn.copy_within(at..k, at + 1);
-            drawn[at] = position;
-            let candidate = self.active[position] as usize;
+        for _ in 1..self.choices {
+            let candidate = self.active[draw_index(rng, n)] as usize;
             let candidate_held = held(candidate);
             if candidate_held < best_held {
                 best = candidate;
@@ -309,5 +288,38 @@ impl Router {
             .iter()
             .find(|i| !used.contains(i))
             .map_or(0, |&i| i as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two instances, the first holding 5 requests and the second none: Envoy's two choices,
+    /// drawn with replacement, both land on the first a quarter of the time, and then it gets
+    /// the request (distinct draws would always find the idle one).
+    #[test]
+    fn least_request_draws_its_choices_with_replacement() {
+        let mut router = Router::new(Routing::LeastRequest, vec![0, 1]);
+        let mut rng = Mulberry32::new(7);
+        let draws = 40_000;
+        let busy_chosen = (0..draws)
+            .filter(|_| router.choose(&mut rng, 0, |i| if i == 0 { 5 } else { 0 }) == Some(0))
+            .count();
+        let share = busy_chosen as f64 / f64::from(draws);
+        assert!((share - 0.25).abs() < 0.01, "{share}");
+        // Three choices: all three on the busy one, an eighth of the time.
+        router.set_choices(3);
+        let busy_chosen = (0..draws)
+            .filter(|_| router.choose(&mut rng, 0, |i| if i == 0 { 5 } else { 0 }) == Some(0))
+            .count();
+        let share = busy_chosen as f64 / f64::from(draws);
+        assert!((share - 0.125).abs() < 0.01, "{share}");
+        // A tie goes to the first drawn: equal loads split evenly.
+        let first = (0..draws)
+            .filter(|_| router.choose(&mut rng, 0, |_| 1) == Some(0))
+            .count();
+        let share = first as f64 / f64::from(draws);
+        assert!((share - 0.5).abs() < 0.01, "{share}");
     }
 }

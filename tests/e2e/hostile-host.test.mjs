@@ -153,7 +153,7 @@ describe('a hostile host page or link', () => {
       timeout: LOAD_TIMEOUT_MS,
     });
     await stop.click();
-    await stop.waitFor({ state: 'detached', timeout: LOAD_TIMEOUT_MS });
+    await stop.waitFor({ state: 'hidden', timeout: LOAD_TIMEOUT_MS });
     const stoppedAt = await shownMinute(page);
     assert.ok(stoppedAt >= 5 && stoppedAt < 43200, `stopped at ${stoppedAt}`);
     await page.waitForTimeout(500);

@@ -42,6 +42,11 @@ export function moveInlineScripts(html) {
     /<script\b([^>]*)>([\s\S]*?)<\/script>/g,
     (whole, attributes, body) => {
       if (/\bsrc\s*=/.test(attributes) || body.trim() === '') return whole;
+      // Trunk's live-reload script is completed at serving time, in the page only: moved
+      // into a file it would connect nowhere (scripts/serve.sh serves without it).
+      if (body.includes('{{__TRUNK') || body.includes('{{__trunk')) {
+        throw new Error("Trunk's live-reload script cannot run under the page's policy: serve with --no-autoreload");
+      }
       const name = `start-${digest(body, 'hex').slice(0, 16)}.js`;
       files.push({ name, body });
       const kept = attributes.replace(/\s+$/, '');

@@ -757,16 +757,8 @@ impl Engine {
             } else {
                 self.awaiting_token.push_back(waiting);
             }
-            if deadline.is_finite() && !req.deadline_set {
-                self.requests[r as usize].deadline_set = true;
-                schedule(
-                    &mut self.deadlines,
-                    Timer {
-                        time: deadline,
-                        request: r,
-                        generation,
-                    },
-                );
+            if deadline.is_finite() {
+                self.arm_deadline(r, deadline, generation);
             }
             return;
         }
@@ -793,9 +785,17 @@ impl Engine {
                     generation,
                 },
             );
-        } else if !req.deadline_set {
+        } else {
             // The last hedge: from here on only the total timeout can end the request.
-            self.requests[r as usize].deadline_set = true;
+            self.arm_deadline(r, deadline, generation);
+        }
+    }
+
+    /// Sets request `r`'s total timeout, once.
+    fn arm_deadline(&mut self, r: u32, deadline: f64, generation: u32) {
+        let req = &mut self.requests[r as usize];
+        if !req.deadline_set {
+            req.deadline_set = true;
             schedule(
                 &mut self.deadlines,
                 Timer {

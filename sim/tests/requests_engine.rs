@@ -11,7 +11,10 @@
 //! luck.
 
 use oncall_sim::queueing::{self, SojournTail};
-use oncall_sim::requests::{run, Routing, RunConfig, RunOutcome};
+use oncall_sim::requests::{
+    run, run_with, run_with_events, Hedging, Options, Routing, RunConfig, RunOutcome, SlowInstance,
+    TimeoutScope,
+};
 
 /// Mean and standard error of the mean over the replications.
 fn mean_and_error(xs: &[f64]) -> (f64, f64) {
@@ -21,10 +24,17 @@ fn mean_and_error(xs: &[f64]) -> (f64, f64) {
     (mean, (var / n).sqrt())
 }
 
-/// Runs `replications` copies of `config`, seeds 1, 2, …
+/// Runs `replications` copies of `config`, seeds 1, 2, …, with the timeout as M/M/N+D's
+/// patience (it bounds the wait for a worker, not the whole call), as the formulas read it.
 fn replicate(config: RunConfig, replications: u32) -> Vec<RunOutcome> {
+    let patience = Options {
+        timeout_scope: TimeoutScope::Queue,
+        ..Options::default()
+    };
     (1..=replications)
-        .map(|seed| run(&RunConfig { seed, ..config }).expect("a valid configuration"))
+        .map(|seed| {
+            run_with(&RunConfig { seed, ..config }, &patience).expect("a valid configuration")
+        })
         .collect()
 }
 
@@ -252,5 +262,92 @@ fn the_same_seed_gives_the_same_requests() {
         assert_eq!(a, b, "{routing}");
         let other = run(&RunConfig { seed: 43, ..config }).unwrap();
         assert_ne!(a, other, "{routing}: another seed, other requests");
+    }
+}
+
+/// The request timeout is a deadline on the whole call, as Envoy's route timeout is: no
+/// served request's time in the system passes it, on either implementation, under every
+/// policy, with a slow instance whose services mostly outlive it; and the calls it cuts are
+/// counted as timeouts. With hedging it is each attempt's deadline (seed 002's request
+/// timeout), and the total timeout bounds the whole request.
+#[test]
+fn the_timeout_is_a_deadline_on_the_whole_call() {
+    let timeout = 0.8;
+    for routing in Routing::ALL {
+        let config = RunConfig {
+            instances: 4,
+            workers_per_instance: 2,
+            arrival_rate: 6.0,
+            service_s: 0.25,
+            customers: 40_000,
+            warmup: 1_000,
+            routing: *routing,
+            timeout_s: Some(timeout),
+            seed: 5,
+        };
+        let slow = Some(SlowInstance {
+            instance: 1,
+            factor: 10.0,
+            from_s: 0.0,
+            to_s: 1e9,
+        });
+        let options = Options {
+            slow,
+            ..Options::default()
+        };
+        let by_arrivals = run_with(&config, &options).unwrap();
+        let by_events = run_with_events(&config, &options).unwrap();
+        for out in [&by_arrivals, &by_events] {
+            assert!(out.p999_s <= timeout, "{routing}: {out:?}");
+            let served: u64 = out.per_instance_served.iter().sum();
+            let failed = libm::round(out.timeout_share * 40_000.0) as u64;
+            assert_eq!(served + failed, 40_000, "{routing}");
+        }
+        // Both implementations give every request the same fate.
+        assert_eq!(
+            by_arrivals.timeout_share, by_events.timeout_share,
+            "{routing}"
+        );
+        assert!(
+            (by_arrivals.p99_s - by_events.p99_s).abs() < 1e-9,
+            "{routing}: {by_arrivals:?} against {by_events:?}"
+        );
+        // The slow instance's services last 2.5 s on average: most of its calls are cut.
+        // Bounding only the wait would have served them, far past the timeout.
+        let patience = run_with(
+            &config,
+            &Options {
+                timeout_scope: TimeoutScope::Queue,
+                ..options.clone()
+            },
+        )
+        .unwrap();
+        assert!(patience.p999_s > 2.0 * timeout, "{routing}: {patience:?}");
+        assert!(
+            by_arrivals.timeout_share > patience.timeout_share,
+            "{routing}"
+        );
+
+        // Hedged: each attempt has the timeout, the request the total timeout.
+        let total = 1.5;
+        let hedged = run_with(
+            &config,
+            &Options {
+                hedging: Some(Hedging {
+                    delay_s: 0.3,
+                    total_timeout_s: Some(total),
+                    ..Hedging::default()
+                }),
+                ..options.clone()
+            },
+        )
+        .unwrap();
+        assert!(hedged.hedges_sent > 0, "{routing}");
+        assert!(hedged.p999_s <= total, "{routing}: {hedged:?}");
+        // A served request's winning attempt answered within its own deadline.
+        assert!(
+            hedged.mean_sojourn_s - hedged.mean_hedge_wait_s <= timeout,
+            "{routing}: {hedged:?}"
+        );
     }
 }

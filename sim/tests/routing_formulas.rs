@@ -15,7 +15,9 @@
 //! --include-ignored --nocapture` (they print each figure beside the formula's).
 
 use oncall_sim::queueing::routing::{routed, Basis, RoutedFleet, RoutedOutcome};
-use oncall_sim::requests::{run_with, KeySpace, Options, Routing, RunConfig, RunOutcome};
+use oncall_sim::requests::{
+    run_with, KeySpace, Options, Routing, RunConfig, RunOutcome, TimeoutScope,
+};
 
 /// Mean and standard error of the mean over the replications.
 fn mean_and_error(xs: &[f64]) -> (f64, f64) {
@@ -86,8 +88,10 @@ impl Case {
     }
 
     fn engine(&self) -> Vec<RunOutcome> {
+        // The formulas read the timeout as M/M/N+D's patience in the queue.
         let options = Options {
             keys: self.keys,
+            timeout_scope: TimeoutScope::Queue,
             ..Options::default()
         };
         (1..=self.replications)

@@ -46,7 +46,7 @@ pub fn param_doc(name: &str) -> Option<&'static str> {
         "warmup_gain_per_min" => "Share of the working set the warm-up job loads per minute.",
         "warmup_minutes" => "How long the warm-up job runs.",
         "warmup_db_qps" => "Database load the warm-up job adds while it runs.",
-        "timeout_s" => "Request timeout at the load balancer.",
+        "timeout_s" => "Request timeout at the load balancer. In the formulas, the longest a request waits for a worker (M/M/N+D); in the request engine, a deadline on the whole call, as Envoy's route timeout.",
         "low_priority_share" => "Share of traffic that is low priority (prefetch, batch, crawlers) and may be shed.",
         "bad_build_error_rate" => "Extra errors of requests served by a bad build.",
         "bad_build_cpu_factor" => "Service-time multiplier of a bad build.",

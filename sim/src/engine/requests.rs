@@ -524,8 +524,8 @@ impl RequestEngine {
             .zipf
             .as_ref()
             .filter(|_| Router::uses_keys(self.routing));
-        // A failed-over request reaches this queue Δ after it was sent: its client gives
-        // up once it has waited τ − Δ here (every one when Δ > τ).
+        // A failed-over request reaches this region Δ after it was sent: its client's
+        // deadline falls τ − Δ after its arrival here (already past when Δ > τ).
         let far = input.failed_over;
         let far_patience = input.timeout_s - far.penalty_s;
         let mut now = t0 + self.arrivals.exponential(mean_gap);
@@ -563,6 +563,24 @@ impl RequestEngine {
                 }
                 // Instances here never stop: they drain.
                 Fate::ResetWaiting { .. } | Fate::ResetInService { .. } => {}
+                Fate::TimedOutInService {
+                    instance,
+                    waited,
+                    start,
+                    end,
+                } => {
+                    if start > t1 {
+                        self.waiting_past.push((instance as u32, start));
+                    }
+                    let busy = (end.min(t1) - start).max(0.0);
+                    self.minute_busy[instance] += busy;
+                    if instance < self.serving as usize {
+                        n.busy += busy;
+                    }
+                    n.waited += u64::from(waited);
+                    n.gave_up += 1;
+                    n.wait_sum += input.timeout_s;
+                }
                 Fate::Served {
                     instance,
                     wait,
@@ -579,9 +597,9 @@ impl RequestEngine {
                         n.busy += busy;
                     }
                     self.current.instances[instance].served += 1;
-                    if failed_over && wait > far_patience {
-                        // Its client timed out before a worker took it; the instance,
-                        // which cannot know, serves it all the same.
+                    if failed_over && wait + service > far_patience {
+                        // Its client's deadline passed before the answer came; the
+                        // instance, which cannot know, serves it all the same.
                         n.waited += 1;
                         n.gave_up += 1;
                         n.wait_sum += input.timeout_s;

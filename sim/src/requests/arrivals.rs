@@ -3,7 +3,10 @@
 //! that frees first, at max(arrival, that worker's free time) (the virtual waiting time of the
 //! instance); a request whose wait would exceed the patience leaves at arrival + patience
 //! without changing any free time (everybody behind it has the same patience and arrived
-//! later, so it blocks nobody). Least request and the per-node limits read the number of
+//! later, so it blocks nobody). When the timeout bounds the whole call (Envoy's route
+//! timeout), a request that reaches a worker but would still be in service at arrival +
+//! patience is cut there: its worker frees at that deadline, which is also known at the
+//! arrival. Least request and the per-node limits read the number of
 //! requests an instance holds, counted without a heap of leave times: each worker whose free
 //! time is still ahead is serving one request (a worker whose queued request starts later has
 //! been busy since that request's arrival), the requests queued behind them are those whose
@@ -18,7 +21,7 @@
 
 use super::heap::TimeHeap;
 use super::route::Router;
-use super::SlowInstance;
+use super::{SlowInstance, TimeoutScope};
 use crate::Mulberry32;
 use std::collections::VecDeque;
 
@@ -101,6 +104,14 @@ pub(crate) enum Fate {
         start: f64,
         end: f64,
     },
+    /// Reached a worker but was still in service at its deadline (arrival + patience, when
+    /// the timeout bounds the whole call): cut there, its worker busy over [start, end).
+    TimedOutInService {
+        instance: usize,
+        waited: bool,
+        start: f64,
+        end: f64,
+    },
     /// Served on `instance`: waited `wait`, then served for `service` over [start, end).
     Served {
         instance: usize,
@@ -121,6 +132,9 @@ pub(crate) struct ArrivalFleet {
     pub(crate) cap: Option<usize>,
     /// Whether the leave times of held requests are kept.
     pub(crate) track_held: bool,
+    /// What the patience bounds: the whole call (a request still in service at its deadline
+    /// is cut there and its worker freed) or only the wait for a worker.
+    pub(crate) scope: TimeoutScope,
 }
 
 impl ArrivalFleet {
@@ -141,6 +155,7 @@ impl ArrivalFleet {
             slots,
             cap,
             track_held,
+            scope: TimeoutScope::default(),
         }
     }
 
@@ -151,7 +166,8 @@ impl ArrivalFleet {
     }
 
     /// Routes and serves a request arriving at `now` with drawn service time `service` and
-    /// key hash `key_hash`; `patience` is the longest it waits for a worker.
+    /// key hash `key_hash`; `patience` is the timeout from its arrival (on the wait for a
+    /// worker, or on the whole call, as [`ArrivalFleet::scope`] says).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn offer(
         &mut self,
@@ -195,10 +211,21 @@ impl ArrivalFleet {
             } else {
                 let service = service * SlowInstance::factor_at(slow, target, start);
                 let done = start + service;
-                let end = done.min(inst.stop_at);
+                let deadline = match self.scope {
+                    TimeoutScope::Call => now + patience,
+                    TimeoutScope::Queue => f64::INFINITY,
+                };
+                let end = done.min(deadline).min(inst.stop_at);
                 inst.take_worker(end);
-                let fate = if done > inst.stop_at {
+                let fate = if done > inst.stop_at && deadline > inst.stop_at {
                     Fate::ResetInService {
+                        instance: target,
+                        waited,
+                        start,
+                        end,
+                    }
+                } else if done > deadline {
+                    Fate::TimedOutInService {
                         instance: target,
                         waited,
                         start,

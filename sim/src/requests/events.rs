@@ -18,7 +18,7 @@ use super::hedging::{Hedging, TokenBucket};
 use super::keys::ServiceShape;
 use super::route::Router;
 use super::{
-    ChangeKind, Options, Plan, RunConfig, RunError, RunOutcome, SlowInstance, Tally,
+    ChangeKind, Options, Plan, RunConfig, RunError, RunOutcome, SlowInstance, Tally, TimeoutScope,
     ARRIVAL_STREAM, KEY_STREAM, ROUTING_STREAM, SERVICE_STREAM,
 };
 use crate::Mulberry32;
@@ -106,10 +106,14 @@ impl Node {
     }
 }
 
-/// A service ends: a copy's, or (with `NONE`) a phantom's on an instance.
+/// A service ends: a copy's (served to the end, or cut at its deadline), or a phantom's on an
+/// instance.
 #[derive(Clone, Copy, Debug)]
 enum Kind {
     Done(u32),
+    /// A copy still in service at its deadline (its sending + the request timeout, when the
+    /// timeout bounds the whole call): cut, its worker freed.
+    Expire(u32),
     Phantom(u32),
 }
 
@@ -220,6 +224,8 @@ pub(crate) struct Engine {
     pub(crate) tally: Tally,
     pub(crate) bucket: Option<TokenBucket>,
     pub(crate) patience: f64,
+    /// What the patience bounds: each copy's whole call (from its sending) or its wait.
+    pub(crate) scope: TimeoutScope,
     total_timeout: f64,
     pub(crate) busy_total: usize,
     pub(crate) capacity_now: usize,
@@ -260,6 +266,7 @@ impl Engine {
             tally,
             bucket: hedging.as_ref().map(TokenBucket::of),
             patience,
+            scope: TimeoutScope::default(),
             total_timeout: hedging.map_or(f64::INFINITY, |h| h.total_timeout()),
             busy_total: 0,
             capacity_now: 0,
@@ -478,9 +485,53 @@ impl Engine {
         copy.start = now;
         copy.service *= SlowInstance::factor_at(self.slow.as_ref(), i, now);
         let done = now + copy.service;
+        let deadline = match self.scope {
+            TimeoutScope::Call => copy.sent + self.patience,
+            TimeoutScope::Queue => f64::INFINITY,
+        };
         self.nodes[i].busy_by(1, now);
         self.busy_total += 1;
-        self.push(done, Kind::Done(c));
+        if done > deadline {
+            self.push(deadline, Kind::Expire(c));
+        } else {
+            self.push(done, Kind::Done(c));
+        }
+    }
+
+    /// Copy `c` reaches its deadline in service: the attempt fails and its worker is freed
+    /// (the request fails with it when no other copy is left).
+    fn on_expire(&mut self, c: u32, now: f64) {
+        let copy = self.copies[c as usize];
+        let i = copy.instance as usize;
+        let r = copy.request;
+        self.requests[r as usize].live -= 1;
+        if !self.nodes[i].stopped {
+            self.nodes[i].busy_by(-1, now);
+            self.busy_total -= 1;
+        }
+        let req = self.requests[r as usize];
+        if !req.resolved && req.live == 0 {
+            let end = if self.nodes[i].stopped {
+                End::Reset
+            } else {
+                End::Timeout
+            };
+            self.resolve(r, end, now);
+        }
+        self.release_copy(c);
+        self.maybe_free_request(r);
+        if !self.nodes[i].stopped {
+            self.next_in_queue(i, now);
+        }
+    }
+
+    /// A worker of instance `i` came free at `now`: the first copy still waiting takes it.
+    fn next_in_queue(&mut self, i: usize, now: f64) {
+        self.purge(i, now);
+        if let Some(next) = self.nodes[i].queue.pop_front() {
+            self.nodes[i].waiting -= 1;
+            self.start(next, now);
+        }
     }
 
     /// A copy that was refused or could not be placed.
@@ -574,11 +625,7 @@ impl Engine {
         }
         self.release_copy(c);
         self.maybe_free_request(r);
-        self.purge(i, now);
-        if let Some(next) = self.nodes[i].queue.pop_front() {
-            self.nodes[i].waiting -= 1;
-            self.start(next, now);
-        }
+        self.next_in_queue(i, now);
     }
 
     /// Whether some copy of the request may still succeed at `now`.
@@ -638,6 +685,7 @@ impl Engine {
             };
             match event.kind {
                 Kind::Done(c) => self.on_done(c, now),
+                Kind::Expire(c) => self.on_expire(c, now),
                 Kind::Phantom(i) => self.on_phantom_done(i as usize, now),
             }
         } else if hedge <= deadline && hedge <= wake {
@@ -704,11 +752,7 @@ impl Engine {
         self.nodes[i].phantoms -= 1;
         self.nodes[i].busy_by(-1, now);
         self.busy_total -= 1;
-        self.purge(i, now);
-        if let Some(next) = self.nodes[i].queue.pop_front() {
-            self.nodes[i].waiting -= 1;
-            self.start(next, now);
-        }
+        self.next_in_queue(i, now);
     }
 
     /// A request's hedge falls due (`woken`: it was waiting for a token and one came).
@@ -887,6 +931,7 @@ pub(super) fn run(
         Tally::new(config.customers, plan.instances),
     );
     engine.slow = options.slow;
+    engine.scope = options.timeout_scope;
     engine.capacity_now = active.len() * plan.slots;
     let mut router = Router::new(config.routing, active);
     router.set_choices(options.choice_count);

@@ -161,10 +161,8 @@ pub fn use_host_messages(run: RunHandle, options: EmbedOptions) {
                 }
                 now.minutes = history.len();
                 for event in events.iter().skip(now.events) {
-                    let at = [
-                        ("minute", JsValue::from(event.minute)),
-                        ("clock", event.clock.as_str().into()),
-                    ];
+                    let (minute, clock) = event_at(event);
+                    let at = [("minute", JsValue::from(minute)), ("clock", clock.into())];
                     match &event.kind {
                         EventKind::PageFired {
                             burn_rate_1h,
@@ -252,6 +250,11 @@ pub(crate) fn strip_after(
     let minute = record.minute + 1;
     let budget_left = sim.budget_left_at(minute).unwrap_or(record.budget_left);
     (minute, sim.clock_at(minute), budget_left)
+}
+
+/// The minute and time of day an event message gives: the minute the event happened in.
+pub(crate) fn event_at(event: &oncall_sim::Event) -> (u32, &str) {
+    (event.minute, &event.clock)
 }
 
 /// Reads one command from the host page, checked; what was wrong with it, written for a

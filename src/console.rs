@@ -50,6 +50,9 @@ pub struct Snapshot {
     pub pending: Vec<ActionKind>,
     /// Time of day of the next minute.
     pub next_clock: String,
+    /// The month's budget left at the next minute, the strip's minute: the balance now,
+    /// after the last minute was paid for (the record's is at that minute's start).
+    pub budget_left: f64,
     /// Number of events so far.
     pub events: usize,
     pub scenario: ScenarioId,
@@ -307,6 +310,10 @@ impl Console {
             settings: self.settings(),
             pending: self.pending.clone(),
             next_clock: self.sim.clock_at(self.sim.minute()),
+            budget_left: self
+                .sim
+                .budget_left_at(self.sim.minute())
+                .unwrap_or_default(),
             events: self.sim.events().len(),
             scenario: self.sim.scenario().id,
             policy: self.sim.policy(),

@@ -86,6 +86,9 @@ pub fn action_text(kind: &ActionKind) -> String {
         ActionKind::Lb(policy) => tf(Msg::ActLb, &[("policy", policy.as_str())]),
         ActionKind::Hedge(true) => t(Msg::ActHedgeOn).to_owned(),
         ActionKind::Hedge(false) => t(Msg::ActHedgeOff).to_owned(),
+        #[cfg(feature = "extended")]
+        ActionKind::Region(a) => crate::region_text::action_text(&a),
+        #[cfg(not(feature = "extended"))]
         ActionKind::Region(a) => crate::i18n::core_text(&a.message()),
     }
 }
@@ -112,11 +115,18 @@ pub fn event_time(event: &Event) -> String {
     }
 }
 
-/// An event's family and its text. `clock_at` gives the time of day of a minute (for the
-/// rollback's switch-over time).
+/// An event's family and its text, which names the region it happened in when the run has
+/// several. `clock_at` gives the time of day of a minute (for the rollback's switch-over time).
 pub fn describe(event: &Event, clock_at: &dyn Fn(u32) -> String) -> (EventFamily, String) {
+    let (family, text) = describe_kind(&event.kind, clock_at);
+    #[cfg(feature = "extended")]
+    let text = crate::region_text::in_region(event, text);
+    (family, text)
+}
+
+fn describe_kind(kind: &EventKind, clock_at: &dyn Fn(u32) -> String) -> (EventFamily, String) {
     use EventFamily as F;
-    match &event.kind {
+    match kind {
         EventKind::Action { action } => (
             F::Action,
             tf(Msg::EvAction, &[("action", &action_text(action))]),
@@ -270,14 +280,19 @@ pub fn describe(event: &Event, clock_at: &dyn Fn(u32) -> String) -> (EventFamily
         ),
         // Regions: health transitions, failover, ejections and injected failures speak
         // through the core's catalog.
-        other => (
-            regional_family(other),
-            other
-                .regional_message()
-                .map(|m| core_text(&m))
-                .unwrap_or_default(),
-        ),
+        other => (regional_family(other), regional_text(other)),
     }
+}
+
+#[cfg(feature = "extended")]
+fn regional_text(kind: &EventKind) -> String {
+    crate::region_text::event_text(kind)
+}
+
+/// Without regions there are no regional events.
+#[cfg(not(feature = "extended"))]
+fn regional_text(_: &EventKind) -> String {
+    String::new()
 }
 
 /// The family of a regional event: health checks' transitions and outlier detection's
@@ -399,12 +414,16 @@ mod tests {
         assert!(
             health
                 .iter()
-                .any(|t| t.contains("composite HEALTHY → UNHEALTHY")),
+                .any(|t| t.contains("Composite health HEALTHY → UNHEALTHY")),
             "{health:#?}"
         );
         assert!(health.iter().all(|t| t.contains(" → ")), "{health:#?}");
+        assert!(
+            health.iter().all(|t| t.starts_with("Region ")),
+            "{health:#?}"
+        );
         assert!(all.iter().any(|(f, t)| *f == EventFamily::Traffic
-            && t.contains("users of region a now go to region b")));
+            && t.contains("users of region A now go to region B")));
         assert!(all
             .iter()
             .all(|(f, t)| *f == EventFamily::Health || !t.contains("HEALTHY →")));

@@ -298,6 +298,46 @@ pub enum Msg {
     RegionalOutlierOnly,
     #[cfg(feature = "extended")]
     RegionalReplaying,
+    #[cfg(feature = "extended")]
+    ActZoneOutage,
+    #[cfg(feature = "extended")]
+    ActZoneBack,
+    #[cfg(feature = "extended")]
+    ActDbFailure,
+    #[cfg(feature = "extended")]
+    ActDbBack,
+    #[cfg(feature = "extended")]
+    ActRegionBadBuild,
+    #[cfg(feature = "extended")]
+    ActDrain,
+    #[cfg(feature = "extended")]
+    ActUndrain,
+    #[cfg(feature = "extended")]
+    ActRegionMinInstances,
+    #[cfg(feature = "extended")]
+    ActOutlierOn,
+    #[cfg(feature = "extended")]
+    ActOutlierOff,
+    #[cfg(feature = "extended")]
+    ActFailoverOn,
+    #[cfg(feature = "extended")]
+    ActFailoverOff,
+    #[cfg(feature = "extended")]
+    ActHealthyPercent,
+    #[cfg(feature = "extended")]
+    ActMinHealthy,
+    #[cfg(feature = "extended")]
+    ResourceInstance,
+    #[cfg(feature = "extended")]
+    ResourceReplica,
+    #[cfg(feature = "extended")]
+    ResourceConsumer,
+    #[cfg(feature = "extended")]
+    EvInRegion,
+    #[cfg(feature = "extended")]
+    EvScenarioFailure,
+    #[cfg(feature = "extended")]
+    DebriefTwist,
     EngineLabel,
     EngineFormulas,
     EngineRequests,
@@ -985,6 +1025,46 @@ fn en(msg: Msg) -> &'static str {
         RegionalOutlierOnly => "Outlier detection only",
         #[cfg(feature = "extended")]
         RegionalReplaying => "Replaying the run with failover off…",
+        #[cfg(feature = "extended")]
+        ActZoneOutage => "zone outage in region {region}: {share} of its instances down",
+        #[cfg(feature = "extended")]
+        ActZoneBack => "the zone of region {region} is back",
+        #[cfg(feature = "extended")]
+        ActDbFailure => "the database of region {region} fails",
+        #[cfg(feature = "extended")]
+        ActDbBack => "the database of region {region} is back",
+        #[cfg(feature = "extended")]
+        ActRegionBadBuild => "a bad build on {share} of region {region}'s instances",
+        #[cfg(feature = "extended")]
+        ActDrain => "region {region} drained, out of routing",
+        #[cfg(feature = "extended")]
+        ActUndrain => "region {region} put back in routing",
+        #[cfg(feature = "extended")]
+        ActRegionMinInstances => "minimum instances in region {region} → {value}",
+        #[cfg(feature = "extended")]
+        ActOutlierOn => "outlier detection on in region {region}",
+        #[cfg(feature = "extended")]
+        ActOutlierOff => "outlier detection off in region {region}",
+        #[cfg(feature = "extended")]
+        ActFailoverOn => "health-based failover on",
+        #[cfg(feature = "extended")]
+        ActFailoverOff => "health-based failover off",
+        #[cfg(feature = "extended")]
+        ActHealthyPercent => "healthy share needed → {value}",
+        #[cfg(feature = "extended")]
+        ActMinHealthy => "healthy endpoints needed → {value}",
+        #[cfg(feature = "extended")]
+        ResourceInstance => "Instance {instance}",
+        #[cfg(feature = "extended")]
+        ResourceReplica => "Database replica {replica}",
+        #[cfg(feature = "extended")]
+        ResourceConsumer => "Load balancer's view",
+        #[cfg(feature = "extended")]
+        EvInRegion => "Region {region}: {text}",
+        #[cfg(feature = "extended")]
+        EvScenarioFailure => "The scenario: {failure}.",
+        #[cfg(feature = "extended")]
+        DebriefTwist => "At {clock}: {failure}. The seed drew this failure; the log kept it to itself while you played.",
         ChartCrosshair => "{clock}: {values}",
         ChartCrosshairKeys => "Left and right arrows move a crosshair across all charts, a minute at a time (ten with Shift); Home and End go to the ends; Escape hides it.",
         ChartAltMarks => "Marked: {deploys}, {pages}, {actions}.",

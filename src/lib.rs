@@ -26,7 +26,11 @@ pub mod hooks;
 pub mod i18n;
 pub mod link;
 pub mod metrics;
+#[cfg(test)]
+mod one_clock;
 pub mod policy;
+#[cfg(feature = "extended")]
+pub mod region_text;
 pub mod seed;
 pub mod theme;
 pub mod url_state;

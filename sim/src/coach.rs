@@ -104,8 +104,8 @@ impl Cause {
 /// spends grows with its error rate), the earliest of equals.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct WorstMinute {
-    /// The minute counted as the page counts it: minutes played when it ended (the record's
-    /// minute + 1).
+    /// The record's minute, which starts at `clock` (the one clock: see
+    /// [`crate::world::journal::Journal::clock_at`]).
     pub minute: u32,
     /// Time of day when it started, "HH:MM".
     pub clock: String,
@@ -151,7 +151,7 @@ pub fn worst_minute(history: &[MinuteRecord]) -> Option<WorstMinute> {
     worst.map(|r| {
         let sources = ErrorSources::of(r);
         WorstMinute {
-            minute: r.minute + 1,
+            minute: r.minute,
             clock: r.clock.clone(),
             error_rate: r.error_rate,
             p99_ms: r.p99_ms,
@@ -167,7 +167,7 @@ pub fn worst_minute(history: &[MinuteRecord]) -> Option<WorstMinute> {
 }
 
 impl WorstMinute {
-    /// "Minute 17 (09:16): 21.3 % of requests failed, p99 2000 ms; …the cause…".
+    /// "Minute 16 (09:16): 21.3 % of requests failed, p99 2000 ms; …the cause…".
     pub fn message(&self) -> Message {
         let s = &self.sources;
         let cause = match self.cause {

@@ -119,6 +119,10 @@ pub enum EventKind {
         /// What failed; serialized as its English text.
         #[serde(serialize_with = "crate::message::serialize_english")]
         failure: crate::message::Message,
+        /// The failure as the regional action that injects it, for a page to put in words
+        /// (not serialized: `failure` says it).
+        #[serde(skip)]
+        injected: crate::regions::RegionAction,
     },
     /// An ejected instance returned to service.
     Unejected {

@@ -356,9 +356,19 @@ impl Simulation {
         self.scenario.minutes.is_some_and(|m| self.minute >= m)
     }
 
-    /// Time of day of minute `m`, "HH:MM".
+    /// Time of day of minute `m`, "HH:MM" (see [`Journal::clock_at`] for what minute M is
+    /// on every surface).
     pub fn clock_at(&self, minute: u32) -> String {
         self.journal.clock_at(minute)
+    }
+
+    /// The month's error budget left at minute `m`, the balance at its start: the record's
+    /// for a minute played, the balance now for the minute to be played next, `None` later.
+    pub fn budget_left_at(&self, minute: u32) -> Option<f64> {
+        match self.journal.history.get(minute as usize) {
+            Some(r) => Some(r.budget_left),
+            None => (minute == self.minute).then_some(self.budget.left),
+        }
     }
 
     pub(crate) fn emit(&mut self, kind: EventKind) {

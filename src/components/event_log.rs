@@ -18,11 +18,24 @@ struct LogLine {
     text: String,
 }
 
+/// Whether the log keeps `event` to itself until the exercise is over (the twist the seed
+/// draws, which the debrief reveals).
+#[cfg(feature = "extended")]
+fn hidden_while_playing(event: &oncall_sim::Event) -> bool {
+    crate::region_text::hidden_while_playing(&event.kind)
+}
+
+#[cfg(not(feature = "extended"))]
+fn hidden_while_playing(_: &oncall_sim::Event) -> bool {
+    false
+}
+
 /// The core's events, newest first, each in words with its simulated time.
 #[component]
 pub fn EventLog() -> impl IntoView {
     let run = use_run();
     let total = Memo::new(move |_| run.snapshot.with(|s| s.events));
+    let finished = Memo::new(move |_| run.snapshot.with(|s| s.finished));
     let lines = Memo::new(move |_| {
         // A new run can have as many events as the old one.
         run.generation.track();
@@ -32,10 +45,12 @@ pub fn EventLog() -> impl IntoView {
             let clock = |m: u32| sim.clock_at(m);
             let events = sim.events();
             let first = events.len().saturating_sub(LOG_LIMIT);
+            let finished = finished.get();
             events[first..]
                 .iter()
                 .enumerate()
                 .rev()
+                .filter(|(_, e)| finished || !hidden_while_playing(e))
                 .map(|(i, e)| {
                     let (family, text) = describe(e, &clock);
                     LogLine {

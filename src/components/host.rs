@@ -1,9 +1,10 @@
 //! The messages between the console and a page that embeds it in an `<iframe>`.
 //!
-//! Every message is a plain object with `source: "oncall-sim"` and a `type`. Minutes count as
-//! the status strip and the link's `t` do: minutes played (an event reported at minute 16 is
-//! in the log when the strip shows 16); `clock` is the strip's time of day for a minute, and
-//! the time of day an event happened.
+//! Every message is a plain object with `source: "oncall-sim"` and a `type`. Minutes are the
+//! one clock's ([`oncall_sim::world::journal::Journal::clock_at`]): minute M starts at
+//! `clock`, the status strip reads M once M minutes are played, an action stamped M in a
+//! link takes effect at M, and an event gives the minute it happened in (an event of minute
+//! 15 is in the log once the strip shows 16).
 //!
 //! Out, to `window.parent` (only when the console is embedded; addressed to each origin of
 //! the link's `origins`, or to any origin when the link has no `origins`, since the link
@@ -11,8 +12,9 @@
 //! widens to any origin: the messages then go to the console's own origin only):
 //! - `ready`: a run is ready for commands (after the page loaded and replayed its link, and
 //!   after every reset or new run): `scenario`, `autoscaler`, `seed`, `minute`, `length`;
-//! - `minute`: a minute was simulated: `minute`, `clock`, `record` (the metrics by the
-//!   record's field names, as the command line writes them);
+//! - `minute`: a minute was simulated: `minute`, `clock` and `budget_left` as the strip
+//!   shows them then, and `record`, the minute just played (the metrics by the record's field
+//!   names, as the command line writes them; its `budget_left` is at that minute's start);
 //! - `page`: the page fired or resolved: `state` (`fired` or `resolved`), `minute`, `clock`,
 //!   `burn_rate_1h`, `burn_rate_5m`;
 //! - `action`: an action took effect (or was refused: `refused` gives why): `action` written
@@ -146,21 +148,21 @@ pub fn use_host_messages(run: RunHandle, options: EmbedOptions) {
                         };
                         let _ = Reflect::set(&values, &spec.field.into(), &value);
                     }
+                    let (minute, clock, budget_left) = strip_after(sim, record);
                     post(message(
                         "minute",
                         &[
-                            ("minute", (record.minute + 1).into()),
-                            ("clock", sim.clock_at(record.minute + 1).into()),
+                            ("minute", minute.into()),
+                            ("clock", clock.into()),
+                            ("budget_left", budget_left.into()),
                             ("record", values.into()),
                         ],
                     ));
                 }
                 now.minutes = history.len();
                 for event in events.iter().skip(now.events) {
-                    let at = [
-                        ("minute", JsValue::from(event.minute + 1)),
-                        ("clock", event.clock.as_str().into()),
-                    ];
+                    let (minute, clock) = event_at(event);
+                    let at = [("minute", JsValue::from(minute)), ("clock", clock.into())];
                     match &event.kind {
                         EventKind::PageFired {
                             burn_rate_1h,
@@ -238,6 +240,21 @@ pub fn use_host_messages(run: RunHandle, options: EmbedOptions) {
         }
     });
     on_cleanup(move || handle.remove());
+}
+
+/// The strip once `record` has been played: its minute, time of day and budget left.
+pub(crate) fn strip_after(
+    sim: &oncall_sim::Simulation,
+    record: &oncall_sim::MinuteRecord,
+) -> (u32, String, f64) {
+    let minute = record.minute + 1;
+    let budget_left = sim.budget_left_at(minute).unwrap_or(record.budget_left);
+    (minute, sim.clock_at(minute), budget_left)
+}
+
+/// The minute and time of day an event message gives: the minute the event happened in.
+pub(crate) fn event_at(event: &oncall_sim::Event) -> (u32, &str) {
+    (event.minute, &event.clock)
 }
 
 /// Reads one command from the host page, checked; what was wrong with it, written for a

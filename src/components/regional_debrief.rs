@@ -85,10 +85,16 @@ pub fn regional_comparison(budget_spent: f64, minutes_paging: u32) -> Option<imp
         .with(|c| {
             let sim = c.sim();
             let minutes = sim.scenario().minutes.unwrap_or(c.minutes()).max(1);
-            (sim.region_count() > 1).then(|| (c.share_state().setup(c.seed()), minutes))
+            let twists = crate::region_text::twists(sim.events());
+            (sim.region_count() > 1).then(|| (c.share_state().setup(c.seed()), minutes, twists))
         })
         .flatten();
-    let (setup, minutes) = start?;
+    let (setup, minutes, twists) = start?;
+    // The failure the seed drew, which the log kept to itself while the run was played.
+    let twists = twists
+        .into_iter()
+        .map(|text| view! { <p data-field="twist">{text}</p> })
+        .collect_view();
     let comparison = RwSignal::new(Comparison::default());
     compare(run, setup, minutes, comparison);
     let rows = move || {
@@ -117,6 +123,7 @@ pub fn regional_comparison(budget_spent: f64, minutes_paging: u32) -> Option<imp
     };
     Some(view! {
         <h3>{t(Msg::RegionalHeading)}</h3>
+        {twists}
         <table class="par regional" data-field="regional-comparison">
             <caption class="muted">{t(Msg::RegionalIntro)}</caption>
             <thead>

@@ -18,6 +18,14 @@ fn shown_minutes(run: RunHandle) -> u32 {
     run.snapshot.with(|s| s.minutes)
 }
 
+/// The budget left at the strip's minute, as the strip and the debrief write it.
+pub fn budget_text(s: &crate::console::Snapshot) -> String {
+    format_value(
+        Format::Percent { decimals: 1 },
+        Value::Number(s.budget_left),
+    )
+}
+
 /// The button that stops a long replay, in the build whose links replay for long.
 #[cfg(feature = "extended")]
 fn stop_replay() -> impl IntoView {
@@ -136,7 +144,20 @@ pub fn StatusStrip() -> impl IntoView {
                 })
         })
     };
-    let budget_level = level_of("budget_left");
+    // The budget at the strip's minute: the balance now, not at the last record's start.
+    let budget_level = Memo::new(move |_| {
+        let limits = limits.get();
+        run.snapshot.with(|s| {
+            let now = oncall_sim::MinuteRecord {
+                budget_left: s.budget_left,
+                ..s.record.clone()
+            };
+            METRICS
+                .iter()
+                .find(|m| m.field == "budget_left")
+                .map_or(Level::Normal, |m| m.level(&now, &limits))
+        })
+    });
     let accounting = Memo::new(move |_| {
         run.generation.track();
         run.with(|c| c.sim().params().budget_accounting)
@@ -145,12 +166,8 @@ pub fn StatusStrip() -> impl IntoView {
     let burn_level = level_of("burn_rate_1h");
     let paging = Memo::new(move |_| run.snapshot.with(|s| s.record.paging));
     let budget_fill = move || {
-        run.snapshot.with(|s| {
-            (
-                "--fill",
-                format!("{:.4}", s.record.budget_left.clamp(0.0, 1.0)),
-            )
-        })
+        run.snapshot
+            .with(|s| ("--fill", format!("{:.4}", s.budget_left.clamp(0.0, 1.0))))
     };
     let minutes = move || shown_minutes(run);
     let progress = move || {
@@ -227,9 +244,7 @@ pub fn StatusStrip() -> impl IntoView {
                                 </span>
                             </dt>
                             <dd data-field="budget_left">
-                                {record(|r| {
-                                    format_value(Format::Percent { decimals: 1 }, Value::Number(r.budget_left))
-                                })}
+                                {move || run.snapshot.with(budget_text)}
                                 <span class="meter" aria-hidden="true">
                                     <span style=budget_fill></span>
                                 </span>

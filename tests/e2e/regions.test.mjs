@@ -103,11 +103,16 @@ describe('regions', () => {
         })),
       );
       const health = lines.filter((l) => l.kind === 'health');
-      assert.ok(health.some((l) => /composite HEALTHY → UNHEALTHY/.test(l.text)), JSON.stringify(lines.slice(0, 12)));
+      assert.ok(health.some((l) => /Composite health HEALTHY → UNHEALTHY/.test(l.text)), JSON.stringify(lines.slice(0, 12)));
       assert.ok(health.every((l) => l.label === 'health' && / → /.test(l.text)), JSON.stringify(health));
+      // Every health event names its region; no line shows a raw NAME=VALUE or an unrounded
+      // number, and the failure the seed drew stays hidden until the debrief.
+      assert.ok(health.every((l) => /^Region [AB]: /.test(l.text)), JSON.stringify(health));
+      assert.deepEqual(lines.filter((l) => /[a-z_]+=\S|\d\.\d{4,}/.test(l.text)), []);
+      assert.deepEqual(lines.filter((l) => /The scenario:|zone outage|database of region A fails/.test(l.text)), []);
       // No transition is left in another family; failover is traffic moving.
       assert.deepEqual(lines.filter((l) => l.kind !== 'health' && /HEALTHY →|UNKNOWN →/.test(l.text)), []);
-      assert.ok(lines.some((l) => l.kind === 'traffic' && /users of region a now go to region b/.test(l.text)));
+      assert.ok(lines.some((l) => l.kind === 'traffic' && /users of region A now go to region B/.test(l.text)));
       // Its colour is its own, and reads on the panel at the size of the label.
       const [color, background, fleet] = await page.evaluate(() => {
         const label = document.querySelector('.event-log li[data-kind="health"] .kind');
@@ -142,6 +147,11 @@ describe('regions', () => {
     assert.ok(spent.failover_off > spent.as_played, JSON.stringify(spent));
     assert.ok(Number.isFinite(spent.outlier_detection_only), JSON.stringify(spent));
     assert.equal(await page.locator('#debrief [data-field="regional-status"]').textContent(), '');
+    // The debrief reveals the failure the seed drew, in words, and the log now shows it.
+    const twists = await page.locator('#debrief [data-field="twist"]').allTextContents();
+    assert.ok(/^At \d\d:\d\d: zone outage in region A: \d+ % of its instances down\./.test(twists[0] ?? ''), JSON.stringify(twists));
+    const log = await page.$$eval('.event-log li .text', (items) => items.map((li) => li.textContent));
+    assert.ok(log.some((l) => /^The scenario: zone outage in region A: \d+ %/.test(l)), JSON.stringify(log.slice(-12)));
     // Par still comes first, found the same way.
     await page.locator('.par tr[data-par="best_single_action"]').waitFor({ timeout: 60_000 });
     assert.deepEqual(errors, []);

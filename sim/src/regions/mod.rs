@@ -421,7 +421,7 @@ impl crate::event::EventKind {
             E::InstancesCrashed { count } => {
                 Message::new(MessageId::EventInstancesCrashed).int("count", *count)
             }
-            E::Failure { failure } => {
+            E::Failure { failure, .. } => {
                 Message::new(MessageId::EventFailure).msg("failure", failure.clone())
             }
             _ => return None,

@@ -1037,6 +1037,7 @@ impl Simulation {
             self.journal.region = None;
             self.emit(EventKind::Failure {
                 failure: action.message(),
+                injected: action,
             });
             self.apply_region_action(&action);
         }

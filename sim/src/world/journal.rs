@@ -28,7 +28,23 @@ impl Journal {
         }
     }
 
-    /// Time of day of minute `m`, "HH:MM".
+    /// Time of day of minute `minute`, "HH:MM": the one clock every surface reads.
+    ///
+    /// Minute M is the minute that starts M minutes after the exercise did, at
+    /// `clock_at(M)`; a number M always goes with this time, whoever shows it.
+    /// - The status strip's *Minute* and a link's `t` count the minutes played: at M the
+    ///   strip reads the start of minute M, the one to be played next, and shows the
+    ///   page and burn rates as the minute before left them.
+    /// - The record with `minute == M` describes minute M, from `clock_at(M)` to
+    ///   `clock_at(M + 1)`; its balances (`budget_left`, `cost_so_far`) are those at its start.
+    /// - An action stamped M (`M:rollback` in a link, the CLI's `--action`) takes effect at
+    ///   the start of minute M, before it is played.
+    /// - An event stamped M happened within minute M: at its `second` when it has one, else
+    ///   at its start (actions, the script) or at its end (what the minute's measurements
+    ///   decide: the page, the autoscaler).
+    /// - The budget at minute M is the balance at its start
+    ///   ([`crate::Simulation::budget_left_at`]): what the strip shows at M, and at the end
+    ///   of a run what the debrief shows as left.
     pub fn clock_at(&self, minute: u32) -> String {
         let t = (self.clock_min + minute) % 1440;
         format!("{:02}:{:02}", t / 60, t % 60)

@@ -404,6 +404,18 @@ pub enum Msg {
     RequestsFormula,
     #[cfg(feature = "extended")]
     RequestsMeasured,
+    /// The formula column's head while an incident's fault is in force.
+    #[cfg(feature = "extended")]
+    RequestsFormulaBaseline,
+    #[cfg(feature = "extended")]
+    RequestsBaselineP99Mark,
+    /// Why the requests differ from the formula while one instance is slow.
+    #[cfg(feature = "extended")]
+    RequestsGapSlow,
+    /// Why the requests differ from the formula while a hash policy sends a hot key to one
+    /// instance.
+    #[cfg(feature = "extended")]
+    RequestsGapHotKey,
     #[cfg(feature = "extended")]
     RequestsPWait,
     #[cfg(feature = "extended")]
@@ -922,6 +934,14 @@ fn en(msg: Msg) -> &'static str {
         RequestsFormula => "Formula",
         #[cfg(feature = "extended")]
         RequestsMeasured => "Requests",
+        #[cfg(feature = "extended")]
+        RequestsFormulaBaseline => "Formula (healthy fleet)",
+        #[cfg(feature = "extended")]
+        RequestsBaselineP99Mark => "healthy-fleet formula p99 {value}",
+        #[cfg(feature = "extended")]
+        RequestsGapSlow => "The formula is the healthy baseline: instance {n} serving {factor}× slower is not in it, and the gap to the requests is that fault's effect.",
+        #[cfg(feature = "extended")]
+        RequestsGapHotKey => "The formula is the healthy baseline, the load spread evenly: the hot key's {share} of the requests, all sent to one instance, is not in it, and the gap to the requests is that fault's effect.",
         #[cfg(feature = "extended")]
         RequestsPWait => "Requests that waited",
         #[cfg(feature = "extended")]

@@ -333,7 +333,22 @@ pub fn warnings(summary: &RunSummary, opening_ttl_s: u32, par: &[ParLine]) -> Ve
 /// 0.1 % cannot be told apart on screen.
 pub const SAME_SPEND: f64 = 0.0005;
 
-/// Where the trainee's spend falls among the par lines, best first.
+/// A cost counts as more than a reference's from this share above it. Two runs that spend the
+/// same budget can cost very differently (the viral surge's textbook response, seed 7: 2.2 %
+/// of the budget for $35.63 against doing nothing's 2.3 % for $22.47), and the verdict says
+/// so; a tenth is where the excess starts to be worth a sentence of the verdict rather than a
+/// figure of the par table, which shows every line's cost to the cent.
+pub const MORE_COST_SHARE: f64 = 0.10;
+
+/// How much more `cost` is than `reference`, as a share of `reference` (0.59 for 59 % more),
+/// when it counts as more ([`MORE_COST_SHARE`]); `None` otherwise, and when the reference
+/// cost nothing (no share of nothing to state). The one rule by which the verdict weighs cost.
+pub fn extra_cost(cost: f64, reference: f64) -> Option<f64> {
+    (reference > 0.0 && cost > reference * (1.0 + MORE_COST_SHARE)).then(|| cost / reference - 1.0)
+}
+
+/// Where the trainee's spend falls among the par lines, best first; where it matches a line,
+/// whether it cost more ([`extra_cost`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum VerdictKind {
@@ -343,12 +358,17 @@ pub enum VerdictKind {
     BetterThanTextbook,
     /// The same as the textbook response (within [`SAME_SPEND`]).
     MatchesTextbook,
+    /// The same spend as the textbook response, at more cost than it ([`extra_cost`]).
+    MatchesTextbookAtMoreCost,
     /// Between the textbook response and doing nothing.
     BetweenTextbookAndNothing,
     /// Less than doing nothing, in a run without a textbook line (left alone it never paged).
     BetterThanNothing,
     /// The same as doing nothing (within [`SAME_SPEND`]).
     SameAsNothing,
+    /// The same spend as doing nothing, at more cost than it ([`extra_cost`]): money spent
+    /// for nothing the budget shows.
+    SameAsNothingAtMoreCost,
     /// More than doing nothing.
     WorseThanNothing,
 }
@@ -361,31 +381,49 @@ pub struct Verdict {
     pub nothing_done: Option<f64>,
     pub textbook: Option<f64>,
     pub best_single_action: Option<f64>,
+    /// Fleet cost, $: the run's, and doing nothing's and the textbook's when known.
+    pub cost: f64,
+    pub nothing_done_cost: Option<f64>,
+    pub textbook_cost: Option<f64>,
+    /// For the kinds "at more cost", the share by which the run cost more than the line it
+    /// matches ([`extra_cost`]).
+    pub extra_cost: Option<f64>,
 }
 
 /// The verdict on `summary` against `par` (the lines of [`crate::par::par_lines`] for the
-/// same set-up). Spends closer than [`SAME_SPEND`] count as equal. Without the line of doing
+/// same set-up). Spends closer than [`SAME_SPEND`] count as equal; a spend equal to doing
+/// nothing's or the textbook's is weighed by cost ([`extra_cost`]). Without the line of doing
 /// nothing (par not computed), the run is compared with a spend of 0.
 pub fn verdict(summary: &RunSummary, par: &[ParLine]) -> Verdict {
-    let line = |kind| par.iter().find(|l| l.kind == kind).map(|l| l.budget_spent);
-    let nothing = line(ParKind::NothingDone);
+    let line = |kind| par.iter().find(|l| l.kind == kind);
+    let nothing_line = line(ParKind::NothingDone);
+    let nothing = nothing_line.map(|l| l.budget_spent);
     // A textbook line that spends what doing nothing spends separates nothing: left out.
-    let textbook =
-        line(ParKind::Textbook).filter(|t| nothing.is_none_or(|n| (t - n).abs() > SAME_SPEND));
-    let best = line(ParKind::BestSingleAction);
+    let textbook_line = line(ParKind::Textbook)
+        .filter(|t| nothing.is_none_or(|n| (t.budget_spent - n).abs() > SAME_SPEND));
+    let textbook = textbook_line.map(|l| l.budget_spent);
+    let best = line(ParKind::BestSingleAction).map(|l| l.budget_spent);
     let s = summary.budget_spent;
     let below = |reference: f64| s < reference - SAME_SPEND;
     let same = |reference: f64| (s - reference).abs() <= SAME_SPEND;
+    let more =
+        |reference: Option<&ParLine>| reference.and_then(|l| extra_cost(summary.cost, l.cost));
     let n = nothing.unwrap_or(0.0);
     // Worse than doing nothing is said first, whatever the other lines.
-    let kind = match textbook {
-        _ if s > n + SAME_SPEND => VerdictKind::WorseThanNothing,
-        Some(t) if below(t) && best.is_none_or(below) => VerdictKind::BetterThanEveryPar,
-        Some(t) if below(t) => VerdictKind::BetterThanTextbook,
-        Some(t) if same(t) => VerdictKind::MatchesTextbook,
-        _ if below(n) && textbook.is_some() => VerdictKind::BetweenTextbookAndNothing,
-        _ if below(n) => VerdictKind::BetterThanNothing,
-        _ => VerdictKind::SameAsNothing,
+    let (kind, extra) = match textbook {
+        _ if s > n + SAME_SPEND => (VerdictKind::WorseThanNothing, None),
+        Some(t) if below(t) && best.is_none_or(below) => (VerdictKind::BetterThanEveryPar, None),
+        Some(t) if below(t) => (VerdictKind::BetterThanTextbook, None),
+        Some(t) if same(t) => match more(textbook_line) {
+            Some(extra) => (VerdictKind::MatchesTextbookAtMoreCost, Some(extra)),
+            None => (VerdictKind::MatchesTextbook, None),
+        },
+        _ if below(n) && textbook.is_some() => (VerdictKind::BetweenTextbookAndNothing, None),
+        _ if below(n) => (VerdictKind::BetterThanNothing, None),
+        _ => match more(nothing_line) {
+            Some(extra) => (VerdictKind::SameAsNothingAtMoreCost, Some(extra)),
+            None => (VerdictKind::SameAsNothing, None),
+        },
     };
     Verdict {
         kind,
@@ -393,19 +431,26 @@ pub fn verdict(summary: &RunSummary, par: &[ParLine]) -> Verdict {
         nothing_done: nothing,
         textbook,
         best_single_action: best,
+        cost: summary.cost,
+        nothing_done_cost: nothing_line.map(|l| l.cost),
+        textbook_cost: textbook_line.map(|l| l.cost),
+        extra_cost: extra,
     }
 }
 
 impl Verdict {
-    /// The verdict in one sentence; spends as percentages of the month's budget.
+    /// The verdict in one sentence; spends and the extra cost as percentages (of the month's
+    /// budget, of the matched line's cost), costs in dollars.
     pub fn message(&self) -> Message {
         let id = match self.kind {
             VerdictKind::BetterThanEveryPar => MessageId::VerdictBetterThanEveryPar,
             VerdictKind::BetterThanTextbook => MessageId::VerdictBetterThanTextbook,
             VerdictKind::MatchesTextbook => MessageId::VerdictMatchesTextbook,
+            VerdictKind::MatchesTextbookAtMoreCost => MessageId::VerdictMatchesTextbookAtMoreCost,
             VerdictKind::BetweenTextbookAndNothing => MessageId::VerdictBetweenTextbookAndNothing,
             VerdictKind::BetterThanNothing => MessageId::VerdictBetterThanNothing,
             VerdictKind::SameAsNothing => MessageId::VerdictSameAsNothing,
+            VerdictKind::SameAsNothingAtMoreCost => MessageId::VerdictSameAsNothingAtMoreCost,
             VerdictKind::WorseThanNothing => MessageId::VerdictWorseThanNothing,
         };
         let pct = |x: Option<f64>| 100.0 * x.unwrap_or(0.0);
@@ -414,5 +459,28 @@ impl Verdict {
             .num("nothing_done", pct(self.nothing_done))
             .num("textbook", pct(self.textbook))
             .num("best", pct(self.best_single_action))
+            .num("cost", self.cost)
+            .num("nothing_cost", self.nothing_done_cost.unwrap_or(0.0))
+            .num("textbook_cost", self.textbook_cost.unwrap_or(0.0))
+            .num("extra_cost", pct(self.extra_cost))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rule by which the verdict weighs cost, on the reported figures: the viral surge,
+    /// seed 7, textbook $35.63 against doing nothing's $22.47.
+    #[test]
+    fn extra_cost_counts_from_a_tenth_above_the_reference() {
+        assert_eq!(MORE_COST_SHARE, 0.10);
+        let extra = extra_cost(35.63, 22.47).unwrap();
+        assert!((extra - 0.5857).abs() < 1e-4, "{extra}");
+        assert_eq!(extra_cost(22.47, 22.47), None);
+        assert_eq!(extra_cost(24.70, 22.47), None, "9.9 % more is not more");
+        assert!(extra_cost(24.72, 22.47).is_some(), "10.0 % more is");
+        assert_eq!(extra_cost(17.73, 22.47), None, "cheaper");
+        assert_eq!(extra_cost(5.0, 0.0), None, "a reference that cost nothing");
     }
 }

@@ -290,9 +290,11 @@ ids! {
         VerdictBetterThanEveryPar = "debrief.verdict.better_than_every_par",
         VerdictBetterThanTextbook = "debrief.verdict.better_than_textbook",
         VerdictMatchesTextbook = "debrief.verdict.matches_textbook",
+        VerdictMatchesTextbookAtMoreCost = "debrief.verdict.matches_textbook_at_more_cost",
         VerdictBetweenTextbookAndNothing = "debrief.verdict.between_textbook_and_nothing",
         VerdictBetterThanNothing = "debrief.verdict.better_than_nothing",
         VerdictSameAsNothing = "debrief.verdict.same_as_nothing",
+        VerdictSameAsNothingAtMoreCost = "debrief.verdict.same_as_nothing_at_more_cost",
         VerdictWorseThanNothing = "debrief.verdict.worse_than_nothing",
         // Each scenario's lesson.
         LessonFreePlay = "lesson.free_play",

@@ -200,6 +200,107 @@ fn the_verdict_orders_the_spend_against_the_par_lines() {
     );
 }
 
+fn costing(kind: ParKind, budget_spent: f64, cost: f64) -> ParLine {
+    ParLine {
+        cost,
+        ..line(kind, budget_spent)
+    }
+}
+
+/// The reported case: in the viral surge, seed 7, the textbook response spends 2.2 % of the
+/// budget against 2.3 % for doing nothing, but costs $35.63 against $22.47. A trainee who
+/// plays it is told it kept the budget like doing nothing would, at 59 % more cost.
+#[test]
+fn the_verdict_weighs_cost_where_the_budget_is_the_same() {
+    use VerdictKind::*;
+    assert_eq!(coach::MORE_COST_SHARE, 0.10);
+    let lines = vec![
+        costing(ParKind::NothingDone, 0.022671, 22.47),
+        costing(ParKind::Textbook, 0.022453, 35.63),
+        costing(ParKind::BestSingleAction, 0.002958, 17.73),
+    ];
+    let run = |spent: f64, cost: f64| RunSummary {
+        cost,
+        ..summary(spent)
+    };
+    let v = coach::verdict(&run(0.022453, 35.63), &lines);
+    assert_eq!(v.kind, SameAsNothingAtMoreCost);
+    assert_eq!(
+        v.textbook, None,
+        "spends what doing nothing spends: no reference"
+    );
+    assert!((v.extra_cost.unwrap() - 0.5857).abs() < 1e-4);
+    assert_eq!(
+        v.message().to_string(),
+        "Kept the budget like doing nothing would, at 59 % more cost: you spent 2.2 % of the budget and 35.63 $, doing nothing 2.3 % and 22.47 $."
+    );
+    // Doing nothing itself, or the same spend within a tenth of its cost: no cost to mention.
+    assert_eq!(
+        coach::verdict(&run(0.022671, 22.47), &lines).kind,
+        SameAsNothing
+    );
+    assert_eq!(
+        coach::verdict(&run(0.0225, 24.70), &lines).kind,
+        SameAsNothing
+    );
+    assert_eq!(
+        coach::verdict(&run(0.0225, 24.72), &lines).kind,
+        SameAsNothingAtMoreCost
+    );
+    // A lower spend is better whatever it cost: cost is weighed only where budget ties.
+    assert_eq!(
+        coach::verdict(&run(0.01, 60.0), &lines).kind,
+        BetterThanNothing
+    );
+    assert_eq!(
+        coach::verdict(&run(0.03, 10.0), &lines).kind,
+        WorseThanNothing
+    );
+    // Matching a textbook that does separate itself from doing nothing, at more cost than it.
+    let apart = vec![
+        costing(ParKind::NothingDone, 0.10, 20.0),
+        costing(ParKind::Textbook, 0.03, 25.0),
+    ];
+    assert_eq!(
+        coach::verdict(&run(0.03, 26.0), &apart).kind,
+        MatchesTextbook
+    );
+    let v = coach::verdict(&run(0.03, 40.0), &apart);
+    assert_eq!(v.kind, MatchesTextbookAtMoreCost);
+    assert_eq!(
+        v.message().to_string(),
+        "As good as the textbook response on the budget, at 60 % more cost: you spent 3.0 % of the budget and 40.00 $, the textbook 3.0 % and 25.00 $."
+    );
+    // Without par lines the cost has nothing to be weighed against.
+    assert_eq!(coach::verdict(&run(0.0, 40.0), &[]).kind, SameAsNothing);
+}
+
+/// The same case replayed: the viral surge's textbook response on seed 7 keeps the budget
+/// like doing nothing at more cost, as the par search finds it.
+#[test]
+fn the_viral_surge_textbook_on_seed_7_costs_more_for_the_same_budget() {
+    let setup = RunSetup::new(ScenarioId::ViralSurge, 7);
+    let minutes = scenario::get(ScenarioId::ViralSurge).minutes.unwrap_or(240);
+    let lines = oncall_sim::par::par_lines(&setup, minutes).unwrap();
+    let textbook = lines.iter().find(|l| l.kind == ParKind::Textbook).unwrap();
+    let mut played = setup.clone();
+    played.actions = textbook
+        .actions
+        .iter()
+        .map(|a| oncall_sim::Action::parse(a, minutes).unwrap())
+        .collect();
+    let played = played.run(minutes).unwrap();
+    assert_eq!(played.summary.budget_spent, textbook.budget_spent);
+    let v = coach::verdict(&played.summary, &lines);
+    assert_eq!(v.kind, VerdictKind::SameAsNothingAtMoreCost, "{lines:?}");
+    let text = v.message().to_string();
+    assert!(text.contains("at 59 % more cost"), "{text}");
+    assert!(
+        text.contains("35.63 $") && text.contains("22.47 $"),
+        "{text}"
+    );
+}
+
 #[test]
 fn the_verdict_of_bad_deploy_left_alone_and_rolled_back() {
     let setup = RunSetup::new(ScenarioId::BadDeploy, 7);

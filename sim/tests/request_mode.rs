@@ -536,3 +536,47 @@ fn failed_over_requests_have_the_penalty_less_to_wait() {
         "{mean} ± {error} vs {want}"
     );
 }
+
+/// The request panel's minute carries the incident's fault while it is in force (the slow
+/// instance, the hot key's share while a hash policy routes), so the panel can say what the
+/// formulas beside the requests leave out; before the fault, and for the hot key once least
+/// request routes, it carries none.
+#[test]
+fn the_minute_names_the_fault_the_formulas_leave_out() {
+    use oncall_sim::scenario::{self, Scripted};
+    for (id, lb) in [
+        (ScenarioId::SlowInstance, None),
+        (ScenarioId::HotKey, None),
+        (ScenarioId::HotKey, Some("least-request")),
+    ] {
+        let (start, expected) = match scenario::get(id).script(1).as_slice() {
+            [Scripted::SlowInstance { minute, factor, .. }] => (*minute, *factor),
+            [Scripted::HotKey { minute, share, .. }] => (*minute, *share),
+            other => panic!("{other:?}"),
+        };
+        let mut setup = RunSetup::new(id, 1);
+        if let Some(lb) = lb {
+            setup.set("lb", lb).unwrap();
+        }
+        let mut sim = setup.build().unwrap();
+        let fault = |sim: &oncall_sim::Simulation| {
+            let m = sim.last_requests().unwrap();
+            match id {
+                ScenarioId::SlowInstance => m.slow.map_or(0.0, |s| s.factor),
+                _ => m.hot_key_share,
+            }
+        };
+        for _ in 0..start {
+            sim.step();
+        }
+        assert_eq!(fault(&sim), 0.0, "{id} before minute {start}");
+        sim.step();
+        sim.step();
+        let seen = fault(&sim);
+        if lb.is_some() {
+            assert_eq!(seen, 0.0, "{id} routed by least request");
+        } else {
+            assert_eq!(seen, expected, "{id} at minute {}", start + 1);
+        }
+    }
+}

@@ -164,7 +164,7 @@ pub fn DebriefPanel() -> impl IntoView {
                     ),
                 ),
                 ("budget_left", Msg::DebriefBudgetLeft, v(Format::Percent { decimals: 1 }, s.budget_left)),
-                ("cost", Msg::DebriefCost, v(Format::Dollars, s.cost)),
+                ("cost", Msg::DebriefCost, cost_text(s.cost)),
                 ("worst_p99_ms", Msg::DebriefWorstP99, v(Format::Milliseconds, s.worst_p99_ms)),
                 (
                     "minutes_paging",
@@ -283,6 +283,11 @@ pub(crate) fn budget_text(spent: f64) -> String {
     format::with_unit(Locale::default(), Msg::UnitBudgetPoints, spent * 100.0, 1)
 }
 
+/// A fleet cost, in dollars.
+pub(crate) fn cost_text(cost: f64) -> String {
+    format_value(Format::Dollars, Value::Number(cost))
+}
+
 /// Minutes, with their unit.
 pub(crate) fn minutes_text(m: u32) -> String {
     format_value(Format::Minutes, Value::Number(f64::from(m)))
@@ -293,6 +298,7 @@ pub(crate) fn minutes_text(m: u32) -> String {
 fn regional(summary: &RunSummary) -> impl IntoView {
     crate::components::regional_debrief::regional_comparison(
         summary.budget_spent,
+        summary.cost,
         summary.minutes_paging,
     )
 }
@@ -301,11 +307,12 @@ fn regional(summary: &RunSummary) -> impl IntoView {
 #[cfg(not(feature = "extended"))]
 fn regional(_: &RunSummary) {}
 
-/// The par table: each line's actions, budget spent and minutes paging, and the trainee's;
+/// The par table: each line's actions, budget spent, fleet cost and minutes paging, and the
+/// trainee's;
 /// above it the verdict, and once the par lines are known the warnings that matter (the core's
 /// [`oncall_sim::coach`] decides both).
 fn par_view(par: RwSignal<Par>, summary: RunSummary, opening_ttl_s: u32) -> impl IntoView {
-    let (spent, paging) = (summary.budget_spent, summary.minutes_paging);
+    let (spent, cost, paging) = (summary.budget_spent, summary.cost, summary.minutes_paging);
     let run = use_run();
     let (budget, minutes) = (budget_text, minutes_text);
     let actions = move |line: &ParLine| -> String {
@@ -340,6 +347,7 @@ fn par_view(par: RwSignal<Par>, summary: RunSummary, opening_ttl_s: u32) -> impl
                             <span class="par-actions">{what}</span>
                         </th>
                         <td>{budget(l.budget_spent)}</td>
+                        <td>{cost_text(l.cost)}</td>
                         <td>{minutes(l.minutes_paging)}</td>
                     </tr>
                 }
@@ -372,6 +380,7 @@ fn par_view(par: RwSignal<Par>, summary: RunSummary, opening_ttl_s: u32) -> impl
                     <tr>
                         <th scope="col">{t(Msg::ParWhat)}</th>
                         <th scope="col">{t(Msg::ParBudget)}</th>
+                        <th scope="col">{t(Msg::DebriefCost)}</th>
                         <th scope="col">{t(Msg::ParPaging)}</th>
                     </tr>
                 </thead>
@@ -379,6 +388,7 @@ fn par_view(par: RwSignal<Par>, summary: RunSummary, opening_ttl_s: u32) -> impl
                     <tr data-par="you">
                         <th scope="row">{t(Msg::ParYou)}</th>
                         <td>{budget(spent)}</td>
+                        <td>{cost_text(cost)}</td>
                         <td>{minutes(paging)}</td>
                     </tr>
                     {rows}

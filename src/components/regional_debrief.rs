@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use oncall_sim::regions::debrief::{replay, ComparisonKind, ComparisonLine};
 use oncall_sim::setup::RunSetup;
 
-use crate::components::debrief::{budget_text, minutes_text};
+use crate::components::debrief::{budget_text, cost_text, minutes_text};
 use crate::components::run::{use_run, RunHandle};
 use crate::i18n::{core_text, t, tf, Msg};
 
@@ -78,8 +78,12 @@ fn line_name(kind: ComparisonKind) -> (&'static str, Msg) {
 }
 
 /// The comparison's table, under the par table; nothing for a run with one region.
-/// `budget_spent` and `minutes_paging` are the run as played.
-pub fn regional_comparison(budget_spent: f64, minutes_paging: u32) -> Option<impl IntoView> {
+/// `budget_spent`, `cost` and `minutes_paging` are the run as played.
+pub fn regional_comparison(
+    budget_spent: f64,
+    cost: f64,
+    minutes_paging: u32,
+) -> Option<impl IntoView> {
     let run = use_run();
     let start = run
         .with(|c| {
@@ -107,6 +111,7 @@ pub fn regional_comparison(budget_spent: f64, minutes_paging: u32) -> Option<imp
                         <tr data-comparison=key>
                             <th scope="row">{t(name)}</th>
                             <td>{budget_text(line.budget_spent)}</td>
+                            <td>{cost_text(line.cost)}</td>
                             <td>{minutes_text(line.minutes_paging)}</td>
                         </tr>
                     }
@@ -130,6 +135,7 @@ pub fn regional_comparison(budget_spent: f64, minutes_paging: u32) -> Option<imp
                 <tr>
                     <th scope="col">{t(Msg::ParWhat)}</th>
                     <th scope="col">{t(Msg::ParBudget)}</th>
+                    <th scope="col">{t(Msg::DebriefCost)}</th>
                     <th scope="col">{t(Msg::ParPaging)}</th>
                 </tr>
             </thead>
@@ -137,6 +143,7 @@ pub fn regional_comparison(budget_spent: f64, minutes_paging: u32) -> Option<imp
                 <tr data-comparison="as_played">
                     <th scope="row">{t(Msg::RegionalAsPlayed)}</th>
                     <td>{budget_text(budget_spent)}</td>
+                    <td>{cost_text(cost)}</td>
                     <td>{minutes_text(minutes_paging)}</td>
                 </tr>
                 {rows}

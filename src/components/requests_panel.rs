@@ -151,14 +151,51 @@ fn histogram(m: &RequestMinute) -> impl IntoView {
             <li class="p50">{tf(Msg::RequestsP50Mark, &[("value", &ms(m.p50_s))])}</li>
             <li class="p99">{tf(Msg::RequestsP99Mark, &[("value", &ms(m.p99_s))])}</li>
             <li class="theory">
-                {tf(Msg::RequestsFormulaP99Mark, &[("value", &ms(m.formula.p99_s))])}
+                {tf(
+                    if faulted(m) { Msg::RequestsBaselineP99Mark } else { Msg::RequestsFormulaP99Mark },
+                    &[("value", &ms(m.formula.p99_s))],
+                )}
             </li>
         </ul>
     }
     .into_any()
 }
 
-/// The formula's figures beside the measured ones.
+/// Whether an incident's fault the formulas leave out was in force in the minute (see
+/// [`RequestMinute::slow`]): the formula is then the healthy fleet's baseline.
+fn faulted(m: &RequestMinute) -> bool {
+    m.slow.is_some() || m.hot_key_share > 0.0
+}
+
+/// One line per fault in force naming what the formulas leave out.
+fn gaps(m: &RequestMinute) -> impl IntoView {
+    let slow = m.slow.map(|fault| {
+        tf(
+            Msg::RequestsGapSlow,
+            &[
+                ("n", &(fault.instance + 1).to_string()),
+                ("factor", &format!("{:.1}", fault.factor)),
+            ],
+        )
+    });
+    let hot = (m.hot_key_share > 0.0).then(|| {
+        tf(
+            Msg::RequestsGapHotKey,
+            &[(
+                "share",
+                &num(Format::Percent { decimals: 0 }, m.hot_key_share),
+            )],
+        )
+    });
+    [slow, hot]
+        .into_iter()
+        .flatten()
+        .map(|line| view! { <p class="muted" data-field="formula-gap">{line}</p> })
+        .collect_view()
+}
+
+/// The formula's figures beside the measured ones; while a fault is in force the formula
+/// column says it is the healthy baseline, and a line says what it leaves out.
 fn side_by_side(m: &RequestMinute) -> impl IntoView {
     let pct = |x: f64| num(Format::Percent { decimals: 2 }, x);
     let ms = |s: f64| num(Format::Milliseconds, 1000.0 * s);
@@ -203,12 +240,15 @@ fn side_by_side(m: &RequestMinute) -> impl IntoView {
             <thead>
                 <tr>
                     <th scope="col">{t(Msg::MetricColumn)}</th>
-                    <th scope="col">{t(Msg::RequestsFormula)}</th>
+                    <th scope="col">
+                        {t(if faulted(m) { Msg::RequestsFormulaBaseline } else { Msg::RequestsFormula })}
+                    </th>
                     <th scope="col">{t(Msg::RequestsMeasured)}</th>
                 </tr>
             </thead>
             <tbody>{rows}</tbody>
         </table>
+        {gaps(m)}
     }
 }
 

@@ -429,6 +429,8 @@ describe('web console', () => {
     assert.deepEqual(Object.keys(par), ['you', 'nothing_done', 'textbook', 'best_single_action']);
     assert.match(par.textbook, /roll back at 09:\d\d/);
     assert.match(par.best_single_action, /at 09:\d\d/);
+    // Each line's fleet cost beside its budget.
+    for (const row of Object.values(par)) assert.match(row, /\d+\.\d\d \$/);
     assert.doesNotMatch(await page.locator('.verdict').textContent(), /Replaying/);
     // The verdict places the run among the par lines, with the figures.
     assert.match(await page.locator('[data-field="verdict"]').textContent(), /you spent \d+\.\d % of the budget/);

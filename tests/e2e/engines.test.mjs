@@ -44,6 +44,24 @@ describe('request mode and regions', () => {
     const row = panel.locator('[data-field="formula-vs-requests"] tbody tr').first();
     const [formula, measured] = (await row.locator('td').allTextContents()).map(parseFloat);
     assert.ok(Math.abs(formula - measured) < 3, `${formula} vs ${measured}`);
+    // No fault in free play: the formula column is the formula, with nothing to explain.
+    assert.equal(await panel.locator('[data-field="formula-gap"]').count(), 0);
+    assert.deepEqual(errors, []);
+  });
+
+  test('while the hot key is in force the formula column is labelled the healthy baseline', async () => {
+    const { page, errors } = await openPage(suite.browser);
+    // Seed 1's worst minute is 12:15 (minute 36), the hot key on one instance under Maglev.
+    await load(page, suite.site.url, '?scenario=hot-key&seed=1&t=36');
+    await waitForMinute(page, 36);
+    const panel = page.locator('[data-panel="requests"]');
+    await panel.waitFor({ timeout: LOAD_TIMEOUT_MS });
+    const head = await panel.locator('[data-field="formula-vs-requests"] thead th').nth(1).textContent();
+    assert.equal(head.trim(), 'Formula (healthy fleet)');
+    assert.match(
+      await panel.locator('[data-field="formula-gap"]').textContent(),
+      /^The formula is the healthy baseline, .* the hot key's \d+ % of the requests, all sent to one instance, is not in it/,
+    );
     assert.deepEqual(errors, []);
   });
 

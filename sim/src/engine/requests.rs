@@ -268,6 +268,13 @@ pub struct RequestMinute {
     /// The engine's figures and the formulas' beside them.
     pub measured: Figures,
     pub formula: Figures,
+    /// The incident's faults in force during the minute, which the formulas beside the
+    /// requests leave out (they pool a healthy fleet, every instance at the mean service
+    /// time, the load spread evenly): the slow instance (its index among all the instances,
+    /// as the engine resolves it), and the hot key's largest share of the requests when a
+    /// hash policy routes (0 otherwise: other policies do not send a key to one instance).
+    pub slow: Option<SlowFault>,
+    pub hot_key_share: f64,
 }
 
 /// How the state is kept: by arrival times until hedging first comes on, then as an event
@@ -747,6 +754,16 @@ impl ServiceModel for RequestEngine {
         f.rejected_share += formula.rejected;
         self.current.routing = input.requests.routing;
         self.current.hedging = input.requests.hedging.is_some();
+        if let Some(fault) = input.requests.slow.filter(|_| input.serving > 0) {
+            self.current.slow = Some(SlowFault {
+                instance: fault.instance % input.serving,
+                ..fault
+            });
+        }
+        if Router::uses_keys(input.requests.routing) {
+            let share = &mut self.current.hot_key_share;
+            *share = share.max(input.requests.hot_key_share);
+        }
         let t0 = self.clock;
         let t1 = t0 + tick_s;
         if input.serving == 0 || !(input.lambda > 0.0) || !(tick_s > 0.0) {

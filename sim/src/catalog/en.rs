@@ -210,6 +210,23 @@ pub fn template(id: MessageId) -> &'static str {
         LessonSlowInstance => "One slow instance is a tail problem, not a capacity problem: hedging sends a copy elsewhere after the hedge delay and cuts the p99 for a few percent of extra load; under a sustained overload the copies only add load, and the token bucket drains and stops them.",
         LessonHotKey => "A hash policy sends every request of a key to the same instance: when one key surges, that instance overloads while the others idle. Least request spreads the load; consistent hashing is worth its price only when the cache locality it buys matters.",
         LessonRegionalOutage => "A region that declares itself unhealthy lets its users fail over within a minute; the region that takes them needs capacity and a warm cache it does not have: raise its floor as soon as the failover starts, and make each request cheaper while it scales.",
+        // Regions and their health checks: only the extended build runs them.
+        EventHealthTransition | EventRerouted | EventEjected | EventUnejected | EventInstancesCrashed | EventFailure | HealthCompositeAsSource | HealthNoSource | HealthReasonReconfigured | HealthReasonProbesPassed | HealthReasonDown | HealthReasonProbeTimeout | HealthReasonPolicy | HealthReasonSources | HealthReasonPropagated | HealthChangesApplyAtOnce => regions_template(id),
+        RegionAction => "{name}={value}",
+        RegionAllowedShare => "REGION:SHARE, a region of {regions} and a share from 0 to 1",
+        RegionAllowedOnOff => "REGION:on or REGION:off, a region of {regions}",
+        RegionAllowedCount => "REGION:N, a region of {regions} and a whole number from {lo} to {hi}",
+        RegionNoSuchRegion => "the run has no region {region}; it has {regions}",
+        LessonCacheFlush => "A cold cache sends its misses to the database: take load off the database (shed, turn off the heavy feature) while the cache refills, or warm it on purpose.",
+    }
+}
+
+/// The templates of regions and their health checks. Only the extended build runs regions,
+/// so the first download leaves them out (they would only add to its transfer).
+#[cfg(feature = "extended")]
+fn regions_template(id: MessageId) -> &'static str {
+    use MessageId::*;
+    match id {
         EventHealthTransition => "{resource} {from} → {to}: {reason}",
         EventRerouted => "users of region {users} now go to region {to} (were on {from})",
         EventEjected => "outlier detection ejected instance {instance} for {seconds} s",
@@ -226,13 +243,13 @@ pub fn template(id: MessageId) -> &'static str {
         HealthReasonSources => "sources: app fleet {app}, database {database}",
         HealthReasonPropagated => "the composite state reached the consumer's load balancer after {delay} s",
         HealthChangesApplyAtOnce => "Health changes apply at once: there is no test mode, and a change can fail a region over immediately.",
-        RegionAction => "{name}={value}",
-        RegionAllowedShare => "REGION:SHARE, a region of {regions} and a share from 0 to 1",
-        RegionAllowedOnOff => "REGION:on or REGION:off, a region of {regions}",
-        RegionAllowedCount => "REGION:N, a region of {regions} and a whole number from {lo} to {hi}",
-        RegionNoSuchRegion => "the run has no region {region}; it has {regions}",
-        LessonCacheFlush => "A cold cache sends its misses to the database: take load off the database (shed, turn off the heavy feature) while the cache refills, or warm it on purpose.",
+        _ => "",
     }
+}
+
+#[cfg(not(feature = "extended"))]
+fn regions_template(_id: MessageId) -> &'static str {
+    ""
 }
 
 /// The command line's templates. The page runs no command line, so its build leaves them

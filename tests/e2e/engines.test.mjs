@@ -186,15 +186,15 @@ describe('request mode and regions', () => {
     assert.equal(await b.locator('[data-field="composite"]').textContent(), 'HEALTHY');
     assert.match(await a.locator('[data-field="app"]').textContent(), /^UNHEALTHY\s*\d+ of \d+ healthy \(needs 60 % and 1\)$/);
     const log = await readLog(page);
-    assert.ok(log.some((l) => /composite HEALTHY → UNHEALTHY/.test(l)), log.slice(0, 10).join('\n'));
-    assert.ok(log.some((l) => /users of region a now go to region b/.test(l)), log.slice(0, 10).join('\n'));
+    assert.ok(log.some((l) => /Region A: Composite health HEALTHY → UNHEALTHY/.test(l)), log.slice(0, 10).join('\n'));
+    assert.ok(log.some((l) => /users of region A now go to region B/.test(l)), log.slice(0, 10).join('\n'));
     // The health policy, changed live: the notice says it applies at once.
     assert.match(await panel.locator('[data-field="no-test-mode"]').textContent(), /no test mode/);
     await panel.locator('[data-region-control="healthy_percent"]').fill('30');
     await panel.locator('[data-region-control="healthy_percent"] + button').click();
     await step(page);
     const after = await readLog(page);
-    assert.ok(after.some((l) => /healthy_percent=30/.test(l)), after.slice(0, 10).join('\n'));
+    assert.ok(after.some((l) => /healthy share needed → 30 %/.test(l)), after.slice(0, 10).join('\n'));
     assert.match(linkParams(page).actions, /45:healthy_percent=30/);
     // At 30 % the 2 of 6 instances left are enough: region a is healthy again and its users
     // come back, at once (there is no test mode).
@@ -204,7 +204,7 @@ describe('request mode and regions', () => {
     assert.equal(await a.locator('[data-field="composite"]').textContent(), 'HEALTHY');
     assert.match(await a.locator('[data-field="routed"]').textContent(), /their own region/);
     const back = await readLog(page);
-    assert.ok(back.some((l) => /users of region a now go to region a/.test(l)), back.slice(0, 10).join('\n'));
+    assert.ok(back.some((l) => /users of region A now go to region A/.test(l)), back.slice(0, 10).join('\n'));
     assert.deepEqual(errors, []);
   });
 });

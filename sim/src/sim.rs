@@ -635,14 +635,15 @@ impl Simulation {
     // ---- Stage 4: the cache and the database ---------------------------------------------
 
     /// The cache and the database of a run with one region, for the minute's admitted
-    /// requests.
+    /// requests (its database failed when a `db_failure` says so: every miss then fails).
     pub(crate) fn backend(&self, traffic: &Traffic, p: &ModelParams) -> Backend {
         let users = [Users {
             lambda: traffic.admitted,
             warm: self.service.cache.warm,
             hot_objects: p.hot_objects,
         }];
-        self.backend_for(&users, 1.0, p.db_capacity_qps, false, p)
+        let db_down = self.regions.first().is_some_and(|r| r.db_failed);
+        self.backend_for(&users, 1.0, p.db_capacity_qps, db_down, p)
     }
 
     /// The cache and the database serving the requests of `users` (one group in a run with

@@ -923,3 +923,40 @@ fn print_zone_return() {
         }
     }
 }
+
+#[test]
+fn a_database_failure_with_one_region_fails_the_requests_that_need_it() {
+    // One region, its database down from minute 20 to 30: every cache miss fails (the
+    // health checks see it too: the composite turns UNHEALTHY, with nowhere to fail over).
+    for engine in ["formulas", "requests"] {
+        let mut s = setup(
+            ScenarioId::FreePlay,
+            3,
+            1,
+            &["20:db_failure=a:on", "30:db_failure=a:off"],
+        );
+        s.set("engine", engine).unwrap();
+        let out = s.run(35).unwrap();
+        let mut plain = RunSetup::new(ScenarioId::FreePlay, 3);
+        plain.set("engine", engine).unwrap();
+        let plain = plain.run(35).unwrap();
+        assert_eq!(plain.history[..20], out.history[..20], "{engine}");
+        for r in &out.history[20..30] {
+            let misses = (1.0 - r.cache_hit) * (1.0 - r.timeout_share);
+            assert!(misses > 0.1, "{engine}: {r:?}");
+            assert!(
+                (r.error_rate - (r.timeout_share + misses)).abs() < 1e-12,
+                "{engine}: {r:?}"
+            );
+        }
+        for r in &out.history[30..] {
+            assert_eq!(r.error_rate, 0.0, "{engine}: {r:?}");
+        }
+        let composite = transitions(&out.events, "a", Resource::Composite);
+        assert_eq!(
+            composite[1],
+            (20, 5, HealthState::Healthy, HealthState::Unhealthy),
+            "{engine}"
+        );
+    }
+}

@@ -875,7 +875,9 @@ impl Simulation {
     }
 
     /// What the request engine reads of this tick: the policy, hedging and the scenario's
-    /// faults in force this minute.
+    /// faults in force this minute. The faults (one slow instance, a hot key) are region
+    /// a's: the region that keeps the scenario's clock, whose peak the briefing names and
+    /// whose failures the regions' scenario injects; the other regions' engines run without.
     fn request_conditions(&self, tick_s: f64) -> RequestConditions {
         let m = self.minute;
         let active = |minute: u32, minutes: u32| m >= minute && m < minute.saturating_add(minutes);
@@ -888,7 +890,8 @@ impl Simulation {
             keys: self.params.key_space(),
             choices: self.params.choices(),
         };
-        for s in &self.script {
+        let faults = if self.at == 0 { &self.script[..] } else { &[] };
+        for s in faults {
             match *s {
                 Scripted::SlowInstance {
                     minute,

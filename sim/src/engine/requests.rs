@@ -378,7 +378,8 @@ impl RequestEngine {
 
     /// The engine of region `region` in a run with `seed`: its own random streams
     /// ([`region_seed`]; region a's are those of [`RequestEngine::new`]), and the run's hot
-    /// key (a key that surges does so for every region's users).
+    /// key (the same in every region; the hot-key scenario's surge is region a's, see
+    /// `Simulation::request_conditions`).
     pub fn for_region(seed: u32, region: usize, keys: KeySpace, service: ServiceShape) -> Self {
         let streams = region_seed(seed, region);
         let hot_key = {

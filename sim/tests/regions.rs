@@ -213,11 +213,11 @@ fn a_composite_cannot_use_another_composite_and_a_policy_change_starts_unknown()
 fn failover_keeps_more_budget_than_failover_off_in_the_regional_outage() {
     // Budget spent over the 150 minutes (share of the month's budget), failover on / off /
     // outlier detection only:
-    // seed 1 (zone outage, 67 % of a's instances):  0.0446 / 0.2210 / 1.1666
-    // seed 2 (zone outage, 63 %):                   0.0436 / 0.2570 / 1.0422
-    // seed 3 (a's database fails):                  0.0459 / 0.1783 / 0.1783
-    // seed 4 (zone outage, 70 %):                   0.0492 / 0.1752 / 1.0529
-    // seed 5 (zone outage, 76 %):                   0.0810 / 0.4624 / 1.2855
+    // seed 1 (zone outage, 67 % of a's instances):  0.0531 / 0.2161 / 0.4025
+    // seed 2 (zone outage, 63 %):                   0.0531 / 0.2522 / 0.4757
+    // seed 3 (a's database fails):                  0.0712 / 0.1783 / 0.1783
+    // seed 4 (zone outage, 70 %):                   0.1059 / 0.1701 / 0.3167
+    // seed 5 (zone outage, 76 %):                   0.0563 / 0.4334 / 0.6126
     for seed in 1..=5 {
         let spent = |actions: &[&str]| {
             setup(ScenarioId::RegionalOutage, seed, 2, actions)

@@ -100,6 +100,7 @@ fn reason_text(reason: FleetReason) -> &'static str {
         FleetReason::Rollback => Msg::ReasonRollback,
         FleetReason::Drained => Msg::ReasonDrained,
         FleetReason::Opening => Msg::ReasonOpening,
+        FleetReason::ZoneBack => Msg::ReasonZoneBack,
     })
 }
 

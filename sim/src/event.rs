@@ -14,6 +14,8 @@ pub enum FleetReason {
     Drained,
     /// The scenario's starting fleet.
     Opening,
+    /// A zone that was down came back: the instances it lost boot again.
+    ZoneBack,
 }
 
 /// Something that happened in the simulated service.

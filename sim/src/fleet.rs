@@ -73,6 +73,30 @@ impl Fleet {
         }
     }
 
+    /// Starts again, at `now_ms`, the instances `ids` that left the fleet (a zone's, when it
+    /// comes back): each keeps its id and serves after `boot_ms`.
+    pub fn restart(&mut self, ids: &[u32], now_ms: Millis, boot_ms: Millis, build: u32) {
+        for &id in ids {
+            debug_assert!(id < self.next_id && self.instances.iter().all(|i| i.id != id));
+            let state = if boot_ms == 0 {
+                InstanceState::Serving
+            } else {
+                InstanceState::Booting {
+                    ready_at_ms: now_ms + boot_ms,
+                }
+            };
+            self.instances.push(Instance {
+                id,
+                state,
+                build,
+                started_at_ms: now_ms,
+                boot_ms,
+                region: self.region,
+                rollback: false,
+            });
+        }
+    }
+
     /// Ids of the serving instances of the live fleet, oldest first.
     pub fn serving_ids(&self) -> Vec<u32> {
         self.instances

@@ -645,14 +645,15 @@ impl Simulation {
     // ---- Stage 4: the cache and the database ---------------------------------------------
 
     /// The cache and the database of a run with one region, for the minute's admitted
-    /// requests.
+    /// requests (its database failed when a `db_failure` says so: every miss then fails).
     pub(crate) fn backend(&self, traffic: &Traffic, p: &ModelParams) -> Backend {
         let users = [Users {
             lambda: traffic.admitted,
             warm: self.service.cache.warm,
             hot_objects: p.hot_objects,
         }];
-        self.backend_for(&users, 1.0, p.db_capacity_qps, false, p)
+        let db_down = self.regions.first().is_some_and(|r| r.db_failed);
+        self.backend_for(&users, 1.0, p.db_capacity_qps, db_down, p)
     }
 
     /// The cache and the database serving the requests of `users` (one group in a run with
@@ -884,7 +885,9 @@ impl Simulation {
     }
 
     /// What the request engine reads of this tick: the policy, hedging and the scenario's
-    /// faults in force this minute.
+    /// faults in force this minute. The faults (one slow instance, a hot key) are region
+    /// a's: the region that keeps the scenario's clock, whose peak the briefing names and
+    /// whose failures the regions' scenario injects; the other regions' engines run without.
     fn request_conditions(&self, tick_s: f64) -> RequestConditions {
         let m = self.minute;
         let active = |minute: u32, minutes: u32| m >= minute && m < minute.saturating_add(minutes);
@@ -897,7 +900,8 @@ impl Simulation {
             keys: self.params.key_space(),
             choices: self.params.choices(),
         };
-        for s in &self.script {
+        let faults = if self.at == 0 { &self.script[..] } else { &[] };
+        for s in faults {
             match *s {
                 Scripted::SlowInstance {
                     minute,

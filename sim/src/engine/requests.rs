@@ -359,8 +359,13 @@ fn draw_key(zipf: Option<&AliasKeys>, rng: &mut Mulberry32, hot: f64, hot_key: u
     u64::from(key)
 }
 
-/// The stream of the hot key's draw (the engine's other streams are the batch runner's).
-const HOT_KEY_STREAM: u32 = 4;
+/// Where the hot key is drawn: the key stream of a fourth region slot ([`region_seed`]),
+/// which no run has (at most [`crate::regions::MAX_REGIONS`] regions), so its draw is none
+/// of any region's streams' within 2^28 draws. (A seed has four streams only, and
+/// [`Mulberry32::stream`] masks the index: a fifth, index 4, was the arrival stream, so the
+/// hot key was the first arrival's draw.)
+const HOT_KEY_SLOT: usize = 3;
+const _: () = assert!(crate::regions::MAX_REGIONS <= HOT_KEY_SLOT);
 
 /// The seed of region `region`'s random streams in a run with `seed`: region a's is the run's
 /// own, and region r enters each of the seed's four streams ([`Mulberry32::stream`])
@@ -380,11 +385,12 @@ impl RequestEngine {
 
     /// The engine of region `region` in a run with `seed`: its own random streams
     /// ([`region_seed`]; region a's are those of [`RequestEngine::new`]), and the run's hot
-    /// key (a key that surges does so for every region's users).
+    /// key (the same in every region; the hot-key scenario's surge is region a's, see
+    /// `Simulation::request_conditions`).
     pub fn for_region(seed: u32, region: usize, keys: KeySpace, service: ServiceShape) -> Self {
         let streams = region_seed(seed, region);
         let hot_key = {
-            let mut rng = Mulberry32::stream(seed, HOT_KEY_STREAM);
+            let mut rng = Mulberry32::stream(region_seed(seed, HOT_KEY_SLOT), KEY_STREAM);
             // A key from the popular end, but not the most popular one: ranks 10 to 99.
             let span = keys.keys.clamp(1, 100);
             let lo = 10.min(span - 1);
@@ -937,6 +943,33 @@ impl ServiceModel for RequestEngine {
 mod tests {
     use super::*;
     use crate::requests::percentiles;
+
+    /// The hot key comes from a stream of its own, not from the arrivals' first draw (a
+    /// fifth stream of a seed is the first one again), and every region's engine has the
+    /// same.
+    #[test]
+    fn the_hot_key_is_drawn_from_its_own_stream() {
+        let keys = KeySpace::default();
+        let rank = |u: f64| 10 + (libm::floor(u * 90.0) as u32).min(89);
+        let mut same_as_first_arrival = 0;
+        for seed in 0..1000u32 {
+            assert_eq!(
+                Mulberry32::stream(seed, 4).uniform(),
+                Mulberry32::stream(seed, ARRIVAL_STREAM).uniform()
+            );
+            let engine = RequestEngine::new(seed, keys, ServiceShape::Exponential);
+            let own = Mulberry32::stream(region_seed(seed, HOT_KEY_SLOT), KEY_STREAM).uniform();
+            assert_eq!(engine.hot_key(), rank(own), "{seed}");
+            for r in 1..crate::regions::MAX_REGIONS {
+                let other = RequestEngine::for_region(seed, r, keys, ServiceShape::Exponential);
+                assert_eq!(other.hot_key(), engine.hot_key());
+            }
+            let first_arrival = Mulberry32::stream(seed, ARRIVAL_STREAM).uniform();
+            same_as_first_arrival += u32::from(engine.hot_key() == rank(first_arrival));
+        }
+        // One seed in 90 by chance.
+        assert!(same_as_first_arrival < 30, "{same_as_first_arrival}");
+    }
 
     /// The percentiles read through the latency bins are those of a selection among all the
     /// values: on exponential times around the bins' middle, on times below the first bin

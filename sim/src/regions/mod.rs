@@ -186,6 +186,16 @@ pub struct Region {
     pub foreign_warm: [f64; MAX_REGIONS],
     /// Instances crashed by a zone outage, still registered as endpoints.
     pub crashed: Vec<u32>,
+    /// Instances of a zone that came back, booting again: still registered as endpoints,
+    /// they fail their probes until they serve.
+    pub restoring: Vec<u32>,
+    /// While a zone's instances come back, the least its autoscaler may keep: the live
+    /// fleet the zone's return restored. The instance group recreates the zone's
+    /// instances at its target size, and an idle region (its users failed over) must not
+    /// scale them away before it takes its users back. Lifted at the end of the first
+    /// minute that they all serve and the consumer routes to the region throughout (its
+    /// drain by hand aside).
+    pub recovery_floor: Option<u32>,
     /// Instances on a bad build of this region alone (they fail real requests, answer
     /// probes).
     pub grey: Vec<u32>,
@@ -210,7 +220,7 @@ pub struct Region {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RegionAction {
     /// A share of the region's serving instances crash (a zone goes down); 0 brings the
-    /// zone back (its crashed endpoints leave the backend).
+    /// zone back (its crashed instances boot again through the boot delay).
     ZoneOutage { region: u8, share: f64 },
     /// The region's database fails (`on`) or comes back.
     DbFailure { region: u8, on: bool },

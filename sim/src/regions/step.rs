@@ -84,6 +84,8 @@ pub fn regions_of(
                 db_failed: false,
                 foreign_warm,
                 crashed: Vec::new(),
+                restoring: Vec::new(),
+                recovery_floor: None,
                 grey: Vec::new(),
                 health: RegionHealth::new(params.db_replicas),
                 outlier: Default::default(),
@@ -113,7 +115,11 @@ impl Simulation {
     pub(crate) fn visit(&mut self, r: usize) {
         self.ejected_now = self.regions[r].outlier.ejected.len() as u32;
         self.journal.region = (self.regions.len() > 1).then(|| code(r));
-        self.settings.min_instances = self.regions[r].min_instances.unwrap_or(self.shared_min);
+        let region = &self.regions[r];
+        self.settings.min_instances = region
+            .min_instances
+            .unwrap_or(self.shared_min)
+            .max(region.recovery_floor.unwrap_or(0));
         self.params.max_instances = self.regions[r].capacity_cap.unwrap_or(self.shared_max);
         if r == self.at {
             return;
@@ -190,15 +196,28 @@ impl Simulation {
                         });
                     }
                 } else {
-                    // The zone is back: its crashed instances leave the backend (the
-                    // instance group replaces them as the autoscaler asks).
+                    // The zone is back: the instance group boots the instances it lost
+                    // again, through the boot delay. Their endpoints stay in the backend
+                    // and fail their probes until they serve, so the region turns healthy
+                    // (and its users come back) only once they do; until then its
+                    // autoscaler keeps them.
                     let ids = core::mem::take(&mut self.regions[r].crashed);
                     self.regions[r].capacity_cap = None;
                     self.params.max_instances = self.shared_max;
-                    self.regions[r]
-                        .health
-                        .app
-                        .retain(|(id, _)| !ids.contains(id));
+                    if !ids.is_empty() {
+                        let boot_ms = secs(self.scenario.boot_minutes * 60);
+                        let build = self.deploys.live_build;
+                        self.service.fleet.restart(&ids, now_ms, boot_ms, build);
+                        self.emit(EventKind::InstancesStarted {
+                            count: ids.len() as u32,
+                            reason: FleetReason::ZoneBack,
+                        });
+                        let live = self.service.fleet.live();
+                        let region = &mut self.regions[r];
+                        region.restoring.extend(ids);
+                        region.recovery_floor = Some(live);
+                        self.settings.min_instances = self.settings.min_instances.max(live);
+                    }
                 }
             }
             RegionAction::DbFailure { on, .. } => self.regions[self.at].db_failed = on,
@@ -211,6 +230,8 @@ impl Simulation {
             RegionAction::RegionMinInstances { min, .. } => {
                 let r = self.at;
                 self.regions[r].min_instances = Some(min);
+                // A zone's instances coming back stay (see `Region::recovery_floor`).
+                let min = min.max(self.regions[r].recovery_floor.unwrap_or(0));
                 self.settings.min_instances = min;
                 let live = self.service.fleet.live();
                 if live < min || (!self.settings.autoscaling && live > min) {
@@ -324,11 +345,30 @@ impl Simulation {
         self.journal.region = (self.regions.len() > 1).then(|| code(self.at));
     }
 
-    /// The endpoints of each region's app source: its serving instances and its crashed
-    /// ones (a new endpoint enters healthy: an instance's boot ends when it passes its
-    /// readiness checks).
+    /// The endpoints of each region's app source: its serving instances, its crashed ones
+    /// and those of a zone that came back still booting (a new endpoint enters healthy: an
+    /// instance's boot ends when it passes its readiness checks; a returning one stays
+    /// unhealthy until its probes pass).
     fn sync_endpoints(&mut self) {
         for r in 0..self.regions.len() {
+            if !self.regions[r].restoring.is_empty() {
+                // A returning instance that serves now is an endpoint like the others (one
+                // stopped meanwhile leaves the backend).
+                let Some(fleet) = self.region_fleet(r) else {
+                    continue;
+                };
+                let booting: Vec<u32> = self.regions[r]
+                    .restoring
+                    .iter()
+                    .copied()
+                    .filter(|id| {
+                        fleet.instances.iter().any(|i| {
+                            i.id == *id && !i.rollback && i.state != InstanceState::Serving
+                        })
+                    })
+                    .collect();
+                self.regions[r].restoring = booting;
+            }
             let Some(fleet) = self.region_fleet(r) else {
                 continue;
             };
@@ -339,7 +379,8 @@ impl Simulation {
                 .iter()
                 .filter(|i| !i.rollback && i.state == InstanceState::Serving)
                 .map(|i| i.id)
-                .chain(region.crashed.iter().copied());
+                .chain(region.crashed.iter().copied())
+                .chain(region.restoring.iter().copied());
             let app = &region.health.app;
             let same =
                 app.iter().all(|(id, _)| serving.next() == Some(*id)) && serving.next().is_none();
@@ -348,6 +389,7 @@ impl Simulation {
             }
             let mut ids = fleet.serving_ids();
             ids.extend(self.regions[r].crashed.iter().copied());
+            ids.extend(self.regions[r].restoring.iter().copied());
             let old = core::mem::take(&mut self.regions[r].health.app);
             self.regions[r].health.app = ids
                 .into_iter()
@@ -372,7 +414,7 @@ impl Simulation {
             let mut changes = Vec::new();
             let region = &mut self.regions[r];
             for (id, e) in region.health.app.iter_mut() {
-                let crashed = region.crashed.contains(id);
+                let crashed = region.crashed.contains(id) || region.restoring.contains(id);
                 let next = probe_step(
                     *e,
                     probe_passes(!crashed, timeout_share, request_timeout, probe_timeout),
@@ -727,6 +769,12 @@ impl Simulation {
         self.visit(0);
         let traffic = self.traffic(&p);
         let users = self.users(traffic.rate);
+        // Whether the consumer routes to each region (its drain by hand aside) as the
+        // minute starts: a zone's returning instances are kept until a whole minute of it.
+        let mut routed_at_start = [false; MAX_REGIONS];
+        for (o, r) in routed_at_start.iter_mut().zip(&self.regions) {
+            *o = !out_of_routing(r.health.propagation.view, self.failover_on, false);
+        }
         let walk = self.walk_minute(&users);
 
         let mut served: Vec<(Traffic, Backend, MinuteService, [f64; MAX_REGIONS])> =
@@ -925,6 +973,17 @@ impl Simulation {
                 fleet_cost_per_hour: s.sums.cost_per_hour,
             });
             self.scale_at_minute_end(s, t.admitted, secs((m + 1) * 60));
+            // The zone's instances all served and the consumer routed to the region the
+            // whole minute: its autoscaler, which has seen a minute of the region's own
+            // traffic, is free to follow it.
+            let region = &mut self.regions[r];
+            if region.recovery_floor.is_some()
+                && region.restoring.is_empty()
+                && routed_at_start[r]
+                && !out_of_routing(region.health.propagation.view, self.failover_on, false)
+            {
+                region.recovery_floor = None;
+            }
         }
         for (h, v) in views.iter_mut().enumerate() {
             v.routed_to = code(self.route_of(h));

@@ -29,6 +29,7 @@ fn base(instances: u32, workers: u32, load_per_worker: f64, customers: u64) -> R
 fn same_fates(a: &RunOutcome, b: &RunOutcome, label: &str) {
     assert_eq!(a.per_instance_served, b.per_instance_served, "{label}");
     assert_eq!(a.hosts, b.hosts, "{label}");
+    assert_eq!(a.host_events, b.host_events, "{label}");
     for (x, y, what) in [
         (a.p_wait, b.p_wait, "p_wait"),
         (a.timeout_share, b.timeout_share, "timeout_share"),

@@ -1057,7 +1057,10 @@ pub(super) fn run(
     let tokens_left = engine.bucket.map(|b| b.tokens());
     let events = engine.events;
     let hosts = router.host_counts(last_arrival);
-    Ok(engine.tally.finish(utilization, tokens_left, events, hosts))
+    let host_events = router.host_events().to_vec();
+    Ok(engine
+        .tally
+        .finish(utilization, tokens_left, events, hosts, host_events))
 }
 
 #[cfg(test)]

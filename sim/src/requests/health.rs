@@ -172,6 +172,19 @@ pub struct HostCounts {
     pub slow_start: u32,
 }
 
+/// A host ejected or back, at a time of the run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HostEvent {
+    pub at_s: f64,
+    pub instance: u32,
+    /// Ejected (`true`) or back (`false`).
+    pub ejected: bool,
+}
+
+/// Host events kept at most (the first ones; a run ejects a host at most once per base
+/// ejection time, so this is hours of a flapping fleet).
+pub const MAX_HOST_EVENTS: usize = 10_000;
+
 #[derive(Clone, Copy, Debug)]
 struct HostState {
     member: bool,
@@ -239,6 +252,8 @@ pub(crate) struct Health {
     ejected: u32,
     pub(crate) ejections: u64,
     latest_join: f64,
+    /// The ejections and returns so far (at most [`MAX_HOST_EVENTS`]).
+    pub(crate) events: Vec<HostEvent>,
 }
 
 impl Health {
@@ -256,6 +271,7 @@ impl Health {
             ejected: 0,
             ejections: 0,
             latest_join: f64::NEG_INFINITY,
+            events: Vec::new(),
         }
     }
 
@@ -454,7 +470,18 @@ impl Health {
         }
         self.ejected += 1;
         self.ejections += 1;
+        self.log(now, i, true);
         true
+    }
+
+    fn log(&mut self, at_s: f64, i: usize, ejected: bool) {
+        if self.events.len() < MAX_HOST_EVENTS {
+            self.events.push(HostEvent {
+                at_s,
+                instance: i as u32,
+                ejected,
+            });
+        }
     }
 
     /// The sweep at `next_sweep`: hosts whose ejection has run its time come back; the others'
@@ -467,8 +494,9 @@ impl Health {
         let now = self.next_sweep;
         let interval = f64::from(o.interval_s);
         let mut changed = false;
-        for h in self.hosts.iter_mut().filter(|h| h.member) {
-            if h.ejected {
+        for i in 0..self.hosts.len() {
+            let h = &mut self.hosts[i];
+            if h.member && h.ejected {
                 let lasts = (u64::from(o.base_ejection_s) * u64::from(h.backoff))
                     .min(u64::from(o.max_ejection_s)) as f64;
                 if lasts <= now - h.ejected_at {
@@ -477,6 +505,7 @@ impl Health {
                     h.unejected_at = Some(now);
                     self.ejected -= 1;
                     changed = true;
+                    self.log(now, i, false);
                 }
             }
         }

@@ -45,7 +45,7 @@ use crate::relations::{
 };
 use crate::Mulberry32;
 use arrivals::{ArrivalFleet, Fate};
-pub use health::{HostCounts, HostSelection, SlowStart};
+pub use health::{HostCounts, HostEvent, HostSelection, SlowStart};
 pub use hedging::{HedgeError, Hedging, TokenBucket};
 pub use keys::{KeySpace, ServiceShape, ZipfKeys};
 use route::Router;
@@ -502,6 +502,9 @@ pub struct RunOutcome {
     /// Host selection at the last arrival: the ejections of the whole run (warm-up
     /// included), the hosts ejected, panic, the hosts in their slow-start window.
     pub hosts: HostCounts,
+    /// Each ejection and return of a host, in time order (the first
+    /// [`health::MAX_HOST_EVENTS`]).
+    pub host_events: Vec<HostEvent>,
     /// Requests counted.
     pub customers: u64,
     /// Events simulated, warm-up included: each request's arrival and its departure or
@@ -565,6 +568,7 @@ impl Tally {
         tokens_left: Option<f64>,
         events: u64,
         hosts: HostCounts,
+        host_events: Vec<HostEvent>,
     ) -> RunOutcome {
         let customers = self.customers as f64;
         let served = self.sojourns.len();
@@ -592,6 +596,7 @@ impl Tally {
             duplicates: self.duplicates,
             tokens_left,
             hosts,
+            host_events,
             customers: self.customers,
             events,
         }
@@ -749,7 +754,13 @@ fn run_by_arrivals(config: &RunConfig, options: &Options, plan: &Plan) -> RunOut
         0.0
     };
     let hosts = router.host_counts(now);
-    tally.finish(utilization, None, 2 * total, hosts)
+    tally.finish(
+        utilization,
+        None,
+        2 * total,
+        hosts,
+        router.host_events().to_vec(),
+    )
 }
 
 /// Nearest-rank percentiles of `values` (the smallest value with at least a share q of the

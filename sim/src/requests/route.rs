@@ -10,7 +10,7 @@
 //! rehashed with the attempt number (as Envoy's hash policies do when a retry must avoid the
 //! hosts already tried).
 
-use super::health::{Edf, Health, HostCounts, HostSelection};
+use super::health::{Edf, Health, HostCounts, HostEvent, HostSelection};
 use super::{draw_index, Routing, DEFAULT_CHOICE_COUNT, MAX_CHOICE_COUNT};
 use crate::balance::{self, maglev::Maglev, ring::Ring, HashBalancer};
 use crate::Mulberry32;
@@ -245,6 +245,11 @@ impl Router {
             counts.panic = self.panic && h.cfg.outlier.is_some();
             counts
         })
+    }
+
+    /// The ejections and returns so far.
+    pub(crate) fn host_events(&self) -> &[HostEvent] {
+        self.health.as_ref().map_or(&[], |h| &h.events)
     }
 
     /// After a change of the cluster or of a host's health (Envoy's refresh of the host set):

@@ -886,7 +886,7 @@ impl Simulation {
             hot_key_share: 0.0,
             keys: self.params.key_space(),
             choices: self.params.choices(),
-            host_selection: crate::requests::HostSelection::default(),
+            host_selection: self.params.host_selection(),
         };
         for s in &self.script {
             match *s {

@@ -420,3 +420,137 @@ fn least_request_ramps_a_new_host_too() {
     assert!(shares.windows(2).all(|w| w[0] < w[1]), "{shares:?}");
     assert!((after - 0.2).abs() < 0.02, "{after}");
 }
+
+// ---- Request mode: the minute model's request engine, tick by tick ----
+
+use oncall_sim::engine::requests::{RequestConditions, RequestEngine, SlowFault};
+use oncall_sim::engine::{ServiceModel, TickInput};
+use oncall_sim::requests::{Hedging, KeySpace, ServiceShape};
+use oncall_sim::share::{owned_pairs, ShareState};
+
+/// The host selection a link sets (and the link it writes back reads the same).
+fn linked(pairs: &[(&str, &str)]) -> HostSelection {
+    let (state, notices, rest) = ShareState::from_pairs(&owned_pairs(pairs));
+    assert!(
+        notices.is_empty() && rest.is_empty(),
+        "{notices:?} {rest:?}"
+    );
+    let again = ShareState::from_pairs(&state.to_pairs()).0;
+    assert_eq!(again.params, state.params);
+    state.params.host_selection()
+}
+
+fn tick_input(serving: u32, c: RequestConditions) -> TickInput {
+    TickInput {
+        lambda: 100.0,
+        service_s: 0.05,
+        serving,
+        workers_per_instance: 4,
+        timeout_s: 0.2,
+        admission: None,
+        want_p95: false,
+        cold_start: None,
+        requests: RequestConditions { tick_s: 1.0, ..c },
+        failed_over: Default::default(),
+    }
+}
+
+/// Request mode with `outlier_detection=on` from a link: instance 0 of ten is a thousand times
+/// slower, so without outlier detection a tenth of the requests time out on it; with it,
+/// instance 0 is ejected at its fifth failure, back for a moment every 30, 60, 90 s … and the
+/// timeouts fall to a small share. The minute's figures count the ejections and show it
+/// ejected at the minute's end. The same on the event list (hedging on from the start, its
+/// delay past the timeout so that no hedge is sent).
+#[test]
+fn request_mode_ejects_a_failing_instance() {
+    let on = linked(&[("outlier_detection", "on"), ("engine", "requests")]);
+    assert_eq!(on.outlier, Some(OutlierConfig::default()));
+    assert_eq!(linked(&[]), HostSelection::default());
+    for hedging in [None, Some(Hedging::default())] {
+        let mut timeouts = Vec::new();
+        for host_selection in [HostSelection::default(), on] {
+            let c = RequestConditions {
+                routing: Routing::RoundRobin,
+                slow: Some(SlowFault {
+                    instance: 0,
+                    factor: 1000.0,
+                }),
+                hedging,
+                host_selection,
+                ..RequestConditions::default()
+            };
+            let input = tick_input(10, c);
+            let mut engine = RequestEngine::new(9, KeySpace::default(), ServiceShape::Exponential);
+            let mut minutes = Vec::new();
+            for _ in 0..5 {
+                for _ in 0..60 {
+                    engine.tick(&input);
+                }
+                engine.close_minute();
+                minutes.push(engine.requests().unwrap().clone());
+            }
+            let late: u64 = minutes[1..].iter().map(|m| m.timeouts).sum();
+            let arrivals: u64 = minutes[1..].iter().map(|m| m.arrivals).sum();
+            println!(
+                "request mode, hedging {}, outliers {}: timeouts {:.4} of minutes 2-5, by minute {:?}",
+                hedging.is_some(),
+                host_selection.outlier.is_some(),
+                late as f64 / arrivals as f64,
+                minutes.iter().map(|m| m.hosts).collect::<Vec<_>>()
+            );
+            timeouts.push(late as f64 / arrivals as f64);
+            if host_selection.outlier.is_some() {
+                assert!(minutes[0].hosts.ejections >= 1, "{:?}", minutes[0].hosts);
+                assert!(minutes.iter().all(|m| m.hosts.ejected <= 1));
+                assert_eq!(minutes[4].hosts.ejected, 1);
+            } else {
+                assert!(minutes.iter().all(|m| m.hosts == Default::default()));
+            }
+        }
+        assert!(timeouts[0] > 0.08, "{timeouts:?}");
+        assert!(timeouts[1] < 0.25 * timeouts[0], "{timeouts:?}");
+    }
+}
+
+/// Request mode with `slow_start_window_s=60`: a fifth instance that starts serving at minute
+/// 2 takes, over its first minute, the share of the requests its ramp gives (the mean of
+/// w / (w + 4) over the window), and its fifth after it; without slow start, its fifth at once.
+#[test]
+fn request_mode_ramps_a_new_instance() {
+    let ramp = linked(&[("slow_start_window_s", "60"), ("lb", "round-robin")]);
+    assert_eq!(ramp.slow_start, Some(SlowStart::window(60.0)));
+    let window = SlowStart::window(60.0);
+    let expected_first: f64 = (0..6000)
+        .map(|j| {
+            let w = window.factor((f64::from(j) + 0.5) / 100.0);
+            w / (w + 4.0)
+        })
+        .sum::<f64>()
+        / 6000.0;
+    for (host_selection, first) in [(ramp, expected_first), (HostSelection::default(), 0.2)] {
+        let c = RequestConditions {
+            routing: Routing::RoundRobin,
+            host_selection,
+            ..RequestConditions::default()
+        };
+        let mut engine = RequestEngine::new(4, KeySpace::default(), ServiceShape::Exponential);
+        let mut shares = Vec::new();
+        for minute in 0..4 {
+            let input = tick_input(if minute < 2 { 4 } else { 5 }, c);
+            for _ in 0..60 {
+                engine.tick(&input);
+            }
+            engine.close_minute();
+            let m = engine.requests().unwrap();
+            let total: u64 = m.instances.iter().map(|i| i.served).sum();
+            let new = m.instances.get(4).map_or(0, |i| i.served);
+            shares.push(new as f64 / total as f64);
+        }
+        println!(
+            "request mode, slow start {:?}: the new instance's share by minute {shares:.4?} (expected {first:.4} in its first minute)",
+            host_selection.slow_start.map(|s| s.window_s)
+        );
+        assert!((shares[2] - first).abs() < 0.01, "{shares:?}");
+        assert!((shares[3] - 0.2).abs() < 0.01, "{shares:?}");
+    }
+}

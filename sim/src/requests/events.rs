@@ -835,6 +835,7 @@ impl Engine {
             return;
         }
         let used = req.used;
+        router.settle(now);
         let target = router.choose_other(routing, req.key_hash, &used[..req.n_used], |i| {
             self.held(i, now)
         });

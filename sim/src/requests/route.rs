@@ -422,6 +422,10 @@ impl Router {
         used: &[u32],
         mut held: impl FnMut(usize) -> usize,
     ) -> Option<usize> {
+        if self.fail {
+            // In panic with fail_traffic_on_panic no host is chosen, for a hedge either.
+            return None;
+        }
         let n = self.active.len();
         let unused = |i: u32| !used.contains(&i);
         if !self.active.iter().any(|&i| unused(i)) {

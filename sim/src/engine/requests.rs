@@ -10,7 +10,10 @@
 //! one, takes requests again from the tick's start. Requests are routed by the run's
 //! load-balancing policy, keys drawn from a Zipf key space (and a hot key's share, when a
 //! scenario makes one surge) for the hash policies; per-node limits come from the tick's
-//! admission; one instance may be slow.
+//! admission; one instance may be slow. Host selection around health
+//! ([`RequestConditions::host_selection`]: outlier detection, the panic threshold, slow start)
+//! carries its state from tick to tick; an instance that starts serving joins the cluster
+//! then, one that stops serving leaves it, and [`RequestMinute::hosts`] reports it.
 //!
 //! Without hedging the engine runs by arrival times ([`crate::requests::arrivals`]): a
 //! request's fate is known at its arrival and is counted in the tick it arrives. Hedging needs

@@ -29,6 +29,14 @@
 //! since the changes of instances are known before the run, a request's fate on an instance
 //! that stops is known at its arrival. Hedging needs an event list (a copy is sent later, and
 //! a queued copy leaves its queue when another copy wins): [`events`] runs it.
+//!
+//! [`Options::host_selection`] adds Envoy's host selection around health ([`health`]):
+//! outlier detection ejects an instance after consecutive failed responses, the panic
+//! threshold routes across every instance when too few are healthy, and slow start ramps a
+//! new instance's weight. Outlier detection must not see a response before its time: by
+//! arrival times a request's response (its end, or its deadline) is known at its arrival, so
+//! it waits in a small heap and counts only once an arrival or a change reaches its time; on
+//! the event list it counts at its event. Both give the same fates.
 
 pub(crate) mod arrivals;
 pub(crate) mod events;

@@ -47,9 +47,10 @@ pub mod keys;
 pub(crate) mod route;
 
 use crate::ids::ids;
+use crate::regions::outlier::ENVOY_OUTLIER_DETECTION;
 use crate::relations::{
-    Relation, RelationId, BACCELLI_HEBUTERNE_1981, ENVOY_LOAD_BALANCERS, KIEFER_WOLFOWITZ_1955,
-    MITZENMACHER_2001,
+    Relation, RelationId, BACCELLI_HEBUTERNE_1981, ENVOY_HOST_SELECTION_SOURCE,
+    ENVOY_LOAD_BALANCERS, KIEFER_WOLFOWITZ_1955, MITZENMACHER_2001,
 };
 use crate::Mulberry32;
 use arrivals::{ArrivalFleet, Fate};
@@ -68,6 +69,8 @@ pub const REQUEST_ENGINE: Relation = Relation {
         BACCELLI_HEBUTERNE_1981,
         ENVOY_LOAD_BALANCERS,
         MITZENMACHER_2001,
+        ENVOY_OUTLIER_DETECTION,
+        ENVOY_HOST_SELECTION_SOURCE,
     ],
     assumption: false,
 };

@@ -265,7 +265,8 @@ ids! {
 }
 
 ids! {
-    /// A switch as `--set` and links spell it (`hedge`, `ordering_keys`).
+    /// A switch as `--set` and links spell it (`hedge`, `ordering_keys`,
+    /// `outlier_detection`).
     #[derive(Default)]
     Switch, "switch" {
         On = "on",
@@ -285,6 +286,7 @@ pub const ENGINE_PARAM: &str = "engine";
 pub const LB_PARAM: &str = "lb";
 pub const HEDGE_PARAM: &str = "hedge";
 pub const ORDERING_KEYS_PARAM: &str = "ordering_keys";
+pub const OUTLIER_DETECTION_PARAM: &str = "outlier_detection";
 pub const SERVICE_SHAPE_PARAM: &str = "service_shape";
 
 /// The parameters only the extended models read (the request engine and the routed
@@ -333,6 +335,9 @@ macro_rules! model_params {
             /// Whether requests carry ordering keys (`ordering_keys`, `on` or `off`): hedging
             /// cannot be combined with them.
             pub ordering_keys: Switch,
+            /// Envoy's outlier detection in the request engine (`outlier_detection`, `on` or
+            /// `off`; off by default, as a cluster without an `outlier_detection` block).
+            pub outlier_detection: Switch,
             /// How the request engine draws service times (`service_shape`,
             /// `exponential` or `lognormal`).
             #[cfg(feature = "extended")]
@@ -348,6 +353,7 @@ macro_rules! model_params {
                     lb: None,
                     hedge: None,
                     ordering_keys: Switch::Off,
+                    outlier_detection: Switch::Off,
                     #[cfg(feature = "extended")]
                     service_shape: ServiceDistribution::default(),
                 }
@@ -418,6 +424,13 @@ model_params! {
     propagation_delay_s: u32 = 30.0, 0.0, 600.0, "s";
     cross_region_ms: f64 = 60.0, 0.0, 1000.0, "ms";
     db_replicas: u32 = 3.0, 1.0, 20.0, "";
+    // Envoy's host selection around health in the request engine (outlier detection is
+    // switched by `outlier_detection`; the defaults are Envoy's, beside the constants).
+    consecutive_5xx: u32 = 5.0, 1.0, 100.0, "requests";
+    base_ejection_time_s: u32 = 30.0, 1.0, 3600.0, "s";
+    max_ejection_percent: u32 = 10.0, 0.0, 100.0, "percent";
+    healthy_panic_threshold: f64 = crate::requests::health::DEFAULT_PANIC_THRESHOLD_PERCENT, 0.0, 100.0, "percent";
+    slow_start_window_s: f64 = 0.0, 0.0, 3600.0, "s";
     // The request engine's key space, service-time shape and least request's settings (their
     // defaults and sources are in the catalogs' docs and beside the constants).
     #[cfg(feature = "extended")]
@@ -491,6 +504,36 @@ impl ModelParams {
         #[cfg(not(feature = "extended"))]
         let d = crate::requests::DEFAULT_CHOICE_COUNT;
         d
+    }
+
+    /// Envoy's host selection around health these parameters configure for the request
+    /// engine: outlier detection when `outlier_detection` is on (its interval and most
+    /// ejection time Envoy's defaults, the latter at least the base ejection time, as Envoy
+    /// takes it), the panic threshold, slow start when its window is above 0, and least
+    /// request's `active_request_bias` (which its weighted choice during slow start reads).
+    pub fn host_selection(&self) -> crate::requests::HostSelection {
+        let outlier = self.outlier_detection.is_on().then(|| {
+            let envoy = crate::regions::outlier::OutlierConfig::default();
+            crate::regions::outlier::OutlierConfig {
+                consecutive_5xx: self.consecutive_5xx,
+                base_ejection_s: self.base_ejection_time_s,
+                max_ejection_percent: self.max_ejection_percent,
+                max_ejection_s: envoy.max_ejection_s.max(self.base_ejection_time_s),
+                ..envoy
+            }
+        });
+        #[cfg(feature = "extended")]
+        let bias = self.active_request_bias;
+        #[cfg(not(feature = "extended"))]
+        let bias = crate::requests::DEFAULT_ACTIVE_REQUEST_BIAS;
+        crate::requests::HostSelection {
+            outlier,
+            panic_threshold_percent: self.healthy_panic_threshold,
+            slow_start: (self.slow_start_window_s > 0.0)
+                .then(|| crate::requests::SlowStart::window(self.slow_start_window_s)),
+            active_request_bias: bias,
+            ..crate::requests::HostSelection::default()
+        }
     }
 
     /// The hedging these parameters configure (whether it is on is the run's setting).

@@ -341,6 +341,10 @@ pub const ENVOY_LEAST_REQUEST_SOURCE: Citation = Citation {
     text: "Envoy source, least_request_lb.cc, unweightedHostPickNChoices (each of the choice_count choices drawn as random() % size, with replacement, so two choices can be the same host; the host with fewer active requests wins, a tie going to the first drawn)",
     url: "https://github.com/envoyproxy/envoy/blob/main/source/extensions/load_balancing_policies/least_request/least_request_lb.cc",
 };
+pub const ENVOY_HOST_SELECTION_SOURCE: Citation = Citation {
+    text: "Envoy source, outlier_detection_impl.cc (putHttpResponseCode, onConsecutiveErrorWorker, ejectHost: eject while 100 × (ejected + 1) / hosts ≤ max_ejection_percent, or one host with always_eject_one_host; onIntervalTimer and checkHostForUneject: back after min(base_ejection_time × backoff, max_ejection_time)) and load_balancer_impl.cc (isHostSetInPanic; EdfLoadBalancerBase::refresh and applySlowStartFactor: weight × max(min_weight_percent, (age / slow_start_window)^(1/aggression)) by the EDF scheduler while a host is in its window)",
+    url: "https://github.com/envoyproxy/envoy/blob/main/source/common/upstream/outlier_detection_impl.cc",
+};
 pub const XXHASH_SPEC: Citation = Citation {
     text: "Y. Collet, \"xxHash fast digest algorithm\", XXH64 specification (doc/xxhash_spec.md of the xxHash project)",
     url: "https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md",

@@ -55,6 +55,7 @@ pub const CHOICE_PARAMS: &[(&str, &[&str])] = &[
     (LB_PARAM, crate::params::Routing::NAMES),
     (HEDGE_PARAM, Switch::NAMES),
     (ORDERING_KEYS_PARAM, Switch::NAMES),
+    (crate::params::OUTLIER_DETECTION_PARAM, Switch::NAMES),
     #[cfg(feature = "extended")]
     (
         crate::params::SERVICE_SHAPE_PARAM,
@@ -109,6 +110,10 @@ impl RunSetup {
             }
             ORDERING_KEYS_PARAM => {
                 self.params.ordering_keys = text.parse().map_err(SetError::UnknownId)?;
+                return Ok(());
+            }
+            crate::params::OUTLIER_DETECTION_PARAM => {
+                self.params.outlier_detection = text.parse().map_err(SetError::UnknownId)?;
                 return Ok(());
             }
             #[cfg(feature = "extended")]

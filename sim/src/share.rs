@@ -350,6 +350,12 @@ impl ShareState {
                 self.params.ordering_keys.to_string(),
             ));
         }
+        if self.params.outlier_detection != Switch::default() {
+            pairs.push((
+                crate::params::OUTLIER_DETECTION_PARAM.into(),
+                self.params.outlier_detection.to_string(),
+            ));
+        }
         #[cfg(feature = "extended")]
         if self.params.service_shape != crate::params::ServiceDistribution::default() {
             pairs.push((

@@ -899,6 +899,7 @@ impl Simulation {
             hot_key_share: 0.0,
             keys: self.params.key_space(),
             choices: self.params.choices(),
+            host_selection: self.params.host_selection(),
         };
         let faults = if self.at == 0 { &self.script[..] } else { &[] };
         for s in faults {

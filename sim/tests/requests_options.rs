@@ -2,11 +2,12 @@
 //! limits, instances that start, drain and stop, a slow instance, and hedged requests with
 //! their token bucket.
 
+use oncall_sim::regions::outlier::OutlierConfig;
 use oncall_sim::requests::hedging::{HedgeError, Hedging, TokenBucket};
 use oncall_sim::requests::keys::{lognormal_location, KeySpace, ServiceShape, ZipfKeys};
 use oncall_sim::requests::{
-    run_with, run_with_events, ChangeKind, InstanceChange, NodeLimits, Options, Routing, RunConfig,
-    RunError, RunOutcome, SlowInstance,
+    run_with, run_with_events, ChangeKind, HostSelection, InstanceChange, NodeLimits, Options,
+    Routing, RunConfig, RunError, RunOutcome, SlowInstance, SlowStart,
 };
 use oncall_sim::Mulberry32;
 
@@ -27,6 +28,8 @@ fn base(instances: u32, workers: u32, load_per_worker: f64, customers: u64) -> R
 /// The figures of two runs agree: counts exactly, times within rounding.
 fn same_fates(a: &RunOutcome, b: &RunOutcome, label: &str) {
     assert_eq!(a.per_instance_served, b.per_instance_served, "{label}");
+    assert_eq!(a.hosts, b.hosts, "{label}");
+    assert_eq!(a.host_events, b.host_events, "{label}");
     for (x, y, what) in [
         (a.p_wait, b.p_wait, "p_wait"),
         (a.timeout_share, b.timeout_share, "timeout_share"),
@@ -101,7 +104,56 @@ fn both_implementations_agree_without_hedging() {
         (
             "changes",
             Options {
+                changes: changes.clone(),
+                ..Options::default()
+            },
+        ),
+        // Outlier detection on an instance 30 times slower: its calls time out, it is
+        // ejected, comes back, and is ejected again (one host of five may be).
+        (
+            "outliers",
+            Options {
+                slow: Some(SlowInstance {
+                    instance: 0,
+                    factor: 30.0,
+                    from_s: 100.0,
+                    to_s: 1500.0,
+                }),
+                host_selection: HostSelection {
+                    outlier: Some(OutlierConfig::default()),
+                    always_eject_one_host: true,
+                    ..HostSelection::default()
+                },
+                ..Options::default()
+            },
+        ),
+        // Every host may be ejected, after three timeouts in a row, at a load where timeouts
+        // are common: panic comes and goes, and fails the traffic while it lasts.
+        (
+            "panic",
+            Options {
+                changes: changes.clone(),
+                host_selection: HostSelection {
+                    outlier: Some(OutlierConfig {
+                        consecutive_5xx: 2,
+                        max_ejection_percent: 100,
+                        ..OutlierConfig::default()
+                    }),
+                    fail_traffic_on_panic: true,
+                    ..HostSelection::default()
+                },
+                ..Options::default()
+            },
+        ),
+        // Slow start over the instance that starts at 400 s.
+        (
+            "slow start",
+            Options {
                 changes,
+                host_selection: HostSelection {
+                    slow_start: Some(SlowStart::window(120.0)),
+                    ..HostSelection::default()
+                },
                 ..Options::default()
             },
         ),
@@ -128,11 +180,17 @@ fn both_implementations_agree_without_hedging() {
             let b = run_with_events(&config, options).unwrap();
             same_fates(&a, &b, &format!("{routing} {label}"));
             println!(
-                "{routing} {label}: served {:?} timeouts {:.4} rejected {:.4} reset {:.4} p99 {:.3}",
-                a.per_instance_served, a.timeout_share, a.rejected_share, a.reset_share, a.p99_s
+                "{routing} {label}: served {:?} timeouts {:.4} rejected {:.4} reset {:.4} p99 {:.3} hosts {:?}",
+                a.per_instance_served, a.timeout_share, a.rejected_share, a.reset_share, a.p99_s, a.hosts
             );
             match *label {
                 "limits" => assert!(a.rejected_share > 0.01, "{routing}: {a:?}"),
+                "outliers" => assert!(a.hosts.ejections >= 2, "{routing}: {a:?}"),
+                "panic" => {
+                    assert!(a.hosts.ejections > 5, "{routing}: {a:?}");
+                    assert!(a.rejected_share > 0.0, "{routing}: {a:?}");
+                }
+                "slow start" => {}
                 "changes" => {
                     assert!(a.reset_share > 0.0, "{routing}: {a:?}");
                     assert!(a.per_instance_served[5] > 0, "{routing}: {a:?}");

@@ -10,7 +10,10 @@
 //! one, takes requests again from the tick's start. Requests are routed by the run's
 //! load-balancing policy, keys drawn from a Zipf key space (and a hot key's share, when a
 //! scenario makes one surge) for the hash policies; per-node limits come from the tick's
-//! admission; one instance may be slow.
+//! admission; one instance may be slow. Host selection around health
+//! ([`RequestConditions::host_selection`]: outlier detection, the panic threshold, slow start)
+//! carries its state from tick to tick; an instance that starts serving joins the cluster
+//! then, one that stops serving leaves it, and [`RequestMinute::hosts`] reports it.
 //!
 //! Without hedging the engine runs by arrival times ([`crate::requests::arrivals`]): a
 //! request's fate is known at its arrival and is counted in the tick it arrives. Hedging needs
@@ -38,7 +41,8 @@ use crate::requests::hedging::Hedging;
 use crate::requests::keys::{AliasKeys, KeySpace, ServiceShape};
 use crate::requests::route::Router;
 use crate::requests::{
-    Routing, SlowInstance, Tally, ARRIVAL_STREAM, KEY_STREAM, ROUTING_STREAM, SERVICE_STREAM,
+    HostSelection, Routing, SlowInstance, Tally, ARRIVAL_STREAM, KEY_STREAM, ROUTING_STREAM,
+    SERVICE_STREAM,
 };
 use crate::Mulberry32;
 
@@ -61,6 +65,11 @@ pub struct RequestConditions {
     pub keys: KeySpace,
     /// Least request's number of choices (the run's `choice_count`).
     pub choices: u32,
+    /// Outlier detection, the panic threshold and slow start (by default off). The instances
+    /// serving at the first tick are taken as in the cluster since before the run; one that
+    /// starts serving later (a scale-out, or one back after a drain) joins then and goes
+    /// through the slow-start window.
+    pub host_selection: HostSelection,
 }
 
 impl Default for RequestConditions {
@@ -73,6 +82,7 @@ impl Default for RequestConditions {
             hot_key_share: 0.0,
             keys: KeySpace::default(),
             choices: crate::requests::DEFAULT_CHOICE_COUNT,
+            host_selection: HostSelection::default(),
         }
     }
 }
@@ -263,6 +273,9 @@ pub struct RequestMinute {
     pub events: u64,
     /// Tokens in the bucket at the minute's end (`None`: hedging off).
     pub tokens_left: Option<f64>,
+    /// Host selection: the ejections in the minute, and at its end the hosts ejected, panic,
+    /// the hosts in their slow-start window (all 0 while host selection is off).
+    pub hosts: crate::requests::HostCounts,
     pub routing: Routing,
     pub hedging: bool,
     /// The engine's figures and the formulas' beside them.
@@ -341,6 +354,8 @@ pub struct RequestEngine {
     /// failed-over share, and an arrival that brings it to 1 is one (an even thinning
     /// that draws no random number).
     failed_over_credit: f64,
+    /// The router's ejections before the current minute.
+    ejections_mark: u64,
 }
 
 /// The next request's key, by number (the router knows each key's hash): the hot key with
@@ -428,6 +443,7 @@ impl RequestEngine {
             minute: 0,
             last: None,
             failed_over_credit: 0.0,
+            ejections_mark: 0,
         }
     }
 
@@ -500,14 +516,22 @@ impl RequestEngine {
             .instances
             .resize(known, InstanceLoad::default());
         if input.serving != self.serving || c.routing != self.routing {
+            let health = self.router.take_health();
             self.router = Router::new(c.routing, (0..input.serving).collect());
             if Router::uses_keys(c.routing) {
                 self.router.index_keys(self.key_hashes.clone());
             }
+            // The instances that left the cluster leave the detector, the new ones join it
+            // now (the first tick's are there from before).
+            self.router.adopt_health(health, t0);
             self.serving = input.serving;
             self.routing = c.routing;
         }
         self.router.set_choices(c.choices);
+        self.router.set_host_selection(c.host_selection, t0);
+        if let Path::Events(engine) = &mut self.path {
+            engine.report = self.router.detects_outliers();
+        }
     }
 
     /// Serves the tick by arrival times.
@@ -554,6 +578,8 @@ impl RequestEngine {
                 }
                 due
             };
+            // Outlier detection sees the responses whose time has come, never a later one.
+            self.router.settle(now);
             let fate = fleet.offer(
                 &mut self.router,
                 &mut self.routing_rng,
@@ -563,6 +589,9 @@ impl RequestEngine {
                 input.timeout_s,
                 slow.as_ref(),
             );
+            if let Some((instance, at, ok)) = fate.response(now, input.timeout_s) {
+                self.router.observe(instance, at, ok);
+            }
             match fate {
                 Fate::Rejected => n.rejected += 1,
                 Fate::GaveUp { instance } => {
@@ -813,6 +842,14 @@ impl ServiceModel for RequestEngine {
             ),
         };
         self.clock = t1;
+        if self.router.host_selection_on() {
+            self.router.settle(t1);
+            let counts = self.router.host_counts(t1);
+            self.current.hosts = crate::requests::HostCounts {
+                ejections: counts.ejections.saturating_sub(self.ejections_mark),
+                ..counts
+            };
+        }
         let arrivals = n.arrivals.max(1) as f64;
         let capacity = self.serving as f64 * self.slots as f64 * tick_s;
         let utilization = if capacity > 0.0 {
@@ -923,6 +960,7 @@ impl ServiceModel for RequestEngine {
             ..RequestMinute::default()
         };
         self.current.tokens_left = minute.tokens_left;
+        self.ejections_mark = self.router.host_counts(self.clock).ejections;
         self.sojourns.clear();
         self.formula_tails.clear();
         self.minute_busy.iter_mut().for_each(|b| *b = 0.0);

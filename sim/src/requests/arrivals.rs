@@ -122,6 +122,22 @@ pub(crate) enum Fate {
     },
 }
 
+impl Fate {
+    /// The response outlier detection sees, for a request that arrived at `now` with
+    /// `patience`: (instance, when, success). A timeout, waiting or in service, is a failure
+    /// at its deadline; a request served is a success at its end. Resets (an instance's stop,
+    /// which takes it out of the cluster) and rejections (the balancer's own 503s) are not
+    /// charged to a host.
+    pub(crate) fn response(&self, now: f64, patience: f64) -> Option<(usize, f64, bool)> {
+        match *self {
+            Fate::GaveUp { instance } => Some((instance, now + patience, false)),
+            Fate::TimedOutInService { instance, end, .. } => Some((instance, end, false)),
+            Fate::Served { instance, end, .. } => Some((instance, end, true)),
+            Fate::Rejected | Fate::ResetWaiting { .. } | Fate::ResetInService { .. } => None,
+        }
+    }
+}
+
 /// Every instance's workers and held requests, and the rules they serve by.
 #[derive(Clone, Debug)]
 pub(crate) struct ArrivalFleet {

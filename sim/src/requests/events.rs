@@ -115,6 +115,12 @@ enum Kind {
     /// timeout bounds the whole call): cut, its worker freed.
     Expire(u32),
     Phantom(u32),
+    /// A copy sent at `sent` reaches its patience while still waiting (scheduled only when
+    /// outlier detection is on, which charges the timeout to its instance then).
+    GiveUp {
+        copy: u32,
+        sent: f64,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -230,6 +236,9 @@ pub(crate) struct Engine {
     pub(crate) busy_total: usize,
     pub(crate) capacity_now: usize,
     pub(crate) events: u64,
+    /// Whether the instances' responses are reported to outlier detection (a waiting copy's
+    /// timeout then has its own event).
+    pub(crate) report: bool,
 }
 
 impl Engine {
@@ -271,6 +280,7 @@ impl Engine {
             busy_total: 0,
             capacity_now: 0,
             events: 0,
+            report: false,
         }
     }
 
@@ -474,6 +484,10 @@ impl Engine {
             self.copies[c as usize].state = State::Waiting;
             self.nodes[i].queue.push_back(c);
             self.nodes[i].waiting += 1;
+            if self.report && self.patience.is_finite() {
+                let sent = self.copies[c as usize].sent;
+                self.push(sent + self.patience, Kind::GiveUp { copy: c, sent });
+            }
             Admit::Queued
         }
     }
@@ -684,9 +698,23 @@ impl Engine {
                 return;
             };
             match event.kind {
-                Kind::Done(c) => self.on_done(c, now),
-                Kind::Expire(c) => self.on_expire(c, now),
+                Kind::Done(c) => {
+                    let i = self.copies[c as usize].instance as usize;
+                    self.on_done(c, now);
+                    router.record(i, now, true);
+                }
+                Kind::Expire(c) => {
+                    let i = self.copies[c as usize].instance as usize;
+                    self.on_expire(c, now);
+                    router.record(i, now, false);
+                }
                 Kind::Phantom(i) => self.on_phantom_done(i as usize, now),
+                Kind::GiveUp { copy, sent } => {
+                    let c = self.copies[copy as usize];
+                    if c.state == State::Waiting && c.sent == sent {
+                        router.record(c.instance as usize, now, false);
+                    }
+                }
             }
         } else if hedge <= deadline && hedge <= wake {
             let Some(t) = self.hedge_timers.pop_front() else {
@@ -807,6 +835,7 @@ impl Engine {
             return;
         }
         let used = req.used;
+        router.settle(now);
         let target = router.choose_other(routing, req.key_hash, &used[..req.n_used], |i| {
             self.held(i, now)
         });
@@ -864,6 +893,8 @@ impl Engine {
         routing: &mut Mulberry32,
     ) {
         self.events += 1;
+        // Outlier detection and slow start as they stand at the arrival.
+        router.settle(now);
         let r = self.new_request(now, key_hash, counted);
         let target = router.choose(routing, key_hash, |i| self.held(i, now));
         match target {
@@ -935,6 +966,8 @@ pub(super) fn run(
     engine.capacity_now = active.len() * plan.slots;
     let mut router = Router::new(config.routing, active);
     router.set_choices(options.choice_count);
+    router.set_host_selection(options.host_selection, 0.0);
+    engine.report = router.detects_outliers();
     let mut arrivals = Mulberry32::stream(config.seed, ARRIVAL_STREAM);
     let mut services = Mulberry32::stream(config.seed, SERVICE_STREAM);
     let mut routing = Mulberry32::stream(config.seed, ROUTING_STREAM);
@@ -951,6 +984,7 @@ pub(super) fn run(
     let mut last_t: f64 = 0.0;
     let (mut busy_time, mut capacity_time) = (0.0, 0.0);
     let (mut busy_at_last, mut capacity_at_last) = (0.0, 0.0);
+    let mut last_arrival = 0.0;
 
     loop {
         let t_arrival = if arrived < total {
@@ -981,14 +1015,15 @@ pub(super) fn run(
             let change = plan.changes[next_change];
             next_change += 1;
             let i = change.instance as usize;
+            router.settle(now);
             match change.kind {
                 ChangeKind::Start => {
-                    router.add(change.instance);
+                    router.add(change.instance, now);
                     engine.capacity_now += plan.slots;
                 }
-                ChangeKind::Drain => router.remove(change.instance),
+                ChangeKind::Drain => router.remove(change.instance, now),
                 ChangeKind::Stop => {
-                    router.remove(change.instance);
+                    router.remove(change.instance, now);
                     engine.stop(i, now);
                 }
             }
@@ -1010,6 +1045,7 @@ pub(super) fn run(
             first_counted = now;
         }
         engine.arrive(now, service, key_hash, counted, &mut router, &mut routing);
+        last_arrival = now;
         busy_at_last = busy_time;
         capacity_at_last = capacity_time;
     }
@@ -1021,7 +1057,11 @@ pub(super) fn run(
     };
     let tokens_left = engine.bucket.map(|b| b.tokens());
     let events = engine.events;
-    Ok(engine.tally.finish(utilization, tokens_left, events))
+    let hosts = router.host_counts(last_arrival);
+    let host_events = router.host_events().to_vec();
+    Ok(engine
+        .tally
+        .finish(utilization, tokens_left, events, hosts, host_events))
 }
 
 #[cfg(test)]

@@ -29,21 +29,32 @@
 //! since the changes of instances are known before the run, a request's fate on an instance
 //! that stops is known at its arrival. Hedging needs an event list (a copy is sent later, and
 //! a queued copy leaves its queue when another copy wins): [`events`] runs it.
+//!
+//! [`Options::host_selection`] adds Envoy's host selection around health ([`health`]):
+//! outlier detection ejects an instance after consecutive failed responses, the panic
+//! threshold routes across every instance when too few are healthy, and slow start ramps a
+//! new instance's weight. Outlier detection must not see a response before its time: by
+//! arrival times a request's response (its end, or its deadline) is known at its arrival, so
+//! it waits in a small heap and counts only once an arrival or a change reaches its time; on
+//! the event list it counts at its event. Both give the same fates.
 
 pub(crate) mod arrivals;
 pub(crate) mod events;
+pub mod health;
 mod heap;
 pub mod hedging;
 pub mod keys;
 pub(crate) mod route;
 
 use crate::ids::ids;
+use crate::regions::outlier::ENVOY_OUTLIER_DETECTION;
 use crate::relations::{
-    Relation, RelationId, BACCELLI_HEBUTERNE_1981, ENVOY_LOAD_BALANCERS, KIEFER_WOLFOWITZ_1955,
-    MITZENMACHER_2001,
+    Relation, RelationId, BACCELLI_HEBUTERNE_1981, ENVOY_HOST_SELECTION_SOURCE,
+    ENVOY_LOAD_BALANCERS, KIEFER_WOLFOWITZ_1955, MITZENMACHER_2001,
 };
 use crate::Mulberry32;
 use arrivals::{ArrivalFleet, Fate};
+pub use health::{HostCounts, HostEvent, HostSelection, SlowStart};
 pub use hedging::{HedgeError, Hedging, TokenBucket};
 pub use keys::{KeySpace, ServiceShape, ZipfKeys};
 use route::Router;
@@ -58,6 +69,8 @@ pub const REQUEST_ENGINE: Relation = Relation {
         BACCELLI_HEBUTERNE_1981,
         ENVOY_LOAD_BALANCERS,
         MITZENMACHER_2001,
+        ENVOY_OUTLIER_DETECTION,
+        ENVOY_HOST_SELECTION_SOURCE,
     ],
     assumption: false,
 };
@@ -263,6 +276,8 @@ pub struct Options {
     pub choice_count: u32,
     /// What the timeout bounds (by default the whole call).
     pub timeout_scope: TimeoutScope,
+    /// Outlier detection, the panic threshold and slow start (by default off).
+    pub host_selection: HostSelection,
 }
 
 /// Why [`run_with`] cannot run.
@@ -339,6 +354,9 @@ impl Plan {
         }
         if options.limits.max_requests == Some(0) {
             return Err(bad("max_requests"));
+        }
+        if !options.host_selection.is_valid() {
+            return Err(bad("host_selection"));
         }
         let mut changes = options.changes.clone();
         changes.sort_by(|a, b| a.at_s.total_cmp(&b.at_s));
@@ -492,6 +510,12 @@ pub struct RunOutcome {
     pub duplicates: u64,
     /// Tokens left in the bucket at the end (`None` without hedging).
     pub tokens_left: Option<f64>,
+    /// Host selection at the last arrival: the ejections of the whole run (warm-up
+    /// included), the hosts ejected, panic, the hosts in their slow-start window.
+    pub hosts: HostCounts,
+    /// Each ejection and return of a host, in time order (the first
+    /// [`health::MAX_HOST_EVENTS`]).
+    pub host_events: Vec<HostEvent>,
     /// Requests counted.
     pub customers: u64,
     /// Events simulated, warm-up included: each request's arrival and its departure or
@@ -549,7 +573,14 @@ impl Tally {
         }
     }
 
-    fn finish(mut self, utilization: f64, tokens_left: Option<f64>, events: u64) -> RunOutcome {
+    fn finish(
+        mut self,
+        utilization: f64,
+        tokens_left: Option<f64>,
+        events: u64,
+        hosts: HostCounts,
+        host_events: Vec<HostEvent>,
+    ) -> RunOutcome {
         let customers = self.customers as f64;
         let served = self.sojourns.len();
         let per_served = |sum: f64| if served > 0 { sum / served as f64 } else { 0.0 };
@@ -575,6 +606,8 @@ impl Tally {
             hedges_cancelled: self.hedges_cancelled,
             duplicates: self.duplicates,
             tokens_left,
+            hosts,
+            host_events,
             customers: self.customers,
             events,
         }
@@ -623,6 +656,8 @@ fn run_by_arrivals(config: &RunConfig, options: &Options, plan: &Plan) -> RunOut
     fleet.scope = options.timeout_scope;
     let mut router = Router::new(config.routing, plan.initially_active());
     router.set_choices(options.choice_count);
+    router.set_host_selection(options.host_selection, 0.0);
+    let outliers = router.detects_outliers();
     let mut arrivals = Mulberry32::stream(config.seed, ARRIVAL_STREAM);
     let mut services = Mulberry32::stream(config.seed, SERVICE_STREAM);
     let mut routing = Mulberry32::stream(config.seed, ROUTING_STREAM);
@@ -643,12 +678,16 @@ fn run_by_arrivals(config: &RunConfig, options: &Options, plan: &Plan) -> RunOut
         let service = options.service.draw(&mut services, config.service_s);
         let key_hash = plan.key_hash(&mut key_draws);
         while let Some(change) = plan.changes.get(next_change).filter(|c| c.at_s <= now) {
+            // The responses due before the change count before it.
+            router.settle(change.at_s);
             match change.kind {
-                ChangeKind::Start => router.add(change.instance),
-                ChangeKind::Drain | ChangeKind::Stop => router.remove(change.instance),
+                ChangeKind::Start => router.add(change.instance, change.at_s),
+                ChangeKind::Drain | ChangeKind::Stop => router.remove(change.instance, change.at_s),
             }
             next_change += 1;
         }
+        // Outlier detection sees the responses whose time has come, never a later one.
+        router.settle(now);
         let counted = k >= config.warmup;
         if k == config.warmup {
             first_counted = now;
@@ -662,6 +701,11 @@ fn run_by_arrivals(config: &RunConfig, options: &Options, plan: &Plan) -> RunOut
             patience,
             slow,
         );
+        if outliers {
+            if let Some((instance, at, ok)) = fate.response(now, patience) {
+                router.observe(instance, at, ok);
+            }
+        }
         if !counted {
             continue;
         }
@@ -720,7 +764,14 @@ fn run_by_arrivals(config: &RunConfig, options: &Options, plan: &Plan) -> RunOut
     } else {
         0.0
     };
-    tally.finish(utilization, None, 2 * total)
+    let hosts = router.host_counts(now);
+    tally.finish(
+        utilization,
+        None,
+        2 * total,
+        hosts,
+        router.host_events().to_vec(),
+    )
 }
 
 /// Nearest-rank percentiles of `values` (the smallest value with at least a share q of the

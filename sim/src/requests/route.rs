@@ -10,6 +10,7 @@
 //! rehashed with the attempt number (as Envoy's hash policies do when a retry must avoid the
 //! hosts already tried).
 
+use super::health::{Edf, Health, HostCounts, HostEvent, HostSelection};
 use super::{draw_index, Routing, DEFAULT_CHOICE_COUNT, MAX_CHOICE_COUNT};
 use crate::balance::{self, maglev::Maglev, ring::Ring, HashBalancer};
 use crate::Mulberry32;
@@ -38,6 +39,21 @@ pub(crate) struct Router {
     /// Least request's number of choices d (Envoy's `choice_count`), 2 to
     /// [`MAX_CHOICE_COUNT`].
     choices: u32,
+    /// Host selection around health ([`super::health`]); `None`: every instance in the
+    /// cluster is routed to at its full weight, and `active` is the cluster.
+    health: Option<Box<Health>>,
+    /// With `health`: the instances in the cluster (taking new requests), ascending; `active`
+    /// is those routed to (the ones not ejected, or all of them in panic).
+    members: Vec<u32>,
+    /// The EDF scheduler of slow start, when the last refresh found a host in its window
+    /// (`edf_due`: to be built at the next pick, which knows the requests each host holds).
+    edf: Option<Edf>,
+    edf_due: bool,
+    /// The time of the last change or settling (slow start's weights read it).
+    clock: f64,
+    /// Whether the balancer is in panic, and then fails every request.
+    panic: bool,
+    fail: bool,
 }
 
 impl Router {
@@ -49,6 +65,13 @@ impl Router {
             next_turn: 0,
             table: Table::None,
             choices: DEFAULT_CHOICE_COUNT,
+            health: None,
+            members: Vec::new(),
+            edf: None,
+            edf_due: false,
+            clock: 0.0,
+            panic: false,
+            fail: false,
         };
         router.rebuild();
         router
@@ -78,16 +101,32 @@ impl Router {
         matches!(routing, Routing::RingHash | Routing::Maglev)
     }
 
-    /// `instance` takes new requests from now on.
-    pub(crate) fn add(&mut self, instance: u32) {
+    /// `instance` takes new requests from now on (it joins the cluster at `now`).
+    pub(crate) fn add(&mut self, instance: u32, now: f64) {
+        if let Some(health) = &mut self.health {
+            if let Err(at) = self.members.binary_search(&instance) {
+                self.members.insert(at, instance);
+                health.join(instance as usize, now, false);
+                self.refresh(now);
+            }
+            return;
+        }
         if let Err(at) = self.active.binary_search(&instance) {
             self.active.insert(at, instance);
             self.rebuild();
         }
     }
 
-    /// `instance` takes no new requests from now on.
-    pub(crate) fn remove(&mut self, instance: u32) {
+    /// `instance` takes no new requests from now on (it leaves the cluster at `now`).
+    pub(crate) fn remove(&mut self, instance: u32, now: f64) {
+        if let Some(health) = &mut self.health {
+            if let Ok(at) = self.members.binary_search(&instance) {
+                self.members.remove(at);
+                health.leave(instance as usize);
+                self.refresh(now);
+            }
+            return;
+        }
         if let Ok(at) = self.active.binary_search(&instance) {
             self.active.remove(at);
             if self.next_turn > at {
@@ -95,6 +134,184 @@ impl Router {
             }
             self.rebuild();
         }
+    }
+
+    /// Host selection from `now` on. Turned on, it takes the instances taking requests as the
+    /// cluster, there since before the run (out of their slow-start window).
+    pub(crate) fn set_host_selection(&mut self, cfg: HostSelection, now: f64) {
+        if cfg.is_off() {
+            if self.health.take().is_some() {
+                self.active = std::mem::take(&mut self.members);
+                self.next_turn = 0;
+                self.edf = None;
+                self.edf_due = false;
+                self.panic = false;
+                self.fail = false;
+                self.rebuild();
+            }
+            return;
+        }
+        match &mut self.health {
+            Some(health) => {
+                if health.cfg != cfg {
+                    health.set_config(cfg, now);
+                    self.refresh(now);
+                }
+            }
+            None => {
+                let mut health = Health::new(cfg, now);
+                for &i in &self.active {
+                    health.join(i as usize, now, true);
+                }
+                self.members = self.active.clone();
+                self.health = Some(Box::new(health));
+                self.refresh(now);
+            }
+        }
+    }
+
+    /// Takes the health state out (to carry it to a new router).
+    pub(crate) fn take_health(&mut self) -> Option<Box<Health>> {
+        self.health.take()
+    }
+
+    /// Carries `health` (from the router this one replaces) over to the instances this one
+    /// routes to: those no longer in the cluster leave it, the new ones join at `now`.
+    pub(crate) fn adopt_health(&mut self, health: Option<Box<Health>>, now: f64) {
+        let Some(mut health) = health else {
+            return;
+        };
+        let old: Vec<u32> = health.members().collect();
+        for &i in &old {
+            if self.active.binary_search(&i).is_err() {
+                health.leave(i as usize);
+            }
+        }
+        for &i in &self.active {
+            health.join(i as usize, now, old.is_empty());
+        }
+        self.members = self.active.clone();
+        self.health = Some(health);
+        self.refresh(now);
+    }
+
+    /// Brings outlier detection up to `now` (the responses due by then, the sweeps).
+    pub(crate) fn settle(&mut self, now: f64) {
+        self.clock = self.clock.max(now);
+        if let Some(health) = &mut self.health {
+            if health.settle(now) {
+                self.refresh(now);
+            }
+        }
+    }
+
+    /// A response of `instance` that comes at `time`, known before its time: it counts when
+    /// [`Router::settle`] reaches it.
+    ///
+    /// Callers settle the router at each arrival's time before they choose, so that the
+    /// choice sees the health and the slow-start weights of that moment.
+    pub(crate) fn observe(&mut self, instance: usize, time: f64, ok: bool) {
+        if let Some(health) = &mut self.health {
+            health.observe(instance, time, ok);
+        }
+    }
+
+    /// A response of `instance` at `now`.
+    pub(crate) fn record(&mut self, instance: usize, now: f64, ok: bool) {
+        self.clock = self.clock.max(now);
+        if let Some(health) = &mut self.health {
+            if health.record(instance, now, ok) {
+                self.refresh(now);
+            }
+        }
+    }
+
+    /// Whether host selection is on.
+    pub(crate) fn host_selection_on(&self) -> bool {
+        self.health.is_some()
+    }
+
+    /// Whether outlier detection is on (the responses are to be reported).
+    pub(crate) fn detects_outliers(&self) -> bool {
+        self.health
+            .as_ref()
+            .is_some_and(|h| h.cfg.outlier.is_some())
+    }
+
+    /// What host selection did so far and how things stand at `now`.
+    pub(crate) fn host_counts(&self, now: f64) -> HostCounts {
+        self.health.as_ref().map_or_else(HostCounts::default, |h| {
+            let mut counts = h.counts(now);
+            counts.panic = self.panic && h.cfg.outlier.is_some();
+            counts
+        })
+    }
+
+    /// The ejections and returns so far.
+    pub(crate) fn host_events(&self) -> &[HostEvent] {
+        self.health.as_ref().map_or(&[], |h| &h.events)
+    }
+
+    /// After a change of the cluster or of a host's health (Envoy's refresh of the host set):
+    /// the instances routed to, panic, and whether slow start schedules by EDF.
+    fn refresh(&mut self, now: f64) {
+        self.clock = self.clock.max(now);
+        let Some(health) = &self.health else {
+            return;
+        };
+        self.panic = health.panic();
+        self.fail = self.panic && health.cfg.fail_traffic_on_panic;
+        let routed: Vec<u32> = if self.panic {
+            self.members.clone()
+        } else {
+            self.members
+                .iter()
+                .copied()
+                .filter(|&i| !health.is_ejected(i as usize))
+                .collect()
+        };
+        let edf = matches!(self.routing, Routing::RoundRobin | Routing::LeastRequest)
+            && health.any_in_slow_start(now);
+        if routed != self.active {
+            // Round robin goes on from the instance that was next in turn.
+            let next = self.active.get(self.next_turn).copied();
+            self.active = routed;
+            self.next_turn = next.map_or(0, |n| self.active.partition_point(|&i| i < n));
+            self.rebuild();
+        }
+        self.edf = None;
+        self.edf_due = edf;
+    }
+
+    /// The EDF's pick at the router's clock among the instances routed to (built first if due).
+    fn edf_pick(&mut self, held: &mut impl FnMut(usize) -> usize) -> Option<usize> {
+        let now = self.clock;
+        let health = self.health.as_deref()?;
+        let least_request = self.routing == Routing::LeastRequest;
+        let bias = health.cfg.active_request_bias;
+        let mut weight = |i: u32| {
+            let base = if least_request && bias != 0.0 {
+                let load = held(i as usize) as f64 + 1.0;
+                if bias == 1.0 {
+                    1.0 / load
+                } else {
+                    1.0 / libm::pow(load, bias)
+                }
+            } else {
+                1.0
+            };
+            base * health.slow_factor(i as usize, now)
+        };
+        if self.edf_due {
+            self.edf_due = false;
+            let mut edf = Edf::default();
+            for &i in &self.active {
+                edf.add(i, weight(i));
+            }
+            self.edf = Some(edf);
+        }
+        let edf = self.edf.as_mut()?;
+        edf.pick_and_add(weight).map(|i| i as usize)
     }
 
     fn rebuild(&mut self) {
@@ -136,6 +353,14 @@ impl Router {
         key_hash: u64,
         mut held: impl FnMut(usize) -> usize,
     ) -> Option<usize> {
+        if self.health.is_some() {
+            if self.fail {
+                return None;
+            }
+            if self.edf_due || self.edf.is_some() {
+                return self.edf_pick(&mut held);
+            }
+        }
         let n = self.active.len();
         let position = match self.routing {
             _ if n <= 1 => 0,
@@ -197,6 +422,10 @@ impl Router {
         used: &[u32],
         mut held: impl FnMut(usize) -> usize,
     ) -> Option<usize> {
+        if self.fail {
+            // In panic with fail_traffic_on_panic no host is chosen, for a hedge either.
+            return None;
+        }
         let n = self.active.len();
         let unused = |i: u32| !used.contains(&i);
         if !self.active.iter().any(|&i| unused(i)) {

@@ -424,6 +424,16 @@ pub enum Msg {
     RequestsHedges,
     #[cfg(feature = "extended")]
     RequestsHedgingOff,
+    /// Placeholders `{ejected}` (counted: [`instances`]), `{ejections}`.
+    #[cfg(feature = "extended")]
+    RequestsOutlier,
+    #[cfg(feature = "extended")]
+    RequestsPanic,
+    /// Placeholder `{instances}` (counted).
+    #[cfg(feature = "extended")]
+    RequestsSlowStart,
+    #[cfg(feature = "extended")]
+    RequestsHostSelectionOff,
     ChartCrosshairKeys,
     /// Placeholders `{deploys}`, `{pages}`, `{actions}` (counted: [`MarkedDeploysOne`] and
     /// the like).
@@ -951,6 +961,14 @@ fn en(msg: Msg) -> &'static str {
         RequestsHedges => "Hedges: {sent} sent, {won} won, {cancelled} cancelled, {duplicates} duplicated; {tokens} tokens left",
         #[cfg(feature = "extended")]
         RequestsHedgingOff => "Hedging is off.",
+        #[cfg(feature = "extended")]
+        RequestsOutlier => "Outlier detection: {ejected} ejected now, {ejections} ejected this minute.",
+        #[cfg(feature = "extended")]
+        RequestsPanic => "Panic: fewer healthy instances than the panic threshold, so the balancer routes to every instance, ejected ones too.",
+        #[cfg(feature = "extended")]
+        RequestsSlowStart => "Slow start: {instances} in their window, taking a growing share.",
+        #[cfg(feature = "extended")]
+        RequestsHostSelectionOff => "Outlier detection and slow start are off.",
         EngineLabel => "Engine",
         EngineFormulas => "Formulas",
         EngineRequests => "Requests",

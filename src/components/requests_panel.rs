@@ -275,6 +275,41 @@ fn hedges(m: &RequestMinute) -> impl IntoView {
     view! { <p data-field="hedges">{text}</p> }
 }
 
+/// Host selection around health (Envoy's outlier detection, panic threshold and slow
+/// start): the instances ejected and the ejections of the minute, panic, the instances in
+/// their slow-start window; `outlier` and `slow_start` say which the run turned on.
+fn host_selection(m: &RequestMinute, outlier: bool, slow_start: bool) -> impl IntoView {
+    let h = m.hosts;
+    let mut lines = Vec::new();
+    if outlier {
+        lines.push(tf(
+            Msg::RequestsOutlier,
+            &[
+                ("ejected", &crate::i18n::instances(h.ejected)),
+                ("ejections", &num(Format::Count, h.ejections as f64)),
+            ],
+        ));
+    }
+    if h.panic {
+        lines.push(t(Msg::RequestsPanic).to_owned());
+    }
+    if slow_start {
+        lines.push(tf(
+            Msg::RequestsSlowStart,
+            &[("instances", &crate::i18n::instances(h.slow_start))],
+        ));
+    }
+    if lines.is_empty() {
+        lines.push(t(Msg::RequestsHostSelectionOff).to_owned());
+    }
+    let panic = h.panic.then_some("true");
+    view! {
+        <p data-field="host-selection" data-panic=panic>
+            {lines.join(" ")}
+        </p>
+    }
+}
+
 /// The panel; nothing when the formulas serve.
 #[component]
 pub fn RequestsPanel() -> impl IntoView {
@@ -283,8 +318,17 @@ pub fn RequestsPanel() -> impl IntoView {
         run.snapshot.track();
         run.with(|c| c.sim().last_requests().cloned()).flatten()
     });
+    let selection = Memo::new(move |_| {
+        run.snapshot.track();
+        run.with(|c| {
+            let p = c.sim().params();
+            (p.outlier_detection.is_on(), p.slow_start_window_s > 0.0)
+        })
+        .unwrap_or_default()
+    });
     move || {
         let m = minute.get()?;
+        let (outlier, slow_start) = selection.get();
         let count = |x: u64| num(Format::Count, x as f64);
         let summary = tf(
             Msg::RequestsSummary,
@@ -315,6 +359,7 @@ pub fn RequestsPanel() -> impl IntoView {
                     <div>
                         {side_by_side(&m)}
                         {hedges(&m)}
+                        {host_selection(&m, outlier, slow_start)}
                     </div>
                 </div>
             </section>

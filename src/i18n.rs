@@ -433,6 +433,8 @@ pub enum Msg {
     #[cfg(feature = "extended")]
     RequestsSlowStart,
     #[cfg(feature = "extended")]
+    RequestsSlowStartNone,
+    #[cfg(feature = "extended")]
     RequestsHostSelectionOff,
     ChartCrosshairKeys,
     /// Placeholders `{deploys}`, `{pages}`, `{actions}` (counted: [`MarkedDeploysOne`] and
@@ -967,6 +969,8 @@ fn en(msg: Msg) -> &'static str {
         RequestsPanic => "Panic: fewer healthy instances than the panic threshold, so the balancer routes to every instance, ejected ones too.",
         #[cfg(feature = "extended")]
         RequestsSlowStart => "Slow start: {instances} in their window, taking a growing share.",
+        #[cfg(feature = "extended")]
+        RequestsSlowStartNone => "Slow start: no instance in its window.",
         #[cfg(feature = "extended")]
         RequestsHostSelectionOff => "Outlier detection and slow start are off.",
         EngineLabel => "Engine",

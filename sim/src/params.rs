@@ -290,7 +290,8 @@ pub const OUTLIER_DETECTION_PARAM: &str = "outlier_detection";
 pub const SERVICE_SHAPE_PARAM: &str = "service_shape";
 
 /// The parameters only the extended models read (the request engine and the routed
-/// formulas): the key space, the service-time shape and least request's settings. The
+/// formulas): the key space, the service-time shape, least request's settings and host
+/// selection around health. The
 /// console's first download leaves them out of its build (they cost bytes it has not got,
 /// and change nothing it can run); it hands a link that sets any of them to the build that
 /// has them.
@@ -301,6 +302,12 @@ pub const EXTENDED_PARAMS: &[&str] = &[
     "service_sigma",
     "choice_count",
     "active_request_bias",
+    OUTLIER_DETECTION_PARAM,
+    "consecutive_5xx",
+    "base_ejection_time_s",
+    "max_ejection_percent",
+    "healthy_panic_threshold",
+    "slow_start_window_s",
 ];
 
 /// Worker slots of a simulated instance by default: the most requests it serves at once
@@ -337,6 +344,7 @@ macro_rules! model_params {
             pub ordering_keys: Switch,
             /// Envoy's outlier detection in the request engine (`outlier_detection`, `on` or
             /// `off`; off by default, as a cluster without an `outlier_detection` block).
+            #[cfg(feature = "extended")]
             pub outlier_detection: Switch,
             /// How the request engine draws service times (`service_shape`,
             /// `exponential` or `lognormal`).
@@ -353,6 +361,7 @@ macro_rules! model_params {
                     lb: None,
                     hedge: None,
                     ordering_keys: Switch::Off,
+                    #[cfg(feature = "extended")]
                     outlier_detection: Switch::Off,
                     #[cfg(feature = "extended")]
                     service_shape: ServiceDistribution::default(),
@@ -426,10 +435,15 @@ model_params! {
     db_replicas: u32 = 3.0, 1.0, 20.0, "";
     // Envoy's host selection around health in the request engine (outlier detection is
     // switched by `outlier_detection`; the defaults are Envoy's, beside the constants).
+    #[cfg(feature = "extended")]
     consecutive_5xx: u32 = 5.0, 1.0, 100.0, "requests";
+    #[cfg(feature = "extended")]
     base_ejection_time_s: u32 = 30.0, 1.0, 3600.0, "s";
+    #[cfg(feature = "extended")]
     max_ejection_percent: u32 = 10.0, 0.0, 100.0, "percent";
+    #[cfg(feature = "extended")]
     healthy_panic_threshold: f64 = crate::requests::health::DEFAULT_PANIC_THRESHOLD_PERCENT, 0.0, 100.0, "percent";
+    #[cfg(feature = "extended")]
     slow_start_window_s: f64 = 0.0, 0.0, 3600.0, "s";
     // The request engine's key space, service-time shape and least request's settings (their
     // defaults and sources are in the catalogs' docs and beside the constants).
@@ -511,6 +525,7 @@ impl ModelParams {
     /// ejection time Envoy's defaults, the latter at least the base ejection time, as Envoy
     /// takes it), the panic threshold, slow start when its window is above 0, and least
     /// request's `active_request_bias` (which its weighted choice during slow start reads).
+    #[cfg(feature = "extended")]
     pub fn host_selection(&self) -> crate::requests::HostSelection {
         let outlier = self.outlier_detection.is_on().then(|| {
             let envoy = crate::regions::outlier::OutlierConfig::default();
@@ -522,18 +537,20 @@ impl ModelParams {
                 ..envoy
             }
         });
-        #[cfg(feature = "extended")]
-        let bias = self.active_request_bias;
-        #[cfg(not(feature = "extended"))]
-        let bias = crate::requests::DEFAULT_ACTIVE_REQUEST_BIAS;
         crate::requests::HostSelection {
             outlier,
             panic_threshold_percent: self.healthy_panic_threshold,
             slow_start: (self.slow_start_window_s > 0.0)
                 .then(|| crate::requests::SlowStart::window(self.slow_start_window_s)),
-            active_request_bias: bias,
+            active_request_bias: self.active_request_bias,
             ..crate::requests::HostSelection::default()
         }
+    }
+
+    /// Without the extended models the request engine does not run: Envoy's defaults.
+    #[cfg(not(feature = "extended"))]
+    pub fn host_selection(&self) -> crate::requests::HostSelection {
+        crate::requests::HostSelection::default()
     }
 
     /// The hedging these parameters configure (whether it is on is the run's setting).

@@ -55,6 +55,7 @@ pub const CHOICE_PARAMS: &[(&str, &[&str])] = &[
     (LB_PARAM, crate::params::Routing::NAMES),
     (HEDGE_PARAM, Switch::NAMES),
     (ORDERING_KEYS_PARAM, Switch::NAMES),
+    #[cfg(feature = "extended")]
     (crate::params::OUTLIER_DETECTION_PARAM, Switch::NAMES),
     #[cfg(feature = "extended")]
     (
@@ -112,6 +113,7 @@ impl RunSetup {
                 self.params.ordering_keys = text.parse().map_err(SetError::UnknownId)?;
                 return Ok(());
             }
+            #[cfg(feature = "extended")]
             crate::params::OUTLIER_DETECTION_PARAM => {
                 self.params.outlier_detection = text.parse().map_err(SetError::UnknownId)?;
                 return Ok(());

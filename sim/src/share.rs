@@ -350,6 +350,7 @@ impl ShareState {
                 self.params.ordering_keys.to_string(),
             ));
         }
+        #[cfg(feature = "extended")]
         if self.params.outlier_detection != Switch::default() {
             pairs.push((
                 crate::params::OUTLIER_DETECTION_PARAM.into(),

@@ -293,7 +293,9 @@ fn host_selection(m: &RequestMinute, outlier: bool, slow_start: bool) -> impl In
     if h.panic {
         lines.push(t(Msg::RequestsPanic).to_owned());
     }
-    if slow_start {
+    if slow_start && h.slow_start == 0 {
+        lines.push(t(Msg::RequestsSlowStartNone).to_owned());
+    } else if slow_start {
         lines.push(tf(
             Msg::RequestsSlowStart,
             &[("instances", &crate::i18n::instances(h.slow_start))],

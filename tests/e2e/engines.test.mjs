@@ -207,4 +207,17 @@ describe('request mode and regions', () => {
     assert.ok(back.some((l) => /users of region A now go to region A/.test(l)), back.slice(0, 10).join('\n'));
     assert.deepEqual(errors, []);
   });
+  test('host selection around health from a link: the slow instance ejected by outlier detection, shown in the request panel', async () => {
+    const { page, errors } = await openPage(suite.browser);
+    await load(page, suite.site.url, '?scenario=slow-instance&seed=1&t=20&outlier_detection=on&slow_start_window_s=60');
+    await waitForMinute(page, 20);
+    const line = page.locator('[data-panel="requests"] [data-field="host-selection"]');
+    await line.waitFor({ timeout: LOAD_TIMEOUT_MS });
+    assert.match(await line.textContent(), /^Outlier detection: 1 instance ejected now, 1 ejected this minute\. Slow start: no instance in its window\.$/);
+    // Without the parameters the panel says both are off.
+    await load(page, suite.site.url, '?scenario=slow-instance&seed=1&t=20');
+    await waitForMinute(page, 20);
+    assert.equal(await line.textContent(), 'Outlier detection and slow start are off.');
+    assert.deepEqual(errors, []);
+  });
 });

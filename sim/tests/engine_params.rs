@@ -9,7 +9,9 @@ use oncall_sim::engine::formulas::QueueFormulas;
 use oncall_sim::engine::requests::{RequestConditions, RequestEngine};
 use oncall_sim::engine::{ServiceModel, TickInput};
 use oncall_sim::ids::ScenarioId;
-use oncall_sim::params::{ServiceDistribution, EXTENDED_PARAMS, SERVICE_SHAPE_PARAM};
+use oncall_sim::params::{
+    ServiceDistribution, EXTENDED_PARAMS, OUTLIER_DETECTION_PARAM, SERVICE_SHAPE_PARAM,
+};
 use oncall_sim::queueing::routing::{self, RoutedFleet, Supermarket};
 use oncall_sim::requests::{KeySpace, Routing, ServiceShape};
 use oncall_sim::setup::RunSetup;
@@ -40,7 +42,8 @@ fn the_defaults_are_the_documented_ones() {
     // Every name the first download hands on is a parameter of this build.
     for name in EXTENDED_PARAMS {
         assert!(
-            *name == SERVICE_SHAPE_PARAM || ModelParams::spec(name).is_ok(),
+            [SERVICE_SHAPE_PARAM, OUTLIER_DETECTION_PARAM].contains(name)
+                || ModelParams::spec(name).is_ok(),
             "{name}"
         );
     }
@@ -140,6 +143,12 @@ fn the_parameters_round_trip_through_a_link() {
         ("service_sigma", "1.5"),
         ("choice_count", "3"),
         ("active_request_bias", "0.5"),
+        (OUTLIER_DETECTION_PARAM, "on"),
+        ("consecutive_5xx", "3"),
+        ("base_ejection_time_s", "10"),
+        ("max_ejection_percent", "20"),
+        ("healthy_panic_threshold", "40"),
+        ("slow_start_window_s", "30"),
     ]);
     assert!(notices.is_empty(), "{notices:?}");
     assert_eq!(
@@ -396,7 +405,7 @@ fn the_key_space_reaches_the_hash_policies_formulas() {
 fn extreme_values_in_request_mode() {
     for name in EXTENDED_PARAMS
         .iter()
-        .filter(|n| **n != SERVICE_SHAPE_PARAM)
+        .filter(|n| ![SERVICE_SHAPE_PARAM, OUTLIER_DETECTION_PARAM].contains(n))
     {
         let spec = ModelParams::spec(name).unwrap();
         for value in [spec.min, spec.max] {

@@ -15,6 +15,20 @@ pub enum InstanceState {
     Draining { until_ms: Millis },
 }
 
+impl InstanceState {
+    /// An instance started at `now_ms`: serving at once without a boot delay, else booting
+    /// until `now_ms + boot_ms`.
+    fn started(now_ms: Millis, boot_ms: Millis) -> Self {
+        if boot_ms == 0 {
+            InstanceState::Serving
+        } else {
+            InstanceState::Booting {
+                ready_at_ms: now_ms + boot_ms,
+            }
+        }
+    }
+}
+
 /// One instance of the service.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Instance {
@@ -53,13 +67,7 @@ impl Fleet {
         rollback: bool,
     ) {
         for _ in 0..count {
-            let state = if boot_ms == 0 {
-                InstanceState::Serving
-            } else {
-                InstanceState::Booting {
-                    ready_at_ms: now_ms + boot_ms,
-                }
-            };
+            let state = InstanceState::started(now_ms, boot_ms);
             self.instances.push(Instance {
                 id: self.next_id,
                 state,
@@ -78,13 +86,7 @@ impl Fleet {
     pub fn restart(&mut self, ids: &[u32], now_ms: Millis, boot_ms: Millis, build: u32) {
         for &id in ids {
             debug_assert!(id < self.next_id && self.instances.iter().all(|i| i.id != id));
-            let state = if boot_ms == 0 {
-                InstanceState::Serving
-            } else {
-                InstanceState::Booting {
-                    ready_at_ms: now_ms + boot_ms,
-                }
-            };
+            let state = InstanceState::started(now_ms, boot_ms);
             self.instances.push(Instance {
                 id,
                 state,

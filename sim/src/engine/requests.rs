@@ -592,6 +592,30 @@ impl RequestEngine {
             if let Some((instance, at, ok)) = fate.response(now, input.timeout_s) {
                 self.router.observe(instance, at, ok);
             }
+            // A worker busy over [start, end): its share of the tick, and the request still
+            // queued at the tick's end when it starts after it.
+            if let Fate::TimedOutInService {
+                instance,
+                start,
+                end,
+                ..
+            }
+            | Fate::Served {
+                instance,
+                start,
+                end,
+                ..
+            } = fate
+            {
+                if start > t1 {
+                    self.waiting_past.push((instance as u32, start));
+                }
+                let busy = (end.min(t1) - start).max(0.0);
+                self.minute_busy[instance] += busy;
+                if instance < self.serving as usize {
+                    n.busy += busy;
+                }
+            }
             match fate {
                 Fate::Rejected => n.rejected += 1,
                 Fate::GaveUp { instance } => {
@@ -605,20 +629,7 @@ impl RequestEngine {
                 }
                 // Instances here never stop: they drain.
                 Fate::ResetWaiting { .. } | Fate::ResetInService { .. } => {}
-                Fate::TimedOutInService {
-                    instance,
-                    waited,
-                    start,
-                    end,
-                } => {
-                    if start > t1 {
-                        self.waiting_past.push((instance as u32, start));
-                    }
-                    let busy = (end.min(t1) - start).max(0.0);
-                    self.minute_busy[instance] += busy;
-                    if instance < self.serving as usize {
-                        n.busy += busy;
-                    }
+                Fate::TimedOutInService { waited, .. } => {
                     n.waited += u64::from(waited);
                     n.gave_up += 1;
                     n.wait_sum += input.timeout_s;
@@ -627,17 +638,8 @@ impl RequestEngine {
                     instance,
                     wait,
                     service,
-                    start,
-                    end,
+                    ..
                 } => {
-                    if start > t1 {
-                        self.waiting_past.push((instance as u32, start));
-                    }
-                    let busy = (end.min(t1) - start).max(0.0);
-                    self.minute_busy[instance] += busy;
-                    if instance < self.serving as usize {
-                        n.busy += busy;
-                    }
                     self.current.instances[instance].served += 1;
                     if failed_over && wait + service > far_patience {
                         // Its client's deadline passed before the answer came; the

@@ -14,6 +14,7 @@
 
 pub mod en;
 pub mod params_en;
+pub mod registry;
 pub mod relations_en;
 pub mod sheet;
 

@@ -521,7 +521,7 @@ pub const fn texts(id: RelationId) -> RelationTexts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::relations::ALL;
+    use crate::catalog::registry::ALL;
 
     fn is_parameter(name: &str) -> bool {
         ModelParams::SPECS

@@ -14,7 +14,8 @@
 use serde::Serialize;
 
 use crate::autoscale::{self, PolicyId};
-use crate::relations::{Relation, ALL};
+use crate::catalog::registry::ALL;
+use crate::relations::Relation;
 
 use super::{params_en, relations_en};
 use crate::autoscale::PolicySettings;

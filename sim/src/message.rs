@@ -98,13 +98,6 @@ impl Message {
     }
 }
 
-impl core::fmt::Display for Message {
-    /// The English text, from the core's English catalog.
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(&crate::catalog::render(self, crate::catalog::EN))
-    }
-}
-
 /// Most characters of a person's text a message repeats; the rest shows as "…", so that a
 /// 20,000-character entry gives a one-line message.
 pub const QUOTE_CHARS: usize = 120;

@@ -199,6 +199,14 @@ pub fn placeholders(template: &str) -> Vec<&str> {
         .collect()
 }
 
+/// A message's English text, from the core's English catalog (rendered here, above the
+/// messages, so [`crate::message`] stays plain data at the bottom).
+impl core::fmt::Display for crate::message::Message {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&render(self, EN))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -45,10 +45,8 @@ pub fn serialize_encoded<S: serde::Serializer>(kind: &ActionKind, s: S) -> Resul
     s.serialize_str(&kind.encode())
 }
 
-/// Allowed ranges of the controls. A minimum of 0 (scale to zero) is for the policies that
-/// hold requests while the first instance starts (Cloud Run, the Knative KPA); under the
-/// others the run refuses it.
-pub const MIN_INSTANCES_RANGE: (u32, u32) = (0, 40);
+/// Allowed ranges of the controls (the minimum's, beside the fleet it bounds).
+pub use crate::fleet::MIN_INSTANCES_RANGE;
 pub const TARGET_UTILIZATION_RANGE: (f64, f64) = (0.1, 0.95);
 pub const CACHE_TTL_RANGE: (u32, u32) = (1, 3600);
 pub const SHED_RANGE: (f64, f64) = (0.0, 1.0);
@@ -69,8 +67,8 @@ pub enum ActionKind {
     Lb(crate::requests::Routing),
     /// Hedged requests on or off.
     Hedge(bool),
-    /// A regional control or an injected failure ([`crate::regions::RegionAction`]).
-    Region(crate::regions::RegionAction),
+    /// A regional control or an injected failure ([`crate::regions::action::RegionAction`]).
+    Region(crate::regions::action::RegionAction),
 }
 
 /// An action and the simulated minute at whose start it applies.
@@ -143,7 +141,7 @@ impl Allowed {
             Allowed::OneOf(names) => {
                 Message::new(MessageId::OneOfList).codes("allowed", names.to_vec())
             }
-            Allowed::Regional(name) => crate::regions::RegionAction::allowed(name),
+            Allowed::Regional(name) => crate::regions::action::RegionAction::allowed(name),
         }
     }
 }
@@ -221,7 +219,7 @@ impl fmt::Display for ActionError {
 impl std::error::Error for ActionError {}
 
 /// Action names, as the CLI and the URL spell them (the regional ones are
-/// [`crate::regions::ACTION_NAMES`]).
+/// [`crate::regions::action::ACTION_NAMES`]).
 pub const ACTION_NAMES: &[&str] = &[
     "min_instances",
     "autoscaling",
@@ -340,14 +338,17 @@ impl ActionKind {
             "warm_cache" => no_value(value).map(|()| Self::WarmCache),
             "rollback" => no_value(value).map(|()| Self::Rollback),
             _ => {
-                let Some(&known) = crate::regions::ACTION_NAMES.iter().find(|n| **n == name) else {
+                let Some(&known) = crate::regions::action::ACTION_NAMES
+                    .iter()
+                    .find(|n| **n == name)
+                else {
                     return Err(ActionError::UnknownAction {
                         name: name.to_string(),
                     });
                 };
                 let allowed = Allowed::Regional(known);
                 let v = need(value, allowed)?;
-                match crate::regions::RegionAction::parse(known, &v) {
+                match crate::regions::action::RegionAction::parse(known, &v) {
                     Some(Ok(a)) => Ok(Self::Region(a)),
                     _ => Err(bad(name, &v, allowed)),
                 }

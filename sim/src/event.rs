@@ -124,7 +124,7 @@ pub enum EventKind {
         /// The failure as the regional action that injects it, for a page to put in words
         /// (not serialized: `failure` says it).
         #[serde(skip)]
-        injected: crate::regions::RegionAction,
+        injected: crate::regions::action::RegionAction,
     },
     /// An ejected instance returned to service.
     Unejected {

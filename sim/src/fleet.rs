@@ -3,6 +3,11 @@
 
 use crate::time::Millis;
 
+/// Allowed range of the fleet's minimum of instances. A minimum of 0 (scale to zero) is for
+/// the policies that hold requests while the first instance starts (Cloud Run, the Knative
+/// KPA); under the others the run refuses it.
+pub const MIN_INSTANCES_RANGE: (u32, u32) = (0, 40);
+
 /// Lifecycle of an instance.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]

@@ -67,8 +67,8 @@ pub enum ActionKind {
     Lb(crate::requests::Routing),
     /// Hedged requests on or off.
     Hedge(bool),
-    /// A regional control or an injected failure ([`crate::regions::action::RegionAction`]).
-    Region(crate::regions::action::RegionAction),
+    /// A regional control or an injected failure ([`crate::region_action::RegionAction`]).
+    Region(crate::region_action::RegionAction),
 }
 
 /// An action and the simulated minute at whose start it applies.
@@ -141,7 +141,7 @@ impl Allowed {
             Allowed::OneOf(names) => {
                 Message::new(MessageId::OneOfList).codes("allowed", names.to_vec())
             }
-            Allowed::Regional(name) => crate::regions::action::RegionAction::allowed(name),
+            Allowed::Regional(name) => crate::region_action::RegionAction::allowed(name),
         }
     }
 }
@@ -219,7 +219,7 @@ impl fmt::Display for ActionError {
 impl std::error::Error for ActionError {}
 
 /// Action names, as the CLI and the URL spell them (the regional ones are
-/// [`crate::regions::action::ACTION_NAMES`]).
+/// [`crate::region_action::ACTION_NAMES`]).
 pub const ACTION_NAMES: &[&str] = &[
     "min_instances",
     "autoscaling",
@@ -338,7 +338,7 @@ impl ActionKind {
             "warm_cache" => no_value(value).map(|()| Self::WarmCache),
             "rollback" => no_value(value).map(|()| Self::Rollback),
             _ => {
-                let Some(&known) = crate::regions::action::ACTION_NAMES
+                let Some(&known) = crate::region_action::ACTION_NAMES
                     .iter()
                     .find(|n| **n == name)
                 else {
@@ -348,7 +348,7 @@ impl ActionKind {
                 };
                 let allowed = Allowed::Regional(known);
                 let v = need(value, allowed)?;
-                match crate::regions::action::RegionAction::parse(known, &v) {
+                match crate::region_action::RegionAction::parse(known, &v) {
                     Some(Ok(a)) => Ok(Self::Region(a)),
                     _ => Err(bad(name, &v, allowed)),
                 }

@@ -94,9 +94,9 @@ pub enum EventKind {
     /// A health state changed: an endpoint, a health source, a composite health check, or
     /// the consumer's routing (its view of a region's composite state).
     HealthTransition {
-        resource: crate::regions::health::Resource,
-        from: crate::regions::health::HealthState,
-        to: crate::regions::health::HealthState,
+        resource: crate::health::Resource,
+        from: crate::health::HealthState,
+        to: crate::health::HealthState,
         /// Why; serialized as its English text.
         #[serde(serialize_with = "crate::message::serialize_english")]
         reason: crate::message::Message,
@@ -124,7 +124,7 @@ pub enum EventKind {
         /// The failure as the regional action that injects it, for a page to put in words
         /// (not serialized: `failure` says it).
         #[serde(skip)]
-        injected: crate::regions::action::RegionAction,
+        injected: crate::region_action::RegionAction,
     },
     /// An ejected instance returned to service.
     Unejected {

@@ -125,38 +125,7 @@ impl BrokenRule {
     }
 }
 
-/// A whole number as the command line and links both write it: ASCII digits only (no sign,
-/// no blanks, no decimal point), at most 19 of them.
-pub fn parse_whole(text: &str) -> Option<u64> {
-    let plain = !text.is_empty() && text.len() <= 19 && text.bytes().all(|b| b.is_ascii_digit());
-    plain.then(|| text.parse().ok()).flatten()
-}
-
-/// Longest number read: `format!("{x}")` writes at most 327 characters for a finite `f64`
-/// (all the digits of the smallest subnormal, 5e-324).
-pub const NUMBER_CHARS: usize = 400;
-
-/// A decimal number as the command line and links both write it: an optional minus, digits
-/// with an optional decimal point, an optional exponent (`1e3`, `2.5E-2`). No plus sign in
-/// front, no blanks, no `inf` or `NaN`; at most [`NUMBER_CHARS`] characters, enough for any
-/// number as a link writes it (`format!("{x}")` of a tiny number spells out its zeros).
-pub fn parse_number(text: &str) -> Option<f64> {
-    let body = text.strip_prefix('-').unwrap_or(text);
-    let (mantissa, exponent) = match body.find(['e', 'E']) {
-        Some(i) => (&body[..i], Some(&body[i + 1..])),
-        None => (body, None),
-    };
-    let digits_and_point = mantissa.bytes().filter(|b| *b == b'.').count() <= 1
-        && mantissa.bytes().any(|b| b.is_ascii_digit())
-        && mantissa.bytes().all(|b| b.is_ascii_digit() || b == b'.');
-    let exponent_ok = exponent.is_none_or(|e| {
-        let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
-        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-    });
-    (text.len() <= NUMBER_CHARS && digits_and_point && exponent_ok)
-        .then(|| crate::decimal::parse_decimal(text))
-        .flatten()
-}
+pub use crate::decimal::{parse_number, parse_whole, NUMBER_CHARS};
 
 /// `prefix.` for the policies' parameter prefixes, as static text.
 fn dotted(prefix: &str) -> &'static str {
@@ -528,8 +497,8 @@ impl ModelParams {
     #[cfg(feature = "extended")]
     pub fn host_selection(&self) -> crate::requests::HostSelection {
         let outlier = self.outlier_detection.is_on().then(|| {
-            let envoy = crate::regions::outlier::OutlierConfig::default();
-            crate::regions::outlier::OutlierConfig {
+            let envoy = crate::outlier::OutlierConfig::default();
+            crate::outlier::OutlierConfig {
                 consecutive_5xx: self.consecutive_5xx,
                 base_ejection_s: self.base_ejection_time_s,
                 max_ejection_percent: self.max_ejection_percent,

@@ -375,12 +375,12 @@ fn draw_key(zipf: Option<&AliasKeys>, rng: &mut Mulberry32, hot: f64, hot_key: u
 }
 
 /// Where the hot key is drawn: the key stream of a fourth region slot ([`region_seed`]),
-/// which no run has (at most [`crate::regions::codes::MAX_REGIONS`] regions), so its draw is none
+/// which no run has (at most [`crate::region_codes::MAX_REGIONS`] regions), so its draw is none
 /// of any region's streams' within 2^28 draws. (A seed has four streams only, and
 /// [`Mulberry32::stream`] masks the index: a fifth, index 4, was the arrival stream, so the
 /// hot key was the first arrival's draw.)
 const HOT_KEY_SLOT: usize = 3;
-const _: () = assert!(crate::regions::codes::MAX_REGIONS <= HOT_KEY_SLOT);
+const _: () = assert!(crate::region_codes::MAX_REGIONS <= HOT_KEY_SLOT);
 
 /// The seed of region `region`'s random streams in a run with `seed`: region a's is the run's
 /// own, and region r enters each of the seed's four streams ([`Mulberry32::stream`])
@@ -1000,7 +1000,7 @@ mod tests {
             let engine = RequestEngine::new(seed, keys, ServiceShape::Exponential);
             let own = Mulberry32::stream(region_seed(seed, HOT_KEY_SLOT), KEY_STREAM).uniform();
             assert_eq!(engine.hot_key(), rank(own), "{seed}");
-            for r in 1..crate::regions::codes::MAX_REGIONS {
+            for r in 1..crate::region_codes::MAX_REGIONS {
                 let other = RequestEngine::for_region(seed, r, keys, ServiceShape::Exponential);
                 assert_eq!(other.hot_key(), engine.hot_key());
             }

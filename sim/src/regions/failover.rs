@@ -3,7 +3,7 @@
 //! its users go to the nearest region that is not, paying a cross-region latency penalty;
 //! when the region is no longer UNHEALTHY its users come back (failback).
 
-use super::health::{HealthState, SEED_003};
+use crate::health::{HealthState, SEED_003};
 use crate::relations::{
     Relation, RelationId, BACCELLI_HEBUTERNE_1981, THIS_MODEL, ZELTYN_MANDELBAUM_2005,
 };

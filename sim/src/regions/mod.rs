@@ -19,21 +19,20 @@
 //! share of its requests sent to crashed instances still marked healthy fails at once.
 //! Transitions carry their second.
 
-pub mod action;
-pub mod codes;
 pub mod debrief;
 pub mod failover;
-pub mod health;
-pub mod outlier;
 pub mod scenario;
 pub mod step;
 
 use crate::message::{Message, MessageId};
 use crate::relations::{Relation, RelationId, THIS_MODEL};
 use crate::world::service::ServiceUnit;
-pub use action::{RegionAction, RegionValueError, ACTION_NAMES};
-pub use codes::{code, index, MAX_REGIONS, REGION_CODES};
-use health::{AggregationPolicy, EndpointHealth, HealthState};
+// Plain data the regions' model is built on, below it (their old paths kept).
+pub use crate::health;
+use crate::health::{AggregationPolicy, EndpointHealth, HealthState};
+pub use crate::outlier;
+pub use crate::region_action::{self as action, RegionAction, RegionValueError, ACTION_NAMES};
+pub use crate::region_codes::{self as codes, code, index, MAX_REGIONS, REGION_CODES};
 
 /// Share of the users in each region, for 1, 2 and 3 regions (an assumption of this model).
 pub fn demand_shares(regions: usize) -> &'static [f64] {

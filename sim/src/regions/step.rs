@@ -3,11 +3,6 @@
 //! second before the regions serve (see the module [`crate::regions`]).
 
 use super::failover::{out_of_routing, route};
-use super::health::{
-    composite_state, probe_passes, probe_step, source_state, EndpointHealth, HealthState,
-    ProbeConfig, Resource, SourceKind,
-};
-use super::outlier::{ejection_s, ejects, may_eject, Ejection, OutlierConfig};
 use super::{
     code, demand_shares, policy_of, Region, RegionAction, RegionHealth, RegionMinute, SourceView,
     MAX_REGIONS, UTC_OFFSETS_MIN,
@@ -18,7 +13,12 @@ use crate::autoscale::Autoscaler;
 use crate::engine::FailedOver;
 use crate::event::{EventKind, FleetReason};
 use crate::fleet::{Fleet, InstanceState};
+use crate::health::{
+    composite_state, probe_passes, probe_step, source_state, EndpointHealth, HealthState,
+    ProbeConfig, Resource, SourceKind,
+};
 use crate::message::{Message, MessageId};
+use crate::outlier::{ejection_s, ejects, may_eject, Ejection, OutlierConfig};
 use crate::params::ModelParams;
 use crate::record::MinuteRecord;
 use crate::scenario::{Scenario, Scripted};

@@ -3,7 +3,7 @@
 //!
 //! **Outlier detection** (Envoy `source/common/upstream/outlier_detection_impl.cc`, the
 //! consecutive-5xx detector with the minute model's [`OutlierConfig`] and its citation
-//! [`crate::regions::outlier::ENVOY_OUTLIER_DETECTION`]). Each response a host gives is an outcome: a success resets its
+//! [`crate::outlier::ENVOY_OUTLIER_DETECTION`]). Each response a host gives is an outcome: a success resets its
 //! count of consecutive failures; a failure adds one, and the failure that brings the count to
 //! `consecutive_5xx` ejects the host at once (`putHttpResponseCode`, `onConsecutiveErrorWorker`:
 //! the count is reset whether or not the ejection was allowed; a host already ejected is left
@@ -47,7 +47,7 @@
 //! without Envoy's random number of initial picks (`seed_ % hosts`), so it is deterministic;
 //! hedges keep the policy's unweighted choice of another host.
 
-use crate::regions::outlier::OutlierConfig;
+use crate::outlier::OutlierConfig;
 use core::cmp::Ordering;
 use std::collections::BinaryHeap;
 

@@ -47,7 +47,7 @@ pub mod keys;
 pub(crate) mod route;
 
 use crate::ids::ids;
-use crate::regions::outlier::ENVOY_OUTLIER_DETECTION;
+use crate::outlier::ENVOY_OUTLIER_DETECTION;
 use crate::relations::{
     Relation, RelationId, BACCELLI_HEBUTERNE_1981, ENVOY_HOST_SELECTION_SOURCE,
     ENVOY_LOAD_BALANCERS, KIEFER_WOLFOWITZ_1955, MITZENMACHER_2001,

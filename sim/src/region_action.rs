@@ -1,8 +1,8 @@
 //! The regional controls and the failures a scenario injects into a region, as actions
 //! spell them: plain data below the regions' model, which actions and events name.
 
-use super::codes::{code, index, MAX_REGIONS, REGION_CODES};
 use crate::message::{Message, MessageId};
+use crate::region_codes::{code, index, MAX_REGIONS, REGION_CODES};
 
 /// An on-call engineer's regional control, or a failure injected into a region.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
@@ -137,10 +137,10 @@ impl RegionAction {
             Some((index(r, MAX_REGIONS)? as u8, rest.trim().to_string()))
         };
         let share = |v: &str| {
-            crate::params::parse_number(v).filter(|x| x.is_finite() && (0.0..=1.0).contains(x))
+            crate::decimal::parse_number(v).filter(|x| x.is_finite() && (0.0..=1.0).contains(x))
         };
         let whole = |v: &str, hi: u64| {
-            crate::params::parse_whole(v)
+            crate::decimal::parse_whole(v)
                 .filter(|n| *n <= hi)
                 .map(|n| n as u32)
         };

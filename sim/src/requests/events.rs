@@ -14,6 +14,7 @@
 //! arrival-time engine, in the same order for everything but the hedges: without hedging both
 //! give the same requests the same fates.
 
+use super::heap::Earliest;
 use super::hedging::{Hedging, TokenBucket};
 use super::keys::ServiceShape;
 use super::route::Router;
@@ -22,7 +23,6 @@ use super::{
     ARRIVAL_STREAM, KEY_STREAM, ROUTING_STREAM, SERVICE_STREAM,
 };
 use crate::Mulberry32;
-use core::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 
 /// No copy.
@@ -123,12 +123,8 @@ enum Kind {
     },
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Event {
-    time: f64,
-    seq: u64,
-    kind: Kind,
-}
+/// A pending event of the list: a service's end (or cut), a give-up, a phantom's end.
+type Event = Earliest<Kind>;
 
 /// A hedge timer or a total timeout of a request (of the given generation). Both are set at
 /// the current time plus a fixed delay, so each list is in time order as it is filled; a
@@ -160,27 +156,6 @@ fn schedule(list: &mut VecDeque<Timer>, timer: Timer) {
         list.insert(at, timer);
     }
 }
-
-// The heap is a max-heap: the earliest event (then the first scheduled) is the greatest.
-impl Ord for Event {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .time
-            .total_cmp(&self.time)
-            .then(other.seq.cmp(&self.seq))
-    }
-}
-impl PartialOrd for Event {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl PartialEq for Event {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Event {}
 
 /// How a request ends.
 #[derive(Clone, Copy, Debug)]
@@ -344,7 +319,7 @@ impl Engine {
         self.heap.push(Event {
             time,
             seq: self.seq,
-            kind,
+            item: kind,
         });
     }
 
@@ -697,7 +672,7 @@ impl Engine {
             let Some(event) = self.heap.pop() else {
                 return;
             };
-            match event.kind {
+            match event.item {
                 Kind::Done(c) => {
                     let i = self.copies[c as usize].instance as usize;
                     self.on_done(c, now);

@@ -47,8 +47,8 @@
 //! without Envoy's random number of initial picks (`seed_ % hosts`), so it is deterministic;
 //! hedges keep the policy's unweighted choice of another host.
 
+use super::heap::Earliest;
 use crate::outlier::OutlierConfig;
-use core::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 /// Envoy's default `healthy_panic_threshold`, percent.
@@ -210,35 +210,9 @@ impl Default for HostState {
     }
 }
 
-/// An outcome known before its time (the arrival-time path): a host's response at `time`.
-#[derive(Clone, Copy, Debug)]
-struct Pending {
-    time: f64,
-    seq: u64,
-    host: u32,
-    ok: bool,
-}
-
-// A max-heap: the earliest (then the first recorded) is the greatest.
-impl Ord for Pending {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .time
-            .total_cmp(&self.time)
-            .then(other.seq.cmp(&self.seq))
-    }
-}
-impl PartialOrd for Pending {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl PartialEq for Pending {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Pending {}
+/// An outcome known before its time (the arrival-time path): host `.0`'s response at
+/// `time`, a success when `.1`.
+type Pending = Earliest<(u32, bool)>;
 
 /// The health of every host the balancer knows, by instance index.
 #[derive(Clone, Debug)]
@@ -402,8 +376,7 @@ impl Health {
         self.pending.push(Pending {
             time,
             seq: self.seq,
-            host: i as u32,
-            ok,
+            item: (i as u32, ok),
         });
     }
 
@@ -419,7 +392,8 @@ impl Health {
                 let Some(p) = self.pending.pop() else {
                     break;
                 };
-                changed |= self.apply(p.host as usize, p.time, p.ok);
+                let (host, ok) = p.item;
+                changed |= self.apply(host as usize, p.time, ok);
             } else {
                 break;
             }
@@ -529,32 +503,8 @@ pub(crate) struct Edf {
     queue: BinaryHeap<EdfEntry>,
 }
 
-#[derive(Clone, Copy, Debug)]
-struct EdfEntry {
-    deadline: f64,
-    order: u64,
-    host: u32,
-}
-
-impl Ord for EdfEntry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .deadline
-            .total_cmp(&self.deadline)
-            .then(other.order.cmp(&self.order))
-    }
-}
-impl PartialOrd for EdfEntry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl PartialEq for EdfEntry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for EdfEntry {}
+/// A host's next deadline in the scheduler.
+type EdfEntry = Earliest<u32>;
 
 impl Edf {
     pub(crate) fn add(&mut self, host: u32, weight: f64) {
@@ -565,19 +515,19 @@ impl Edf {
         };
         self.order += 1;
         self.queue.push(EdfEntry {
-            deadline: self.current + 1.0 / weight,
-            order: self.order,
-            host,
+            time: self.current + 1.0 / weight,
+            seq: self.order,
+            item: host,
         });
     }
 
     /// The next host, put back with its weight as `weight` gives it now.
     pub(crate) fn pick_and_add(&mut self, mut weight: impl FnMut(u32) -> f64) -> Option<u32> {
         let entry = self.queue.pop()?;
-        self.current = entry.deadline;
-        let w = weight(entry.host);
-        self.add(entry.host, w);
-        Some(entry.host)
+        self.current = entry.time;
+        let w = weight(entry.item);
+        self.add(entry.item, w);
+        Some(entry.item)
     }
 }
 

@@ -1,6 +1,36 @@
 //! A binary min-heap of times in a `Vec<f64>` that is allocated once and reused: the free
 //! times of an instance's busy workers, and the leave times of the requests it holds.
 
+/// An entry of a `BinaryHeap` (a max-heap) that pops the earliest `time` first and, of equal
+/// times, the first pushed (the lower `seq`): the event list's events, the outcomes outlier
+/// detection awaits and the slow-start scheduler's deadlines.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Earliest<T> {
+    pub(crate) time: f64,
+    pub(crate) seq: u64,
+    pub(crate) item: T,
+}
+
+impl<T> Ord for Earliest<T> {
+    fn cmp(&self, other: &Self) -> core::cmp::Ordering {
+        other
+            .time
+            .total_cmp(&self.time)
+            .then(other.seq.cmp(&self.seq))
+    }
+}
+impl<T> PartialOrd for Earliest<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T> PartialEq for Earliest<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == core::cmp::Ordering::Equal
+    }
+}
+impl<T> Eq for Earliest<T> {}
+
 /// Min-heap of finite times.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TimeHeap {

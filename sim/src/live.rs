@@ -13,7 +13,7 @@ use crate::database;
 use crate::message::{Message, MessageId};
 use crate::queueing;
 use crate::relations::RelationId;
-use crate::Simulation;
+use crate::sim::Simulation;
 
 /// The metrics rows (by record field) whose relation has live values, and that relation.
 const LIVE: &[(&str, RelationId)] = &[

@@ -64,12 +64,8 @@ impl ParamError {
         }
     }
 
-    /// `name` starts with none of the policies' prefixes.
-    pub fn unknown_policy_param(name: &str, prefixes: Vec<&'static str>) -> Self {
-        let dotted = prefixes
-            .iter()
-            .map(|p| -> &'static str { dotted(p) })
-            .collect();
+    /// `name` starts with none of the policies' prefixes (`dotted`: each with its dot).
+    pub fn unknown_policy_param(name: &str, dotted: Vec<&'static str>) -> Self {
         Self {
             field: name.to_string(),
             problem: Message::new(MessageId::UnknownPolicyParam).codes("prefixes", dotted),
@@ -126,18 +122,6 @@ impl BrokenRule {
 }
 
 pub use crate::decimal::{parse_number, parse_whole, NUMBER_CHARS};
-
-/// `prefix.` for the policies' parameter prefixes, as static text.
-fn dotted(prefix: &str) -> &'static str {
-    crate::autoscale::PolicySettings::all_specs()
-        .find_map(|s| {
-            s.name
-                .split_once('.')
-                .filter(|(p, _)| *p == prefix)
-                .map(|(p, _)| &s.name[..=p.len()])
-        })
-        .unwrap_or("")
-}
 
 impl ParamSpec {
     /// Checks `value` against the range (and integrality); the error names the field.

@@ -8,6 +8,7 @@
 use crate::action::Settings;
 use crate::ids::ScenarioId;
 use crate::params::EngineKind;
+use crate::region_action::RegionAction;
 use crate::relations::{Relation, RelationId, MULBERRY32, THIS_MODEL};
 use crate::requests::Routing;
 use crate::rng::Mulberry32;
@@ -43,10 +44,7 @@ pub enum Scripted {
         share: f64,
     },
     /// A failure in a region (a zone outage, a database failure, a bad build) or its end.
-    RegionFailure {
-        minute: u32,
-        action: crate::regions::RegionAction,
-    },
+    RegionFailure { minute: u32, action: RegionAction },
 }
 
 pub const SCENARIO_TWISTS: Relation = Relation {
@@ -202,6 +200,61 @@ impl SurgeDraw {
     }
 }
 
+/// Ranges the seed draws the regional outage's failure from: which failure hits region a,
+/// when (at its midday peak), how big, and for how long.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct FailureDraw {
+    /// Minute of the run the failure starts, inclusive range.
+    pub start_min: (u32, u32),
+    /// Chance that it is a zone outage; otherwise the region's database fails.
+    pub zone_outage_chance: f64,
+    /// Share of the region's instances a zone outage crashes.
+    pub share: (f64, f64),
+    /// Minutes until the zone or the database is back, inclusive range.
+    pub duration_min: (u32, u32),
+}
+
+impl FailureDraw {
+    /// The failure and its end this seed gives, from their own generator.
+    pub fn draw(&self, seed: u32) -> Vec<Scripted> {
+        let mut rng = Mulberry32::new(seed ^ 0x4E61_0AA7);
+        let minute = whole_in(&mut rng, self.start_min);
+        let zone = rng.uniform() < self.zone_outage_chance;
+        let share = rng.uniform_range(self.share.0, self.share.1);
+        let back = minute + whole_in(&mut rng, self.duration_min);
+        let (failure, end) = if zone {
+            (
+                RegionAction::ZoneOutage { region: 0, share },
+                RegionAction::ZoneOutage {
+                    region: 0,
+                    share: 0.0,
+                },
+            )
+        } else {
+            (
+                RegionAction::DbFailure {
+                    region: 0,
+                    on: true,
+                },
+                RegionAction::DbFailure {
+                    region: 0,
+                    on: false,
+                },
+            )
+        };
+        vec![
+            Scripted::RegionFailure {
+                minute,
+                action: failure,
+            },
+            Scripted::RegionFailure {
+                minute: back,
+                action: end,
+            },
+        ]
+    }
+}
+
 /// A scenario definition.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Scenario {
@@ -236,7 +289,7 @@ pub struct Scenario {
     /// Regions the scenario runs in, at least (the `regions` parameter may ask for more).
     pub regions: u32,
     /// The regional failure, drawn from the seed.
-    pub region_failure: Option<crate::regions::scenario::FailureDraw>,
+    pub region_failure: Option<FailureDraw>,
 }
 
 impl Scenario {
@@ -405,7 +458,7 @@ pub fn get(id: ScenarioId) -> Scenario {
             boot_minutes: 3,
             instances: 12,
             regions: 2,
-            region_failure: Some(crate::regions::scenario::FailureDraw {
+            region_failure: Some(FailureDraw {
                 start_min: (25, 40),
                 zone_outage_chance: 0.75,
                 share: (0.5, 0.8),
@@ -582,5 +635,30 @@ mod tests {
         let d = get(ScenarioId::ViralSurge).surge.unwrap();
         assert_eq!(d.draw(1), d.draw(1));
         assert_ne!(d.draw(1), d.draw(2));
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_failure_and_others_differ() {
+        let d = crate::scenario::get(crate::ids::ScenarioId::RegionalOutage)
+            .region_failure
+            .unwrap();
+        assert_eq!(d.draw(7), d.draw(7));
+        let mut kinds = std::collections::BTreeSet::new();
+        for seed in 0..200u32 {
+            let s = d.draw(seed);
+            let Scripted::RegionFailure { minute, action } = s[0] else {
+                panic!("{s:?}")
+            };
+            assert!((d.start_min.0..=d.start_min.1).contains(&minute));
+            if let RegionAction::ZoneOutage { share, .. } = action {
+                assert!(share >= d.share.0 && share < d.share.1);
+            }
+            let Scripted::RegionFailure { minute: back, .. } = s[1] else {
+                panic!("{s:?}")
+            };
+            assert!(back >= minute + d.duration_min.0 && back <= minute + d.duration_min.1);
+            kinds.insert(action.name());
+        }
+        assert_eq!(kinds.len(), 2, "both failures come up");
     }
 }

@@ -1,13 +1,13 @@
 //! The debrief's regional comparison, for a run with several regions (the build with the
 //! extended models): the budget spent as played beside the same scenario, seed and settings
 //! replayed with health-based failover off, and with failover off but outlier detection on in
-//! every region (the core's [`oncall_sim::regions::debrief`]). The replays run in the
+//! every region (the core's [`oncall_sim::par::regions`]). The replays run in the
 //! background, one per timer tick, like the par search, so the page stays responsive.
 
 use std::time::Duration;
 
 use leptos::prelude::*;
-use oncall_sim::regions::debrief::{replay, ComparisonKind, ComparisonLine};
+use oncall_sim::par::regions::{replay, ComparisonKind, ComparisonLine};
 use oncall_sim::setup::RunSetup;
 
 use crate::components::debrief::{budget_text, cost_text, minutes_text};

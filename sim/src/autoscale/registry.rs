@@ -114,6 +114,15 @@ macro_rules! policies {
                 out
             }
 
+            /// The prefixes with their dot (`cloud_run.`, `hpa.`, …), as static text.
+            pub fn dotted_prefixes() -> Vec<&'static str> {
+                let mut out: Vec<&'static str> = Self::all_specs()
+                    .filter_map(|s| s.name.find('.').map(|dot| &s.name[..=dot]))
+                    .collect();
+                out.dedup();
+                out
+            }
+
             /// Sets a policy parameter by its full name, checking its range; nothing changes
             /// on error. The rules between fields are checked once on the whole set
             /// ([`PolicySettings::broken_rule`], and when a policy is built), so the order in
@@ -128,7 +137,7 @@ macro_rules! policies {
                         return self.$field.set(name, value);
                     }
                 )*
-                Err(ParamError::unknown_policy_param(name, Self::prefixes()))
+                Err(ParamError::unknown_policy_param(name, Self::dotted_prefixes()))
             }
 
             /// Reads a policy parameter by its full name.

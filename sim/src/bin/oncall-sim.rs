@@ -732,7 +732,7 @@ fn par(args: &[String]) -> Result<String, Failure> {
         out.push('\n');
     }
     // With regions: the same run with failover off, and with outlier detection only.
-    let regional = oncall_sim::regions::debrief::comparison(&setup, minutes)
+    let regional = oncall_sim::par::regions::comparison(&setup, minutes)
         .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
     progress.runs_done(done + regional_runs, total + regional_runs);
     for line in regional {

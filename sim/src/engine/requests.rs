@@ -44,7 +44,7 @@ use crate::requests::{
     HostSelection, Routing, SlowInstance, Tally, ARRIVAL_STREAM, KEY_STREAM, ROUTING_STREAM,
     SERVICE_STREAM,
 };
-use crate::Mulberry32;
+use crate::rng::Mulberry32;
 
 /// What the request engine reads of a tick beyond what the formulas read (the routed
 /// formulas read the policy, its choices and the key space too).

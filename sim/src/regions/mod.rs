@@ -19,9 +19,7 @@
 //! share of its requests sent to crashed instances still marked healthy fails at once.
 //! Transitions carry their second.
 
-pub mod debrief;
 pub mod failover;
-pub mod scenario;
 pub mod step;
 
 use crate::message::{Message, MessageId};

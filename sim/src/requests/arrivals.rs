@@ -22,7 +22,7 @@
 use super::heap::TimeHeap;
 use super::route::Router;
 use super::{SlowInstance, TimeoutScope};
-use crate::Mulberry32;
+use crate::rng::Mulberry32;
 use std::collections::VecDeque;
 
 /// One instance: when each worker frees, when the requests queued for a worker start and

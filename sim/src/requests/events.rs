@@ -22,7 +22,7 @@ use super::{
     ChangeKind, Options, Plan, RunConfig, RunError, RunOutcome, SlowInstance, Tally, TimeoutScope,
     ARRIVAL_STREAM, KEY_STREAM, ROUTING_STREAM, SERVICE_STREAM,
 };
-use crate::Mulberry32;
+use crate::rng::Mulberry32;
 use std::collections::{BinaryHeap, VecDeque};
 
 /// No copy.

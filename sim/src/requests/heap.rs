@@ -129,7 +129,7 @@ impl TimeHeap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Mulberry32;
+    use crate::rng::Mulberry32;
 
     #[test]
     fn keeps_the_minimum_at_the_root() {

@@ -6,7 +6,7 @@
 //! draw is one uniform and a binary search over them (⌈log₂ K⌉ steps, nothing allocated).
 
 use crate::relations::{Relation, RelationId, BRESLAU_1999, JOHNSON_KOTZ_1994, ZIPF_1949};
-use crate::Mulberry32;
+use crate::rng::Mulberry32;
 
 /// Default number of keys: a key space large enough that no single key is the whole load.
 pub const DEFAULT_KEYS: u32 = 10_000;

@@ -52,7 +52,7 @@ use crate::relations::{
     Relation, RelationId, BACCELLI_HEBUTERNE_1981, ENVOY_HOST_SELECTION_SOURCE,
     ENVOY_LOAD_BALANCERS, KIEFER_WOLFOWITZ_1955, MITZENMACHER_2001,
 };
-use crate::Mulberry32;
+use crate::rng::Mulberry32;
 use arrivals::{ArrivalFleet, Fate};
 pub use health::{HostCounts, HostEvent, HostSelection, SlowStart};
 pub use hedging::{HedgeError, Hedging, TokenBucket};

@@ -13,7 +13,7 @@
 use super::health::{Edf, Health, HostCounts, HostEvent, HostSelection};
 use super::{draw_index, Routing, DEFAULT_CHOICE_COUNT, MAX_CHOICE_COUNT};
 use crate::balance::{self, maglev::Maglev, ring::Ring, HashBalancer};
-use crate::Mulberry32;
+use crate::rng::Mulberry32;
 
 /// How many draws among the unused instances random and least request make before they
 /// take the first unused one in order.

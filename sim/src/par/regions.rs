@@ -7,7 +7,7 @@ use crate::action::{Action, ActionKind};
 use crate::params::ParamError;
 use crate::setup::RunSetup;
 
-use super::RegionAction;
+use crate::region_action::RegionAction;
 
 /// Which comparison line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -42,7 +42,7 @@ impl ComparisonKind {
 }
 
 /// One comparison line: what was done and what it cost.
-pub type ComparisonLine = crate::par::OutcomeLine<ComparisonKind>;
+pub type ComparisonLine = super::OutcomeLine<ComparisonKind>;
 
 /// Runs `kind`'s replay of `setup` (its own actions left out) for `minutes`.
 pub fn replay(

@@ -3,12 +3,14 @@
 //! once at a few moments. A trainee's result reads against them: "doing nothing spends 12.6 %
 //! of the budget; rolling back when paged, 2.6 %; rolling back at the first errors, 0.7 %".
 
+pub mod regions;
+
 use crate::action::{Action, ActionKind};
 use crate::ids::ScenarioId;
 use crate::params::ParamError;
 use crate::requests::Routing;
 use crate::setup::{RunOutcome, RunSetup};
-use crate::Simulation;
+use crate::sim::Simulation;
 
 /// When a textbook step happens.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -57,7 +59,7 @@ const HOT_KEY: &[Step] = &[at_page(ActionKind::Lb(Routing::LeastRequest))];
 /// and make each request cheaper while its cache is cold for them.
 const REGIONAL_OUTAGE: &[Step] = &[
     at_page(ActionKind::Region(
-        crate::regions::RegionAction::RegionMinInstances { region: 1, min: 14 },
+        crate::region_action::RegionAction::RegionMinInstances { region: 1, min: 14 },
     )),
     at_page(ActionKind::HeavyFeature(false)),
 ];
@@ -123,7 +125,7 @@ pub enum ParKind {
 }
 
 /// One line of a debrief's table, of kind `K`: what was done and what it cost. The par lines
-/// and the regional comparison's lines ([`crate::regions::debrief`]) share it.
+/// and the regional comparison's lines ([`regions`]) share it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct OutcomeLine<K> {
     pub kind: K,

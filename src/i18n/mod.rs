@@ -12,6 +12,9 @@
 //! Their text comes from the core's catalogs for the locale ([`core_catalog`]); English is
 //! the core's own English catalog, so it is written once for the page and the command line.
 
+#[cfg(feature = "extended")]
+mod extended;
+
 use oncall_sim::autoscale::PolicyId;
 use oncall_sim::catalog::en as core_en;
 use oncall_sim::catalog::params_en as core_params_en;
@@ -62,6 +65,22 @@ pub fn plural_category(locale: Locale, n: u64) -> PluralCategory {
     }
 }
 
+/// Declares the message keys and [`Msg::ALL`], the list of every key the catalog's tests walk.
+macro_rules! message_keys {
+    ($(#[$meta:meta])* pub enum $name:ident { $($(#[$vmeta:meta])* $variant:ident,)* }) => {
+        $(#[$meta])*
+        pub enum $name {
+            $($(#[$vmeta])* $variant,)*
+        }
+
+        impl $name {
+            /// Every message key, in the order declared.
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+        }
+    };
+}
+
+message_keys! {
 /// The key of one message in the catalog.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Msg {
@@ -228,7 +247,6 @@ pub enum Msg {
     SeriesFleetCost,
     SeriesCostSoFar,
     /// Placeholder `{region}`: the region's code ("A").
-    #[cfg(feature = "extended")]
     SeriesRegion,
     RightAxis,
     MarksLegend,
@@ -240,201 +258,108 @@ pub enum Msg {
     /// Placeholders `{name}`, `{value}`.
     ChartAltValue,
     ChartCrosshair,
-    #[cfg(feature = "extended")]
     RegionsHeading,
-    #[cfg(feature = "extended")]
     RegionsRegion,
-    #[cfg(feature = "extended")]
     RegionsComposite,
-    #[cfg(feature = "extended")]
     RegionsConsumer,
-    #[cfg(feature = "extended")]
     RegionsApp,
-    #[cfg(feature = "extended")]
     RegionsDatabase,
-    #[cfg(feature = "extended")]
     RegionsShare,
-    #[cfg(feature = "extended")]
     RegionsUsers,
-    #[cfg(feature = "extended")]
     RegionsInstances,
-    #[cfg(feature = "extended")]
     RegionsSourceCounts,
-    #[cfg(feature = "extended")]
     RegionsRoutedHome,
-    #[cfg(feature = "extended")]
     RegionsRoutedTo,
-    #[cfg(feature = "extended")]
     RegionsOutOfRouting,
-    #[cfg(feature = "extended")]
     RegionsApply,
-    #[cfg(feature = "extended")]
     RegionsHealthyPercent,
-    #[cfg(feature = "extended")]
     RegionsMinHealthy,
-    #[cfg(feature = "extended")]
     RegionsDrain,
-    #[cfg(feature = "extended")]
     RegionsUndrain,
-    #[cfg(feature = "extended")]
     RegionsOutlier,
-    #[cfg(feature = "extended")]
     RegionsFailover,
-    #[cfg(feature = "extended")]
     RegionsInjectZone,
-    #[cfg(feature = "extended")]
     RegionsInjectDb,
-    #[cfg(feature = "extended")]
     RegionsInjectHeading,
-    #[cfg(feature = "extended")]
     RegionalHeading,
-    #[cfg(feature = "extended")]
     RegionalIntro,
-    #[cfg(feature = "extended")]
     RegionalAsPlayed,
-    #[cfg(feature = "extended")]
     RegionalFailoverOff,
-    #[cfg(feature = "extended")]
     RegionalOutlierOnly,
-    #[cfg(feature = "extended")]
     RegionalReplaying,
-    #[cfg(feature = "extended")]
     ActZoneOutage,
-    #[cfg(feature = "extended")]
     ActZoneBack,
-    #[cfg(feature = "extended")]
     ActDbFailure,
-    #[cfg(feature = "extended")]
     ActDbBack,
-    #[cfg(feature = "extended")]
     ActRegionBadBuild,
-    #[cfg(feature = "extended")]
     ActDrain,
-    #[cfg(feature = "extended")]
     ActUndrain,
-    #[cfg(feature = "extended")]
     ActRegionMinInstances,
-    #[cfg(feature = "extended")]
     ActOutlierOn,
-    #[cfg(feature = "extended")]
     ActOutlierOff,
-    #[cfg(feature = "extended")]
     ActFailoverOn,
-    #[cfg(feature = "extended")]
     ActFailoverOff,
-    #[cfg(feature = "extended")]
     ActHealthyPercent,
-    #[cfg(feature = "extended")]
     ActMinHealthy,
-    #[cfg(feature = "extended")]
     ResourceInstance,
-    #[cfg(feature = "extended")]
     ResourceReplica,
-    #[cfg(feature = "extended")]
     ResourceConsumer,
-    #[cfg(feature = "extended")]
     EvInRegion,
-    #[cfg(feature = "extended")]
     EvScenarioFailure,
-    #[cfg(feature = "extended")]
     DebriefTwist,
     EngineLabel,
     EngineFormulas,
     EngineRequests,
-    #[cfg(feature = "extended")]
     LbLabel,
-    #[cfg(feature = "extended")]
     LbRoundRobin,
-    #[cfg(feature = "extended")]
     LbRandom,
-    #[cfg(feature = "extended")]
     LbLeastRequest,
-    #[cfg(feature = "extended")]
     LbRingHash,
-    #[cfg(feature = "extended")]
     LbMaglev,
-    #[cfg(feature = "extended")]
     HedgeLabel,
-    #[cfg(feature = "extended")]
     HedgeDelayLabel,
-    #[cfg(feature = "extended")]
     HedgeTokensLabel,
-    #[cfg(feature = "extended")]
     HedgeRefillLabel,
     // The request engine's own parameters: only the extended build shows them.
-    #[cfg(feature = "extended")]
     ServiceShapeLabel,
-    #[cfg(feature = "extended")]
     ServiceExponential,
-    #[cfg(feature = "extended")]
     ServiceLognormal,
-    #[cfg(feature = "extended")]
     ServiceSigmaLabel,
-    #[cfg(feature = "extended")]
     KeysLabel,
-    #[cfg(feature = "extended")]
     ZipfLabel,
-    #[cfg(feature = "extended")]
     ChoicesLabel,
-    #[cfg(feature = "extended")]
     RequestsHeading,
-    #[cfg(feature = "extended")]
     RequestsSummary,
-    #[cfg(feature = "extended")]
     RequestsInstances,
-    #[cfg(feature = "extended")]
     RequestsInstanceTitle,
-    #[cfg(feature = "extended")]
     RequestsInstancesAlt,
-    #[cfg(feature = "extended")]
     RequestsLatency,
-    #[cfg(feature = "extended")]
     RequestsNoneServed,
-    #[cfg(feature = "extended")]
     RequestsHistogramAlt,
-    #[cfg(feature = "extended")]
     RequestsP50Mark,
-    #[cfg(feature = "extended")]
     RequestsP99Mark,
-    #[cfg(feature = "extended")]
     RequestsFormulaP99Mark,
-    #[cfg(feature = "extended")]
     RequestsSideBySide,
-    #[cfg(feature = "extended")]
     RequestsFormula,
-    #[cfg(feature = "extended")]
     RequestsMeasured,
     /// The formula column's head while an incident's fault is in force.
-    #[cfg(feature = "extended")]
     RequestsFormulaBaseline,
-    #[cfg(feature = "extended")]
     RequestsBaselineP99Mark,
     /// Why the requests differ from the formula while one instance is slow.
-    #[cfg(feature = "extended")]
     RequestsGapSlow,
     /// Why the requests differ from the formula while a hash policy sends a hot key to one
     /// instance.
-    #[cfg(feature = "extended")]
     RequestsGapHotKey,
-    #[cfg(feature = "extended")]
     RequestsPWait,
-    #[cfg(feature = "extended")]
     RequestsRejected,
-    #[cfg(feature = "extended")]
     RequestsHedges,
-    #[cfg(feature = "extended")]
     RequestsHedgingOff,
     /// Placeholders `{ejected}` (counted: [`instances`]), `{ejections}`.
-    #[cfg(feature = "extended")]
     RequestsOutlier,
-    #[cfg(feature = "extended")]
     RequestsPanic,
     /// Placeholder `{instances}` (counted).
-    #[cfg(feature = "extended")]
     RequestsSlowStart,
-    #[cfg(feature = "extended")]
     RequestsSlowStartNone,
-    #[cfg(feature = "extended")]
     RequestsHostSelectionOff,
     ChartCrosshairKeys,
     /// Placeholders `{deploys}`, `{pages}`, `{actions}` (counted: [`MarkedDeploysOne`] and
@@ -516,7 +441,6 @@ pub enum Msg {
     KindCache,
     KindTraffic,
     KindScaling,
-    #[cfg(feature = "extended")]
     KindHealth,
 
     // Sources.
@@ -748,6 +672,7 @@ pub enum Msg {
     /// Placeholders `{series}`, `{a_max}`, `{b_max}`, `{a_last}`, `{b_last}`.
     CompareAltSeries,
 }
+}
 
 /// The English text of a message.
 fn en(msg: Msg) -> &'static str {
@@ -910,8 +835,6 @@ fn en(msg: Msg) -> &'static str {
         SeriesBooting => "Booting",
         SeriesFleetCost => "Fleet cost ($/h)",
         SeriesCostSoFar => "Cost so far ($)",
-        #[cfg(feature = "extended")]
-        SeriesRegion => "Region {region}",
         RightAxis => "right axis",
         MarksLegend => "Marks on the time axis:",
         MarkDeploy => "deploy",
@@ -919,195 +842,9 @@ fn en(msg: Msg) -> &'static str {
         MarkAction => "your action",
         ChartAlt => "{title}, {from} to {to}. At {to}: {values}. {marks}",
         ChartAltValue => "{name} {value}",
-        #[cfg(feature = "extended")]
-        RequestsHeading => "Requests this minute",
-        #[cfg(feature = "extended")]
-        RequestsSummary => "{arrivals} arrived, {served} served, {timeouts} timed out, {rejected} rejected",
-        #[cfg(feature = "extended")]
-        RequestsInstances => "Each instance's utilization",
-        #[cfg(feature = "extended")]
-        RequestsInstanceTitle => "Instance {n}: {served} served, {queue} waiting at the minute's end, {utilization} busy",
-        #[cfg(feature = "extended")]
-        RequestsInstancesAlt => "{serving} instances serving, from {low} to {high} busy; instance {busiest} served the most",
-        #[cfg(feature = "extended")]
-        RequestsLatency => "Time in the system of the served requests (log scale)",
-        #[cfg(feature = "extended")]
-        RequestsNoneServed => "No request was served this minute.",
-        #[cfg(feature = "extended")]
-        RequestsHistogramAlt => "Histogram of the time in the system: p50 {p50}, p99 {p99}; the formula's p99 {formula}",
-        #[cfg(feature = "extended")]
-        RequestsP50Mark => "p50 {value}",
-        #[cfg(feature = "extended")]
-        RequestsP99Mark => "p99 {value}",
-        #[cfg(feature = "extended")]
-        RequestsFormulaP99Mark => "formula p99 {value}",
-        #[cfg(feature = "extended")]
-        RequestsSideBySide => "The formulas beside the requests",
-        #[cfg(feature = "extended")]
-        RequestsFormula => "Formula",
-        #[cfg(feature = "extended")]
-        RequestsMeasured => "Requests",
-        #[cfg(feature = "extended")]
-        RequestsFormulaBaseline => "Formula (healthy fleet)",
-        #[cfg(feature = "extended")]
-        RequestsBaselineP99Mark => "healthy-fleet formula p99 {value}",
-        #[cfg(feature = "extended")]
-        RequestsGapSlow => "The formula is the healthy baseline: instance {n} serving {factor}× slower is not in it, and the gap to the requests is that fault's effect.",
-        #[cfg(feature = "extended")]
-        RequestsGapHotKey => "The formula is the healthy baseline, the load spread evenly: the hot key's {share} of the requests, all sent to one instance, is not in it, and the gap to the requests is that fault's effect.",
-        #[cfg(feature = "extended")]
-        RequestsPWait => "Requests that waited",
-        #[cfg(feature = "extended")]
-        RequestsRejected => "Rejected (503)",
-        #[cfg(feature = "extended")]
-        RequestsHedges => "Hedges: {sent} sent, {won} won, {cancelled} cancelled, {duplicates} duplicated; {tokens} tokens left",
-        #[cfg(feature = "extended")]
-        RequestsHedgingOff => "Hedging is off.",
-        #[cfg(feature = "extended")]
-        RequestsOutlier => "Outlier detection: {ejected} ejected now, {ejections} ejected this minute.",
-        #[cfg(feature = "extended")]
-        RequestsPanic => "Panic: fewer healthy instances than the panic threshold, so the balancer routes to every instance, ejected ones too.",
-        #[cfg(feature = "extended")]
-        RequestsSlowStart => "Slow start: {instances} in their window, taking a growing share.",
-        #[cfg(feature = "extended")]
-        RequestsSlowStartNone => "Slow start: no instance in its window.",
-        #[cfg(feature = "extended")]
-        RequestsHostSelectionOff => "Outlier detection and slow start are off.",
         EngineLabel => "Engine",
         EngineFormulas => "Formulas",
         EngineRequests => "Requests",
-        #[cfg(feature = "extended")]
-        LbLabel => "Load balancing",
-        #[cfg(feature = "extended")]
-        LbRoundRobin => "Round robin",
-        #[cfg(feature = "extended")]
-        LbRandom => "Random",
-        #[cfg(feature = "extended")]
-        LbLeastRequest => "Least request",
-        #[cfg(feature = "extended")]
-        LbRingHash => "Ring hash (by key)",
-        #[cfg(feature = "extended")]
-        LbMaglev => "Maglev (by key)",
-        #[cfg(feature = "extended")]
-        HedgeLabel => "Hedged requests",
-        #[cfg(feature = "extended")]
-        HedgeDelayLabel => "Hedge delay (ms)",
-        #[cfg(feature = "extended")]
-        HedgeTokensLabel => "Most tokens",
-        #[cfg(feature = "extended")]
-        HedgeRefillLabel => "Tokens per success",
-        #[cfg(feature = "extended")]
-        ServiceShapeLabel => "Service time",
-        #[cfg(feature = "extended")]
-        ServiceExponential => "Exponential",
-        #[cfg(feature = "extended")]
-        ServiceLognormal => "Lognormal",
-        #[cfg(feature = "extended")]
-        ServiceSigmaLabel => "Shape σ",
-        #[cfg(feature = "extended")]
-        KeysLabel => "Keys",
-        #[cfg(feature = "extended")]
-        ZipfLabel => "Zipf exponent",
-        #[cfg(feature = "extended")]
-        ChoicesLabel => "Choices",
-        #[cfg(feature = "extended")]
-        RegionsHeading => "Regions",
-        #[cfg(feature = "extended")]
-        RegionsRegion => "Region",
-        #[cfg(feature = "extended")]
-        RegionsComposite => "Composite health",
-        #[cfg(feature = "extended")]
-        RegionsConsumer => "Load balancer sees",
-        #[cfg(feature = "extended")]
-        RegionsApp => "App fleet",
-        #[cfg(feature = "extended")]
-        RegionsDatabase => "Database",
-        #[cfg(feature = "extended")]
-        RegionsShare => "Traffic served",
-        #[cfg(feature = "extended")]
-        RegionsUsers => "Its users go to",
-        #[cfg(feature = "extended")]
-        RegionsInstances => "Serving / crashed / ejected",
-        #[cfg(feature = "extended")]
-        RegionsSourceCounts => "{healthy} of {total} healthy (needs {percent} % and {min})",
-        #[cfg(feature = "extended")]
-        RegionsRoutedHome => "their own region",
-        #[cfg(feature = "extended")]
-        RegionsRoutedTo => "region {region}",
-        #[cfg(feature = "extended")]
-        RegionsOutOfRouting => "out of routing",
-        #[cfg(feature = "extended")]
-        RegionsApply => "Apply",
-        #[cfg(feature = "extended")]
-        RegionsHealthyPercent => "Healthy share needed (%)",
-        #[cfg(feature = "extended")]
-        RegionsMinHealthy => "Healthy endpoints needed",
-        #[cfg(feature = "extended")]
-        RegionsDrain => "Drain",
-        #[cfg(feature = "extended")]
-        RegionsUndrain => "Put back",
-        #[cfg(feature = "extended")]
-        RegionsOutlier => "Outlier detection",
-        #[cfg(feature = "extended")]
-        RegionsFailover => "Health-based failover",
-        #[cfg(feature = "extended")]
-        RegionsInjectZone => "Zone outage (half)",
-        #[cfg(feature = "extended")]
-        RegionsInjectDb => "Database failure",
-        #[cfg(feature = "extended")]
-        RegionsInjectHeading => "Inject a failure",
-        #[cfg(feature = "extended")]
-        RegionalHeading => "Failover",
-        #[cfg(feature = "extended")]
-        RegionalIntro => "The same scenario, seed and settings replayed without your actions: with health-based failover off, and with failover off but outlier detection on in every region.",
-        #[cfg(feature = "extended")]
-        RegionalAsPlayed => "As played",
-        #[cfg(feature = "extended")]
-        RegionalFailoverOff => "Failover off",
-        #[cfg(feature = "extended")]
-        RegionalOutlierOnly => "Outlier detection only",
-        #[cfg(feature = "extended")]
-        RegionalReplaying => "Replaying the run with failover off…",
-        #[cfg(feature = "extended")]
-        ActZoneOutage => "zone outage in region {region}: {share} of its instances down",
-        #[cfg(feature = "extended")]
-        ActZoneBack => "the zone of region {region} is back",
-        #[cfg(feature = "extended")]
-        ActDbFailure => "the database of region {region} fails",
-        #[cfg(feature = "extended")]
-        ActDbBack => "the database of region {region} is back",
-        #[cfg(feature = "extended")]
-        ActRegionBadBuild => "a bad build on {share} of region {region}'s instances",
-        #[cfg(feature = "extended")]
-        ActDrain => "region {region} drained, out of routing",
-        #[cfg(feature = "extended")]
-        ActUndrain => "region {region} put back in routing",
-        #[cfg(feature = "extended")]
-        ActRegionMinInstances => "minimum instances in region {region} → {value}",
-        #[cfg(feature = "extended")]
-        ActOutlierOn => "outlier detection on in region {region}",
-        #[cfg(feature = "extended")]
-        ActOutlierOff => "outlier detection off in region {region}",
-        #[cfg(feature = "extended")]
-        ActFailoverOn => "health-based failover on",
-        #[cfg(feature = "extended")]
-        ActFailoverOff => "health-based failover off",
-        #[cfg(feature = "extended")]
-        ActHealthyPercent => "healthy share needed → {value}",
-        #[cfg(feature = "extended")]
-        ActMinHealthy => "healthy endpoints needed → {value}",
-        #[cfg(feature = "extended")]
-        ResourceInstance => "Instance {instance}",
-        #[cfg(feature = "extended")]
-        ResourceReplica => "Database replica {replica}",
-        #[cfg(feature = "extended")]
-        ResourceConsumer => "Load balancer's view",
-        #[cfg(feature = "extended")]
-        EvInRegion => "Region {region}: {text}",
-        #[cfg(feature = "extended")]
-        EvScenarioFailure => "The scenario: {failure}.",
-        #[cfg(feature = "extended")]
-        DebriefTwist => "At {clock}: {failure}. The seed drew this failure; the log kept it to itself while you played.",
         ChartCrosshair => "{clock}: {values}",
         ChartCrosshairKeys => "Left and right arrows move a crosshair across all charts, a minute at a time (ten with Shift); Home and End go to the ends; Escape hides it.",
         ChartAltMarks => "Marked: {deploys}, {pages}, {actions}.",
@@ -1172,8 +909,6 @@ fn en(msg: Msg) -> &'static str {
         KindCache => "cache",
         KindTraffic => "traffic",
         KindScaling => "scaling",
-        #[cfg(feature = "extended")]
-        KindHealth => "health",
 
         SourcesHeading => "Sources",
         SourcesIntro => {
@@ -1378,7 +1113,19 @@ fn en(msg: Msg) -> &'static str {
         CompareDashed => "dashed: {policy}",
         CompareAlt => "{title}: {a} (solid) and {b} (dashed) over {span}. {values}.",
         CompareAltSeries => "{series}: highest {a_max} and {b_max}, last {a_last} and {b_last}",
+        // The request engine's and the regions' words: in the extended build only.
+        _ => extended_en(msg),
     }
+}
+
+/// The request engine's and the regions' messages are in the extended build's catalog only.
+#[cfg(feature = "extended")]
+use extended::en as extended_en;
+
+/// The first build shows none of the extended build's messages.
+#[cfg(not(feature = "extended"))]
+fn extended_en(_: Msg) -> &'static str {
+    ""
 }
 
 /// A scenario's title in the page's language.

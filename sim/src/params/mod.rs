@@ -6,6 +6,11 @@
 //! are in the catalogs, keyed by the parameter's name and the unit's code
 //! ([`crate::catalog::params_en`]).
 
+#[cfg(feature = "extended")]
+mod extended;
+#[cfg(not(feature = "extended"))]
+mod first_build;
+
 use crate::budget::BudgetAccounting;
 use crate::ids::ids;
 use crate::message::{Message, MessageId};
@@ -203,7 +208,6 @@ ids! {
     }
 }
 
-#[cfg(feature = "extended")]
 ids! {
     /// How the request engine draws service times around the model's mean (parameter
     /// `service_shape`); the formulas keep the exponential of M/M/c either way.
@@ -269,9 +273,21 @@ pub const DEFAULT_WORKERS_PER_INSTANCE: f64 = 16.0;
 
 /// Declares the model's parameters, one row each: field, type, default, range and unit code.
 /// The rows carry no product text; each field's doc points to the catalogs, where its doc is
-/// keyed by the field's name.
+/// keyed by the field's name. Two groups: `core`, in every build, and `extended`, the request
+/// engine's and routed formulas' numbers, with `extended_choices` (its switches), which only
+/// the extended build compiles: the macro gates each group once.
 macro_rules! model_params {
-    ($( $(#[$meta:meta])* $field:ident : $ty:ty = $default:expr, $min:expr, $max:expr, $unit:expr; )*) => {
+    (
+        core {
+            $( $(#[$meta:meta])* $field:ident : $ty:ty = $default:expr, $min:expr, $max:expr, $unit:expr; )*
+        }
+        extended {
+            $( $(#[$xmeta:meta])* $xfield:ident : $xty:ty = $xdefault:expr, $xmin:expr, $xmax:expr, $xunit:expr; )*
+        }
+        extended_choices {
+            $( $(#[$cmeta:meta])* $cfield:ident : $cty:ty = $cdefault:expr; )*
+        }
+    ) => {
         /// Constants of the minute model (see [`ModelParams::SPECS`] for ranges).
         #[derive(Clone, Debug, PartialEq, serde::Serialize)]
         pub struct ModelParams {
@@ -279,6 +295,12 @@ macro_rules! model_params {
                 #[doc = concat!("Parameter `", stringify!($field), "`; its doc is in the catalogs ([`crate::catalog::params_en`]).")]
                 $(#[$meta])*
                 pub $field: $ty,
+            )*
+            $(
+                #[doc = concat!("Parameter `", stringify!($xfield), "` (extended build); its doc is in the catalogs ([`crate::catalog::params_en`]).")]
+                $(#[$xmeta])*
+                #[cfg(feature = "extended")]
+                pub $xfield: $xty,
             )*
             /// How the error budget is spent (`budget_accounting`, `time` or `requests`): a
             /// choice rather than a number, so it has no [`ParamSpec`]; `--set` and links
@@ -295,14 +317,11 @@ macro_rules! model_params {
             /// Whether requests carry ordering keys (`ordering_keys`, `on` or `off`): hedging
             /// cannot be combined with them.
             pub ordering_keys: Switch,
-            /// Envoy's outlier detection in the request engine (`outlier_detection`, `on` or
-            /// `off`; off by default, as a cluster without an `outlier_detection` block).
-            #[cfg(feature = "extended")]
-            pub outlier_detection: Switch,
-            /// How the request engine draws service times (`service_shape`,
-            /// `exponential` or `lognormal`).
-            #[cfg(feature = "extended")]
-            pub service_shape: ServiceDistribution,
+            $(
+                $(#[$cmeta])*
+                #[cfg(feature = "extended")]
+                pub $cfield: $cty,
+            )*
         }
 
         impl Default for ModelParams {
@@ -314,10 +333,8 @@ macro_rules! model_params {
                     lb: None,
                     hedge: None,
                     ordering_keys: Switch::Off,
-                    #[cfg(feature = "extended")]
-                    outlier_detection: Switch::Off,
-                    #[cfg(feature = "extended")]
-                    service_shape: ServiceDistribution::default(),
+                    $( #[cfg(feature = "extended")] $xfield: <$xty as ParamValue>::from_checked($xdefault), )*
+                    $( #[cfg(feature = "extended")] $cfield: $cdefault, )*
                 }
             }
         }
@@ -326,6 +343,7 @@ macro_rules! model_params {
             /// Every parameter with its default and allowed range.
             pub const SPECS: &'static [ParamSpec] = &[
                 $( $(#[$meta])* ParamSpec { name: stringify!($field), default: $default, min: $min, max: $max, unit: $unit, integer: <$ty as ParamValue>::INTEGER }, )*
+                $( #[cfg(feature = "extended")] ParamSpec { name: stringify!($xfield), default: $xdefault, min: $xmin, max: $xmax, unit: $xunit, integer: <$xty as ParamValue>::INTEGER }, )*
             ];
 
             /// Sets a parameter by name, checking its range.
@@ -334,6 +352,7 @@ macro_rules! model_params {
                 let value = spec.check(value)?;
                 match name {
                     $( $(#[$meta])* stringify!($field) => self.$field = <$ty as ParamValue>::from_checked(value), )*
+                    $( #[cfg(feature = "extended")] stringify!($xfield) => self.$xfield = <$xty as ParamValue>::from_checked(value), )*
                     _ => unreachable!("spec() accepted only known names"),
                 }
                 Ok(())
@@ -343,6 +362,7 @@ macro_rules! model_params {
             pub fn get(&self, name: &str) -> Option<f64> {
                 match name {
                     $( $(#[$meta])* stringify!($field) => Some(ParamValue::to_f64(self.$field)), )*
+                    $( #[cfg(feature = "extended")] stringify!($xfield) => Some(ParamValue::to_f64(self.$xfield)), )*
                     _ => None,
                 }
             }
@@ -351,65 +371,68 @@ macro_rules! model_params {
 }
 
 model_params! {
-    workers_per_instance: u32 = DEFAULT_WORKERS_PER_INSTANCE, 1.0, 256.0, "workers";
-    max_instances: u32 = 40.0, 1.0, 200.0, "instances";
-    price_per_instance_hour: f64 = 0.40, 0.0, 100.0, "usd_per_hour";
-    app_time_ms: f64 = 50.0, 1.0, 5000.0, "ms";
-    heavy_feature_ms: f64 = 20.0, 0.0, 5000.0, "ms";
-    queries_per_miss: f64 = 2.0, 0.0, 50.0, "queries";
-    heavy_feature_queries: f64 = 1.0, 0.0, 50.0, "queries";
-    db_capacity_qps: f64 = 4000.0, 1.0, 1_000_000.0, "queries_per_s";
-    db_query_ms: f64 = 5.0, 0.1, 1000.0, "ms";
-    db_query_cap_ms: f64 = 250.0, 1.0, 10_000.0, "ms";
-    hot_objects: f64 = 20_000.0, 1.0, 1e9, "objects";
-    refill_tau_min: f64 = 30.0, 0.1, 1440.0, "min";
-    warmup_gain_per_min: f64 = 0.12, 0.0, 1.0, "share_of_cache";
-    warmup_minutes: u32 = 6.0, 1.0, 60.0, "min";
-    warmup_db_qps: f64 = 600.0, 0.0, 100_000.0, "queries_per_s";
-    timeout_s: f64 = 2.0, 0.05, 60.0, "s";
-    low_priority_share: f64 = 0.30, 0.0, 1.0, "share_of_traffic";
-    bad_build_error_rate: f64 = 0.05, 0.0, 1.0, "share_of_requests";
-    bad_build_cpu_factor: f64 = 1.25, 1.0, 10.0, "times";
-    rollback_minutes: u32 = 5.0, 1.0, 60.0, "min";
-    scale_in_max_share: f64 = 0.20, 0.01, 1.0, "share_of_fleet";
-    scale_in_quiet_minutes: u32 = 10.0, 1.0, 120.0, "min";
-    slo: f64 = 0.999, 0.9, 0.99999, "";
-    diurnal_amplitude: f64 = 0.25, 0.0, 0.9, "";
-    traffic_drift_cv: f64 = 0.02, 0.0, 0.5, "";
-    hedge_delay_ms: f64 = 1000.0, 100.0, 10_000.0, "ms";
-    hedge_max_tokens: u32 = 50.0, 1.0, 250.0, "tokens";
-    hedge_refill_ratio: f64 = 0.1, 0.001, 0.2, "tokens_per_success";
-    total_timeout_s: f64 = 600.0, 0.1, 3600.0, "s";
-    regions: u32 = 1.0, 1.0, 3.0, "";
-    healthy_percent: u32 = 60.0, 0.0, 100.0, "percent";
-    min_healthy: u32 = 1.0, 0.0, 1000.0, "instances";
-    propagation_delay_s: u32 = 30.0, 0.0, 600.0, "s";
-    cross_region_ms: f64 = 60.0, 0.0, 1000.0, "ms";
-    db_replicas: u32 = 3.0, 1.0, 20.0, "";
-    // Envoy's host selection around health in the request engine (outlier detection is
-    // switched by `outlier_detection`; the defaults are Envoy's, beside the constants).
-    #[cfg(feature = "extended")]
-    consecutive_5xx: u32 = 5.0, 1.0, 100.0, "requests";
-    #[cfg(feature = "extended")]
-    base_ejection_time_s: u32 = 30.0, 1.0, 3600.0, "s";
-    #[cfg(feature = "extended")]
-    max_ejection_percent: u32 = 10.0, 0.0, 100.0, "percent";
-    #[cfg(feature = "extended")]
-    healthy_panic_threshold: f64 = crate::requests::health::DEFAULT_PANIC_THRESHOLD_PERCENT, 0.0, 100.0, "percent";
-    #[cfg(feature = "extended")]
-    slow_start_window_s: f64 = 0.0, 0.0, 3600.0, "s";
-    // The request engine's key space, service-time shape and least request's settings (their
-    // defaults and sources are in the catalogs' docs and beside the constants).
-    #[cfg(feature = "extended")]
-    keys: u32 = crate::requests::keys::DEFAULT_KEYS as f64, 1.0, crate::requests::keys::MAX_KEYS as f64, "keys";
-    #[cfg(feature = "extended")]
-    zipf: f64 = crate::requests::keys::DEFAULT_EXPONENT, 0.0, crate::requests::keys::MAX_EXPONENT, "";
-    #[cfg(feature = "extended")]
-    service_sigma: f64 = crate::requests::keys::DEFAULT_SIGMA, 0.0, crate::requests::keys::MAX_SIGMA, "";
-    #[cfg(feature = "extended")]
-    choice_count: u32 = crate::requests::DEFAULT_CHOICE_COUNT as f64, 2.0, crate::requests::MAX_CHOICE_COUNT as f64, "instances";
-    #[cfg(feature = "extended")]
-    active_request_bias: f64 = crate::requests::DEFAULT_ACTIVE_REQUEST_BIAS, 0.0, crate::requests::MAX_ACTIVE_REQUEST_BIAS, "";
+    core {
+        workers_per_instance: u32 = DEFAULT_WORKERS_PER_INSTANCE, 1.0, 256.0, "workers";
+        max_instances: u32 = 40.0, 1.0, 200.0, "instances";
+        price_per_instance_hour: f64 = 0.40, 0.0, 100.0, "usd_per_hour";
+        app_time_ms: f64 = 50.0, 1.0, 5000.0, "ms";
+        heavy_feature_ms: f64 = 20.0, 0.0, 5000.0, "ms";
+        queries_per_miss: f64 = 2.0, 0.0, 50.0, "queries";
+        heavy_feature_queries: f64 = 1.0, 0.0, 50.0, "queries";
+        db_capacity_qps: f64 = 4000.0, 1.0, 1_000_000.0, "queries_per_s";
+        db_query_ms: f64 = 5.0, 0.1, 1000.0, "ms";
+        db_query_cap_ms: f64 = 250.0, 1.0, 10_000.0, "ms";
+        hot_objects: f64 = 20_000.0, 1.0, 1e9, "objects";
+        refill_tau_min: f64 = 30.0, 0.1, 1440.0, "min";
+        warmup_gain_per_min: f64 = 0.12, 0.0, 1.0, "share_of_cache";
+        warmup_minutes: u32 = 6.0, 1.0, 60.0, "min";
+        warmup_db_qps: f64 = 600.0, 0.0, 100_000.0, "queries_per_s";
+        timeout_s: f64 = 2.0, 0.05, 60.0, "s";
+        low_priority_share: f64 = 0.30, 0.0, 1.0, "share_of_traffic";
+        bad_build_error_rate: f64 = 0.05, 0.0, 1.0, "share_of_requests";
+        bad_build_cpu_factor: f64 = 1.25, 1.0, 10.0, "times";
+        rollback_minutes: u32 = 5.0, 1.0, 60.0, "min";
+        scale_in_max_share: f64 = 0.20, 0.01, 1.0, "share_of_fleet";
+        scale_in_quiet_minutes: u32 = 10.0, 1.0, 120.0, "min";
+        slo: f64 = 0.999, 0.9, 0.99999, "";
+        diurnal_amplitude: f64 = 0.25, 0.0, 0.9, "";
+        traffic_drift_cv: f64 = 0.02, 0.0, 0.5, "";
+        hedge_delay_ms: f64 = 1000.0, 100.0, 10_000.0, "ms";
+        hedge_max_tokens: u32 = 50.0, 1.0, 250.0, "tokens";
+        hedge_refill_ratio: f64 = 0.1, 0.001, 0.2, "tokens_per_success";
+        total_timeout_s: f64 = 600.0, 0.1, 3600.0, "s";
+        regions: u32 = 1.0, 1.0, 3.0, "";
+        healthy_percent: u32 = 60.0, 0.0, 100.0, "percent";
+        min_healthy: u32 = 1.0, 0.0, 1000.0, "instances";
+        propagation_delay_s: u32 = 30.0, 0.0, 600.0, "s";
+        cross_region_ms: f64 = 60.0, 0.0, 1000.0, "ms";
+        db_replicas: u32 = 3.0, 1.0, 20.0, "";
+    }
+    // The extended build's parameters: the request engine's and the routed formulas'.
+    extended {
+        // Envoy's host selection around health in the request engine (outlier detection is
+        // switched by `outlier_detection`; the defaults are Envoy's, beside the constants).
+        consecutive_5xx: u32 = 5.0, 1.0, 100.0, "requests";
+        base_ejection_time_s: u32 = 30.0, 1.0, 3600.0, "s";
+        max_ejection_percent: u32 = 10.0, 0.0, 100.0, "percent";
+        healthy_panic_threshold: f64 = crate::requests::health::DEFAULT_PANIC_THRESHOLD_PERCENT, 0.0, 100.0, "percent";
+        slow_start_window_s: f64 = 0.0, 0.0, 3600.0, "s";
+        // The request engine's key space, service-time shape and least request's settings (their
+        // defaults and sources are in the catalogs' docs and beside the constants).
+        keys: u32 = crate::requests::keys::DEFAULT_KEYS as f64, 1.0, crate::requests::keys::MAX_KEYS as f64, "keys";
+        zipf: f64 = crate::requests::keys::DEFAULT_EXPONENT, 0.0, crate::requests::keys::MAX_EXPONENT, "";
+        service_sigma: f64 = crate::requests::keys::DEFAULT_SIGMA, 0.0, crate::requests::keys::MAX_SIGMA, "";
+        choice_count: u32 = crate::requests::DEFAULT_CHOICE_COUNT as f64, 2.0, crate::requests::MAX_CHOICE_COUNT as f64, "instances";
+        active_request_bias: f64 = crate::requests::DEFAULT_ACTIVE_REQUEST_BIAS, 0.0, crate::requests::MAX_ACTIVE_REQUEST_BIAS, "";
+    }
+    extended_choices {
+        /// Envoy's outlier detection in the request engine (`outlier_detection`, `on` or
+        /// `off`; off by default, as a cluster without an `outlier_detection` block).
+        outlier_detection: Switch = Switch::Off;
+        /// How the request engine draws service times (`service_shape`, `exponential` or
+        /// `lognormal`).
+        service_shape: ServiceDistribution = ServiceDistribution::Exponential;
+    }
 }
 
 impl ModelParams {
@@ -435,75 +458,6 @@ impl ModelParams {
 
     pub fn max_fleet(&self) -> u32 {
         self.max_instances
-    }
-
-    /// The key space requests draw their keys from (`keys`, `zipf`): the request engine's,
-    /// and the hash policies' arrival shares in the routed formulas.
-    pub fn key_space(&self) -> crate::requests::KeySpace {
-        #[cfg(feature = "extended")]
-        let space = crate::requests::KeySpace {
-            keys: self.keys,
-            exponent: self.zipf,
-        };
-        #[cfg(not(feature = "extended"))]
-        let space = crate::requests::KeySpace::default();
-        space
-    }
-
-    /// How the request engine draws service times (`service_shape`, `service_sigma`).
-    pub fn service_shape(&self) -> crate::requests::ServiceShape {
-        #[cfg(feature = "extended")]
-        let shape = match self.service_shape {
-            ServiceDistribution::Exponential => crate::requests::ServiceShape::Exponential,
-            ServiceDistribution::Lognormal => crate::requests::ServiceShape::Lognormal {
-                sigma: self.service_sigma,
-            },
-        };
-        #[cfg(not(feature = "extended"))]
-        let shape = crate::requests::ServiceShape::Exponential;
-        shape
-    }
-
-    /// Least request's number of choices (`choice_count`, Envoy's default 2).
-    pub fn choices(&self) -> u32 {
-        #[cfg(feature = "extended")]
-        let d = self.choice_count;
-        #[cfg(not(feature = "extended"))]
-        let d = crate::requests::DEFAULT_CHOICE_COUNT;
-        d
-    }
-
-    /// Envoy's host selection around health these parameters configure for the request
-    /// engine: outlier detection when `outlier_detection` is on (its interval and most
-    /// ejection time Envoy's defaults, the latter at least the base ejection time, as Envoy
-    /// takes it), the panic threshold, slow start when its window is above 0, and least
-    /// request's `active_request_bias` (which its weighted choice during slow start reads).
-    #[cfg(feature = "extended")]
-    pub fn host_selection(&self) -> crate::requests::HostSelection {
-        let outlier = self.outlier_detection.is_on().then(|| {
-            let envoy = crate::outlier::OutlierConfig::default();
-            crate::outlier::OutlierConfig {
-                consecutive_5xx: self.consecutive_5xx,
-                base_ejection_s: self.base_ejection_time_s,
-                max_ejection_percent: self.max_ejection_percent,
-                max_ejection_s: envoy.max_ejection_s.max(self.base_ejection_time_s),
-                ..envoy
-            }
-        });
-        crate::requests::HostSelection {
-            outlier,
-            panic_threshold_percent: self.healthy_panic_threshold,
-            slow_start: (self.slow_start_window_s > 0.0)
-                .then(|| crate::requests::SlowStart::window(self.slow_start_window_s)),
-            active_request_bias: self.active_request_bias,
-            ..crate::requests::HostSelection::default()
-        }
-    }
-
-    /// Without the extended models the request engine does not run: Envoy's defaults.
-    #[cfg(not(feature = "extended"))]
-    pub fn host_selection(&self) -> crate::requests::HostSelection {
-        crate::requests::HostSelection::default()
     }
 
     /// The hedging these parameters configure (whether it is on is the run's setting).

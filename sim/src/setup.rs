@@ -113,17 +113,10 @@ impl RunSetup {
                 self.params.ordering_keys = text.parse().map_err(SetError::UnknownId)?;
                 return Ok(());
             }
-            #[cfg(feature = "extended")]
-            crate::params::OUTLIER_DETECTION_PARAM => {
-                self.params.outlier_detection = text.parse().map_err(SetError::UnknownId)?;
-                return Ok(());
-            }
-            #[cfg(feature = "extended")]
-            crate::params::SERVICE_SHAPE_PARAM => {
-                self.params.service_shape = text.parse().map_err(SetError::UnknownId)?;
-                return Ok(());
-            }
             _ => {}
+        }
+        if let Some(set) = self.params.set_extended_choice(name, text) {
+            return set.map_err(SetError::UnknownId);
         }
         let policy_param = PolicySettings::owns(name);
         let spec = Self::spec(name);

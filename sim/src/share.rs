@@ -145,16 +145,7 @@ impl ShareState {
     /// ([`crate::params::EXTENDED_PARAMS`]) away from its default (a build without the
     /// extended models does not read them: it keeps them among the pairs it does not own).
     fn sets_engine_params(&self) -> bool {
-        #[cfg(feature = "extended")]
-        {
-            let defaults = ModelParams::default();
-            self.params.service_shape != defaults.service_shape
-                || crate::params::EXTENDED_PARAMS
-                    .iter()
-                    .any(|name| self.params.get(name) != defaults.get(name))
-        }
-        #[cfg(not(feature = "extended"))]
-        false
+        self.params.sets_extended_params()
     }
 }
 
@@ -350,20 +341,7 @@ impl ShareState {
                 self.params.ordering_keys.to_string(),
             ));
         }
-        #[cfg(feature = "extended")]
-        if self.params.outlier_detection != Switch::default() {
-            pairs.push((
-                crate::params::OUTLIER_DETECTION_PARAM.into(),
-                self.params.outlier_detection.to_string(),
-            ));
-        }
-        #[cfg(feature = "extended")]
-        if self.params.service_shape != crate::params::ServiceDistribution::default() {
-            pairs.push((
-                crate::params::SERVICE_SHAPE_PARAM.into(),
-                self.params.service_shape.to_string(),
-            ));
-        }
+        pairs.extend(self.params.extended_choice_pairs());
         if self.autoscaler != autoscale::DEFAULT_POLICY {
             pairs.push(("autoscaler".into(), self.autoscaler.to_string()));
         }

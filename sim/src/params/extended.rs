@@ -2,7 +2,10 @@
 //! service-time shape, least request's choices and host selection). The first build has
 //! none of these parameters; its accessors ([`super::first_build`]) give the defaults.
 
-use super::{ModelParams, ServiceDistribution};
+use super::{
+    ModelParams, ServiceDistribution, Switch, OUTLIER_DETECTION_PARAM, SERVICE_SHAPE_PARAM,
+};
+use crate::ids::UnknownId;
 
 impl ModelParams {
     /// The key space requests draw their keys from (`keys`, `zipf`): the request engine's,
@@ -53,5 +56,40 @@ impl ModelParams {
             active_request_bias: self.active_request_bias,
             ..crate::requests::HostSelection::default()
         }
+    }
+
+    /// Sets one of the extended build's switches (`outlier_detection`, `service_shape`)
+    /// from its spelling; `None` when `name` is not one of them.
+    pub fn set_extended_choice(&mut self, name: &str, text: &str) -> Option<Result<(), UnknownId>> {
+        Some(match name {
+            OUTLIER_DETECTION_PARAM => text.parse().map(|v| self.outlier_detection = v),
+            SERVICE_SHAPE_PARAM => text.parse().map(|v| self.service_shape = v),
+            _ => return None,
+        })
+    }
+
+    /// The extended build's switches away from their defaults, as a link spells them.
+    pub fn extended_choice_pairs(&self) -> Vec<(String, String)> {
+        let mut pairs = Vec::new();
+        if self.outlier_detection != Switch::default() {
+            pairs.push((
+                OUTLIER_DETECTION_PARAM.into(),
+                self.outlier_detection.to_string(),
+            ));
+        }
+        if self.service_shape != ServiceDistribution::default() {
+            pairs.push((SERVICE_SHAPE_PARAM.into(), self.service_shape.to_string()));
+        }
+        pairs
+    }
+
+    /// Whether the service-time shape or one of the extended build's numbers
+    /// ([`super::EXTENDED_PARAMS`]) is away from its default.
+    pub fn sets_extended_params(&self) -> bool {
+        let defaults = ModelParams::default();
+        self.service_shape != defaults.service_shape
+            || super::EXTENDED_PARAMS
+                .iter()
+                .any(|name| self.get(name) != defaults.get(name))
     }
 }

@@ -3,6 +3,7 @@
 //! not run in this build).
 
 use super::ModelParams;
+use crate::ids::UnknownId;
 
 impl ModelParams {
     /// The default key space.
@@ -23,5 +24,24 @@ impl ModelParams {
     /// Envoy's defaults.
     pub fn host_selection(&self) -> crate::requests::HostSelection {
         crate::requests::HostSelection::default()
+    }
+
+    /// The first build has no switch of the extended build.
+    pub fn set_extended_choice(
+        &mut self,
+        _name: &str,
+        _text: &str,
+    ) -> Option<Result<(), UnknownId>> {
+        None
+    }
+
+    /// None to spell.
+    pub fn extended_choice_pairs(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// None is set.
+    pub fn sets_extended_params(&self) -> bool {
+        false
     }
 }

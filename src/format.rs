@@ -250,27 +250,11 @@ pub fn plain(locale: Locale, x: f64) -> String {
 }
 
 /// A number as a person types it in `locale`: decimal, optionally signed, with an exponent;
-/// blanks around it are ignored. Infinities and NaN are not numbers here.
+/// blanks around it are ignored. Infinities and NaN are not numbers here. The core's one
+/// number parser reads it, with the language's decimal separator and minus sign.
 pub fn parse_number(locale: Locale, text: &str) -> Option<f64> {
     let style = NumberStyle::of(locale);
-    let text = text.trim();
-    let plain = !text.is_empty()
-        && text.len() <= 40
-        && text.chars().all(|c| {
-            c.is_ascii_digit() || c == style.decimal || c == style.minus || "+eE".contains(c)
-        });
-    if !plain {
-        return None;
-    }
-    let rust: String = text
-        .chars()
-        .map(|c| match c {
-            c if c == style.decimal => '.',
-            c if c == style.minus => '-',
-            c => c,
-        })
-        .collect();
-    oncall_sim::decimal::parse_decimal(&rust).filter(|x| x.is_finite())
+    oncall_sim::decimal::parse_typed(text, style.decimal, style.minus)
 }
 
 #[cfg(test)]

@@ -41,6 +41,30 @@ pub fn parse_number(text: &str) -> Option<f64> {
         .flatten()
 }
 
+/// Longest text [`parse_typed`] reads: a field's number, not a link's.
+pub const TYPED_CHARS: usize = 40;
+
+/// A finite number as a person types it into a field: blanks around it ignored, an optional
+/// `+` in front, `decimal` as the decimal separator and `minus` as the minus sign (the page's
+/// language's); the rest is [`parse_number`]'s grammar. At most [`TYPED_CHARS`] characters.
+pub fn parse_typed(text: &str, decimal: char, minus: char) -> Option<f64> {
+    let text = text.trim();
+    if text.len() > TYPED_CHARS {
+        return None;
+    }
+    let plain: String = text
+        .chars()
+        .map(|c| match c {
+            c if c == decimal => '.',
+            c if c == minus => '-',
+            '.' | '-' => ',',
+            c => c,
+        })
+        .collect();
+    let unsigned = plain.strip_prefix('+').unwrap_or(&plain);
+    parse_number(unsigned).filter(|x| x.is_finite())
+}
+
 /// Digits kept exactly; beyond them, whether any non-zero digit was dropped is remembered,
 /// which is all that correct rounding needs from them.
 const MAX_DIGITS: usize = 800;
@@ -315,6 +339,26 @@ impl Decimal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typed_numbers_take_blanks_a_plus_and_the_languages_separator() {
+        assert_eq!(parse_typed(" 0.2 ", '.', '-'), Some(0.2));
+        assert_eq!(parse_typed("+1e+3", '.', '-'), Some(1000.0));
+        assert_eq!(parse_typed("-3e2", '.', '-'), Some(-300.0));
+        assert_eq!(parse_typed("2,5", ',', '-'), Some(2.5));
+        assert_eq!(parse_typed("−2,5", ',', '−'), Some(-2.5));
+        for bad in [
+            "", "abc", "1,5", "inf", "NaN", "0x10", "1e999", "1 000", "++1",
+        ] {
+            assert_eq!(parse_typed(bad, '.', '-'), None, "{bad}");
+        }
+        assert_eq!(
+            parse_typed("2.5", ',', '-'),
+            None,
+            "a point is not this language's separator"
+        );
+        assert_eq!(parse_typed(&"1".repeat(TYPED_CHARS + 1), '.', '-'), None);
+    }
 
     fn same(text: &str) {
         let ours = parse_decimal(text).map(f64::to_bits);

@@ -331,9 +331,10 @@ pub fn lesson(id: ScenarioId) -> crate::message::MessageId {
     }
 }
 
-/// The scenario `id`. Titles and briefings are in the catalogs.
-pub fn get(id: ScenarioId) -> Scenario {
-    let base = Scenario {
+/// What every scenario starts from: free play's noon with ten instances, 900 requests per
+/// second, the whole budget and no twist.
+fn usual() -> Scenario {
+    Scenario {
         id: ScenarioId::FreePlay,
         clock_min: 12 * 60,
         budget_left: 1.0,
@@ -351,7 +352,12 @@ pub fn get(id: ScenarioId) -> Scenario {
         hot_key: None,
         regions: 1,
         region_failure: None,
-    };
+    }
+}
+
+/// The scenario `id`. Titles and briefings are in the catalogs.
+pub fn get(id: ScenarioId) -> Scenario {
+    let base = usual();
     match id {
         // The usual traffic drifts to between 15 % less and 20 % more, with a time constant
         // of 2 to 10 hours.

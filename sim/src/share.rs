@@ -192,110 +192,28 @@ impl ShareState {
             } else {
                 break;
             };
-            let mut notice = |param: &str, value: &str, allowed: Message| {
-                notices.push(NoticeKind::Invalid, param, value, allowed);
+            let mut pair = LinkPair {
+                key,
+                value,
+                notices: &mut notices,
             };
             match key.as_str() {
-                "scenario" => match value.parse() {
-                    Ok(id) => setup.scenario = id,
-                    Err(e) => notice(key, value, one_of(&e)),
-                },
-                "seed" => match parse_whole(value).and_then(|v| u32::try_from(v).ok()) {
-                    Some(seed) => state.seed = Some(seed),
-                    None => notice(
-                        key,
-                        value,
-                        Message::new(MessageId::RangeWhole)
-                            .num("min", 0.0)
-                            .num("max", f64::from(u32::MAX)),
-                    ),
-                },
-                "t" => match parse_whole(value)
-                    .and_then(|v| u32::try_from(v).ok())
-                    .filter(|m| *m <= MAX_MINUTE)
-                {
-                    Some(m) => state.minute = Some(m),
-                    None => notice(
-                        key,
-                        value,
-                        Message::new(MessageId::AllowedMinutes).int("max", MAX_MINUTE),
-                    ),
-                },
-                "actions" => {
-                    for item in value.split(',').filter(|s| !s.trim().is_empty()) {
-                        match Action::parse(item, MAX_MINUTE) {
-                            Ok(a) => state.actions.push(a),
-                            Err(e) => notice(key, item, e.message()),
-                        }
+                "scenario" | "seed" | "t" | "actions" => pair.read_run(&mut state, &mut setup),
+                name => match pair.read_setting(&mut setup) {
+                    Setting::Taken if PolicySettings::owns(name) => {
+                        given.retain(|(n, _)| *n != name);
+                        given.push((name, value));
                     }
-                }
-                name => match setup.set(name, value) {
-                    Ok(()) => {
-                        if PolicySettings::owns(name) {
-                            given.retain(|(n, _)| *n != name);
-                            given.push((name, value));
-                        }
-                    }
-                    Err(SetError::UnknownName { .. }) => {
-                        rest.push((key.clone(), value.to_string()))
-                    }
-                    Err(SetError::UnknownId(e)) => notice(key, value, one_of(&e)),
-                    Err(SetError::NotANumber { spec, .. }) => notice(key, value, spec.allowed()),
-                    Err(SetError::Param(e)) => notice(
-                        key,
-                        value,
-                        RunSetup::spec(name).map_or(e.problem, |spec| spec.allowed()),
-                    ),
+                    Setting::Taken | Setting::Refused => {}
+                    Setting::Unknown => rest.push((key.clone(), value.to_string())),
                 },
             }
             if last {
                 break;
             }
         }
-        // The rules between parameters, on the whole set. Each round sends at least one
-        // parameter back to its default, and defaults keep every rule, so this ends.
-        while let Some(rule) = setup.policies.broken_rule() {
-            let mut reset = rule
-                .fields()
-                .into_iter()
-                .filter(|f| given.iter().any(|(n, _)| n == f))
-                .peekable();
-            if reset.peek().is_none() {
-                // Not reachable from a link (defaults keep every rule); end the loop anyway.
-                let fields = rule.fields();
-                reset_to_default(&mut setup, &fields);
-                continue;
-            }
-            let fields: Vec<&'static str> = reset.collect();
-            for field in &fields {
-                let text = given
-                    .iter()
-                    .find(|(n, _)| n == field)
-                    .map_or("", |(_, v)| v);
-                notices.push(NoticeKind::Rule, field, text, rule.blame(field).problem);
-            }
-            given.retain(|(n, _)| !fields.contains(n));
-            reset_to_default(&mut setup, &fields);
-        }
-        // Hedging's rule (seed 002): a link that breaks it names both timeouts; the hedge
-        // delay it gave goes back to its default, and hedging goes off if the rule still
-        // does not hold.
-        if setup.hedge_on() {
-            if let Err(e) = setup.params.hedging_rule() {
-                let text = pairs
-                    .iter()
-                    .rev()
-                    .find(|(k, _)| *k == e.field)
-                    .map_or("", |(_, v)| v.as_str());
-                notices.push(NoticeKind::Rule, &e.field, text, e.problem.clone());
-                if e.field == "hedge_delay_ms" {
-                    setup.params.hedge_delay_ms = ModelParams::default().hedge_delay_ms;
-                }
-                if setup.params.hedging_rule().is_err() {
-                    setup.params.hedge = Some(Switch::Off);
-                }
-            }
-        }
+        keep_policy_rules(&mut setup, &mut given, &mut notices);
+        keep_hedging_rule(&mut setup, pairs, &mut notices);
         state.scenario = setup.scenario;
         state.autoscaler = setup.policy;
         state.params = setup.params;
@@ -414,6 +332,134 @@ impl ShareState {
     /// yields.
     pub fn simulation(&self, seed: u32) -> Result<Simulation, ParamError> {
         self.setup(seed).build()
+    }
+}
+
+/// What became of a setting a link gave.
+enum Setting {
+    Taken,
+    /// Out of range or misspelled: a notice says what is allowed.
+    Refused,
+    /// A name this build does not know: kept for the build that does.
+    Unknown,
+}
+
+/// One pair of a link being read, and where its notice goes.
+struct LinkPair<'a> {
+    key: &'a str,
+    value: &'a str,
+    notices: &'a mut Notices,
+}
+
+impl LinkPair<'_> {
+    fn notice(&mut self, value: &str, allowed: Message) {
+        self.notices
+            .push(NoticeKind::Invalid, self.key, value, allowed);
+    }
+
+    /// The run itself: `scenario`, `seed`, `t` or `actions`.
+    fn read_run(&mut self, state: &mut ShareState, setup: &mut RunSetup) {
+        let value = self.value;
+        match self.key {
+            "scenario" => match value.parse() {
+                Ok(id) => setup.scenario = id,
+                Err(e) => self.notice(value, one_of(&e)),
+            },
+            "seed" => match parse_whole(value).and_then(|v| u32::try_from(v).ok()) {
+                Some(seed) => state.seed = Some(seed),
+                None => self.notice(
+                    value,
+                    Message::new(MessageId::RangeWhole)
+                        .num("min", 0.0)
+                        .num("max", f64::from(u32::MAX)),
+                ),
+            },
+            "t" => match parse_whole(value)
+                .and_then(|v| u32::try_from(v).ok())
+                .filter(|m| *m <= MAX_MINUTE)
+            {
+                Some(m) => state.minute = Some(m),
+                None => self.notice(
+                    value,
+                    Message::new(MessageId::AllowedMinutes).int("max", MAX_MINUTE),
+                ),
+            },
+            _ => {
+                for item in value.split(',').filter(|s| !s.trim().is_empty()) {
+                    match Action::parse(item, MAX_MINUTE) {
+                        Ok(a) => state.actions.push(a),
+                        Err(e) => self.notice(item, e.message()),
+                    }
+                }
+            }
+        }
+    }
+
+    /// A setting of the run set-up: taken, refused with a notice, or not this build's.
+    fn read_setting(&mut self, setup: &mut RunSetup) -> Setting {
+        let (name, value) = (self.key, self.value);
+        let allowed = match setup.set(name, value) {
+            Ok(()) => return Setting::Taken,
+            Err(SetError::UnknownName { .. }) => return Setting::Unknown,
+            Err(SetError::UnknownId(e)) => one_of(&e),
+            Err(SetError::NotANumber { spec, .. }) => spec.allowed(),
+            Err(SetError::Param(e)) => {
+                RunSetup::spec(name).map_or(e.problem, |spec| spec.allowed())
+            }
+        };
+        self.notice(value, allowed);
+        Setting::Refused
+    }
+}
+
+/// The rules between the policies' parameters, on the whole set a link gave. Each round
+/// sends at least one parameter back to its default, and defaults keep every rule, so this
+/// ends.
+fn keep_policy_rules(setup: &mut RunSetup, given: &mut Vec<(&str, &str)>, notices: &mut Notices) {
+    while let Some(rule) = setup.policies.broken_rule() {
+        let mut reset = rule
+            .fields()
+            .into_iter()
+            .filter(|f| given.iter().any(|(n, _)| n == f))
+            .peekable();
+        if reset.peek().is_none() {
+            // Not reachable from a link (defaults keep every rule); end the loop anyway.
+            let fields = rule.fields();
+            reset_to_default(setup, &fields);
+            continue;
+        }
+        let fields: Vec<&'static str> = reset.collect();
+        for field in &fields {
+            let text = given
+                .iter()
+                .find(|(n, _)| n == field)
+                .map_or("", |(_, v)| v);
+            notices.push(NoticeKind::Rule, field, text, rule.blame(field).problem);
+        }
+        given.retain(|(n, _)| !fields.contains(n));
+        reset_to_default(setup, &fields);
+    }
+}
+
+/// Hedging's rule (seed 002): a link that breaks it names both timeouts; the hedge delay it
+/// gave goes back to its default, and hedging goes off if the rule still does not hold.
+fn keep_hedging_rule(setup: &mut RunSetup, pairs: &[(String, String)], notices: &mut Notices) {
+    if !setup.hedge_on() {
+        return;
+    }
+    if let Err(e) = setup.params.hedging_rule() {
+        let text = pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == e.field)
+            .map_or("", |(_, v)| v.as_str());
+        notices.push(NoticeKind::Rule, &e.field, text, e.problem.clone());
+        if e.field == "hedge_delay_ms" {
+            setup.params.hedge_delay_ms = ModelParams::default().hedge_delay_ms;
+        }
+        if setup.params.hedging_rule().is_err() {
+            setup.params.hedge = Some(Switch::Off);
+        }
     }
 }
 

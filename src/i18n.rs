@@ -344,16 +344,6 @@ pub enum Msg {
     #[cfg(feature = "extended")]
     LbLabel,
     #[cfg(feature = "extended")]
-    LbRoundRobin,
-    #[cfg(feature = "extended")]
-    LbRandom,
-    #[cfg(feature = "extended")]
-    LbLeastRequest,
-    #[cfg(feature = "extended")]
-    LbRingHash,
-    #[cfg(feature = "extended")]
-    LbMaglev,
-    #[cfg(feature = "extended")]
     HedgeLabel,
     #[cfg(feature = "extended")]
     HedgeDelayLabel,
@@ -979,16 +969,6 @@ fn en(msg: Msg) -> &'static str {
         #[cfg(feature = "extended")]
         LbLabel => "Load balancing",
         #[cfg(feature = "extended")]
-        LbRoundRobin => "Round robin",
-        #[cfg(feature = "extended")]
-        LbRandom => "Random",
-        #[cfg(feature = "extended")]
-        LbLeastRequest => "Least request",
-        #[cfg(feature = "extended")]
-        LbRingHash => "Ring hash (by key)",
-        #[cfg(feature = "extended")]
-        LbMaglev => "Maglev (by key)",
-        #[cfg(feature = "extended")]
         HedgeLabel => "Hedged requests",
         #[cfg(feature = "extended")]
         HedgeDelayLabel => "Hedge delay (ms)",
@@ -1401,6 +1381,14 @@ pub fn policy_name_text(id: PolicyId) -> String {
         Locale::En => {
             core_en::policy_text(id).map_or_else(|| id.to_string(), |(name, _)| name.to_owned())
         }
+    }
+}
+
+/// A load-balancing policy's name in the page's language (its id where the catalog lacks it).
+#[cfg(feature = "extended")]
+pub fn lb_name_text(id: oncall_sim::requests::Routing) -> String {
+    match Locale::default() {
+        Locale::En => core_en::lb_text(id).map_or_else(|| id.to_string(), str::to_owned),
     }
 }
 

@@ -9,7 +9,7 @@ const EXAMPLE: &str = include_str!("data/elastic-config.jsonc");
 #[test]
 fn the_source_example_is_accepted_with_its_values() {
     let (cfg, notes) = parse(EXAMPLE).unwrap();
-    assert_eq!(cfg.lb_policy.as_str(), "LEAST_REQUEST");
+    assert_eq!(cfg.lb_policy.envoy_name(), "LEAST_REQUEST");
     assert_eq!(
         (
             cfg.max_connections,

@@ -417,11 +417,12 @@ fn extreme_parameters_in_request_mode() {
 /// The elastic configuration's `lb_policy` names the request engine's policies.
 #[test]
 fn the_elastic_lb_policy_selects_the_same_policy() {
-    use oncall_sim::autoscale::elastic::config::LbPolicy;
-    for p in LbPolicy::ALL {
-        let spelled = p.as_str().to_lowercase().replace('_', "-");
-        assert_eq!(p.routing().as_str(), spelled);
-        assert_eq!(LbPolicy::of(p.routing()), *p);
+    use oncall_sim::autoscale::elastic::config::LB_POLICIES;
+    for name in LB_POLICIES {
+        let p = Routing::from_envoy(name).unwrap();
+        let spelled = name.to_lowercase().replace('_', "-");
+        assert_eq!(p.as_str(), spelled);
+        assert_eq!(p.envoy_name(), *name);
     }
 }
 

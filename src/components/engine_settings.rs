@@ -30,17 +30,6 @@ fn engine_of(run: RunHandle) -> EngineKind {
     .unwrap_or_default()
 }
 
-#[cfg(feature = "extended")]
-fn routing_name(r: Routing) -> Msg {
-    match r {
-        Routing::RoundRobin => Msg::LbRoundRobin,
-        Routing::Random => Msg::LbRandom,
-        Routing::LeastRequest => Msg::LbLeastRequest,
-        Routing::RingHash => Msg::LbRingHash,
-        Routing::Maglev => Msg::LbMaglev,
-    }
-}
-
 /// The run's parameters with one change, checked as the core checks a link: the value's range,
 /// then hedging's rule when hedging is on.
 fn checked(
@@ -166,7 +155,7 @@ fn policy_and_hedging(
         .map(|&r| {
             view! {
                 <option value=r.as_str() selected=move || lb.get() == r>
-                    {t(routing_name(r))}
+                    {crate::i18n::lb_name_text(r)}
                 </option>
             }
         })
@@ -191,7 +180,7 @@ fn policy_and_hedging(
             .unwrap_or_default()
     });
     let lognormal = move || shape.get() == ServiceDistribution::Lognormal;
-    let hashed = move || matches!(lb.get(), Routing::RingHash | Routing::Maglev);
+    let hashed = move || lb.get().hashes_keys();
     let shape_options = ServiceDistribution::ALL
         .iter()
         .map(|&d| {
@@ -257,7 +246,7 @@ fn policy_and_hedging(
                     <EngineNumber label=Msg::KeysLabel name="keys" error=error />
                     <EngineNumber label=Msg::ZipfLabel name="zipf" error=error />
                 </span>
-                <span class="engine-group" hidden=move || lb.get() != Routing::LeastRequest>
+                <span class="engine-group" hidden=move || !lb.get().params().contains(&"choice_count")>
                     <EngineNumber label=Msg::ChoicesLabel name="choice_count" error=error />
                 </span>
             </div>

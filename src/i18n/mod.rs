@@ -311,11 +311,6 @@ pub enum Msg {
     EngineFormulas,
     EngineRequests,
     LbLabel,
-    LbRoundRobin,
-    LbRandom,
-    LbLeastRequest,
-    LbRingHash,
-    LbMaglev,
     HedgeLabel,
     HedgeDelayLabel,
     HedgeTokensLabel,
@@ -1148,6 +1143,13 @@ pub fn policy_name_text(id: PolicyId) -> String {
         Locale::En => {
             core_en::policy_text(id).map_or_else(|| id.to_string(), |(name, _)| name.to_owned())
         }
+    }
+}
+
+/// A load-balancing policy's name in the page's language (its id where the catalog lacks it).
+pub fn lb_name_text(id: oncall_sim::requests::Routing) -> String {
+    match Locale::default() {
+        Locale::En => core_en::lb_text(id).map_or_else(|| id.to_string(), str::to_owned),
     }
 }
 

@@ -13,7 +13,7 @@ pub mod compare;
 pub mod config_editor;
 pub mod panel;
 
-use oncall_sim::autoscale::elastic::config::{ElasticConfig, LbPolicy};
+use oncall_sim::autoscale::elastic::config::ElasticConfig;
 use oncall_sim::autoscale::{self, PolicyId, PolicySettings};
 use oncall_sim::ids::DriverId;
 use oncall_sim::message::{Message, MessageId};
@@ -139,7 +139,7 @@ impl PolicySetup {
     /// run's load-balancing policy (`lb`), as the command line's `--elastic-config` does, so
     /// that the link carries it.
     pub fn apply_elastic_config(&mut self, config: ElasticConfig) {
-        self.params.lb = Some(config.lb_policy.routing());
+        self.params.lb = Some(config.lb_policy);
         self.settings.elastic = config;
     }
 
@@ -148,7 +148,7 @@ impl PolicySetup {
     pub fn elastic_config(&self) -> ElasticConfig {
         let mut config = self.settings.elastic.clone();
         if let Some(lb) = self.params.lb {
-            config.lb_policy = LbPolicy::of(lb);
+            config.lb_policy = lb;
         }
         config
     }
@@ -494,13 +494,13 @@ mod tests {
         assert!(changed);
         s.apply_elastic_config(*config);
         assert_eq!(s.params.lb, Some(Routing::Maglev));
-        assert_eq!(s.elastic_config().lb_policy, LbPolicy::Maglev);
+        assert_eq!(s.elastic_config().lb_policy, Routing::Maglev);
         let mut state = ShareState::default();
         s.write_to(&mut state);
         let query = crate::link::link_query(&state, &[]);
         assert!(query.contains("lb=maglev"), "{query}");
         let back = PolicySetup::of(&crate::link::read_link(&query).state);
-        assert_eq!(back.elastic_config().lb_policy, LbPolicy::Maglev);
+        assert_eq!(back.elastic_config().lb_policy, Routing::Maglev);
         // The same file again changes nothing.
         assert!(matches!(
             check(&text, &back.elastic_config()),
@@ -512,7 +512,7 @@ mod tests {
             Checked::Invalid(e) => {
                 assert_eq!(e.field, "lb_policy");
                 let message = crate::i18n::core_text(&e.message);
-                for name in LbPolicy::NAMES {
+                for name in oncall_sim::autoscale::elastic::config::LB_POLICIES {
                     assert!(message.contains(name), "{message}");
                 }
             }

@@ -7,7 +7,10 @@
 //! to the backend of slot `hash(key) mod M`.
 
 use super::hash::xxh64;
+use super::registry::Balancer;
+use super::{HashBalancer, Hosts, QueueModel};
 use crate::relations::{Relation, RelationId};
+use crate::rng::Mulberry32;
 
 /// Envoy's default table size (a prime).
 pub const DEFAULT_TABLE_SIZE: u32 = 65_537;
@@ -171,7 +174,7 @@ impl Maglev {
     }
 }
 
-impl super::HashBalancer for Maglev {
+impl HashBalancer for Maglev {
     fn hosts(&self) -> usize {
         self.backends
     }
@@ -206,7 +209,6 @@ pub fn moved_share_of_table(before: &Maglev, after: &Maglev) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::balance::HashBalancer;
 
     /// Table 1 of the paper: M = 7; B0 offset 3 skip 4, B1 offset 0 skip 2, B2 offset 3
     /// skip 1.
@@ -289,5 +291,70 @@ mod tests {
             let slots = (share * 101.0).round() as u64;
             assert!(slots == 7 || slots == 8, "{slots}");
         }
+    }
+}
+
+/// Envoy's `MAGLEV` as a load-balancing policy: the request's key in a lookup table of
+/// [`DEFAULT_TABLE_SIZE`] slots over the instances taking requests. A hedge looks the key up
+/// again rehashed with the attempt number (as Envoy's hash policies do when a retry must avoid
+/// the hosts already tried).
+#[derive(Clone, Debug)]
+pub struct MaglevHash {
+    /// The table over the instances (`None` without any, or with more than it has slots).
+    table: Option<Maglev>,
+}
+
+impl Balancer for MaglevHash {
+    const HASHES_KEYS: bool = true;
+    const QUEUE: QueueModel = QueueModel::PoissonSplit;
+    const PARAMS: &'static [&'static str] = &["keys", "zipf"];
+    const RELATIONS: &'static [RelationId] = &[
+        RelationId::MaglevTable,
+        RelationId::HashKeysMoved,
+        RelationId::RoutedShares,
+        RelationId::RoutedMixture,
+    ];
+
+    fn build(hosts: &[u32]) -> Self {
+        MaglevHash {
+            table: Maglev::new(&super::host_names(hosts), DEFAULT_TABLE_SIZE).ok(),
+        }
+    }
+
+    fn table(&self) -> Option<&dyn HashBalancer> {
+        self.table.as_ref().map(|t| t as &dyn HashBalancer)
+    }
+
+    #[inline]
+    fn pick(
+        &mut self,
+        hosts: &mut Hosts,
+        _rng: &mut Mulberry32,
+        key_hash: u64,
+        _held: &mut impl FnMut(usize) -> usize,
+    ) -> Option<usize> {
+        hosts.by_key(key_hash, self.table.as_ref().map(|t| |h| t.host_of(h)))
+    }
+
+    fn pick_other(
+        &mut self,
+        hosts: &mut Hosts,
+        rng: &mut Mulberry32,
+        key_hash: u64,
+        used: &[u32],
+        held: &mut impl FnMut(usize) -> usize,
+    ) -> Option<usize> {
+        let Some(table) = &self.table else {
+            return self.pick(hosts, rng, key_hash, held);
+        };
+        let unused = |i: &u32| !used.contains(i);
+        for attempt in 1..=u64::from(super::OTHER_TRIES) {
+            let h = xxh64(&key_hash.to_le_bytes(), attempt);
+            let i = hosts.active[table.host_of(h)];
+            if unused(&i) {
+                return Some(i as usize);
+            }
+        }
+        hosts.active.iter().find(|i| unused(i)).map(|&i| i as usize)
     }
 }

@@ -7,7 +7,10 @@
 //! past the top of the ring, found by binary search.
 
 use super::hash::xxh64;
+use super::registry::Balancer;
+use super::{HashBalancer, Hosts, QueueModel};
 use crate::relations::{Relation, RelationId};
+use crate::rng::Mulberry32;
 use core::fmt::Write;
 
 /// Envoy's default `minimum_ring_size`.
@@ -89,7 +92,7 @@ impl Ring {
     }
 }
 
-impl super::HashBalancer for Ring {
+impl HashBalancer for Ring {
     fn hosts(&self) -> usize {
         self.hosts
     }
@@ -125,7 +128,6 @@ impl super::HashBalancer for Ring {
 /// the same host indices. Between two neighbouring points of either ring every position has
 /// the same host in each, so the positions are summed interval by interval.
 pub fn moved_share_of_ring(before: &Ring, after: &Ring) -> f64 {
-    use super::HashBalancer;
     let mut cuts: Vec<u64> = before
         .points
         .iter()
@@ -152,7 +154,7 @@ pub fn moved_share_of_ring(before: &Ring, after: &Ring) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::balance::{host_name, HashBalancer};
+    use crate::balance::host_name;
 
     fn ring(hosts: usize, min: u32) -> Ring {
         let names: Vec<String> = (0..hosts).map(host_name).collect();
@@ -224,5 +226,68 @@ mod tests {
             let seen = *c as f64 / samples as f64;
             assert!((seen - share).abs() < 0.002, "{seen} vs {share}");
         }
+    }
+}
+
+/// Envoy's `RING_HASH` as a load-balancing policy: the request's key on a ring of
+/// [`DEFAULT_MIN_RING_SIZE`] points or more over the instances taking requests. A hedge walks
+/// on along the ring to the next point of an instance its request has not used (as Envoy's
+/// hash policies do when a retry must avoid the hosts already tried).
+#[derive(Clone, Debug)]
+pub struct RingHash {
+    /// The ring over the instances (`None` without any).
+    ring: Option<Ring>,
+}
+
+impl Balancer for RingHash {
+    const HASHES_KEYS: bool = true;
+    const QUEUE: QueueModel = QueueModel::PoissonSplit;
+    const PARAMS: &'static [&'static str] = &["keys", "zipf"];
+    const RELATIONS: &'static [RelationId] = &[
+        RelationId::RingHash,
+        RelationId::HashKeysMoved,
+        RelationId::RoutedShares,
+        RelationId::RoutedMixture,
+    ];
+
+    fn build(hosts: &[u32]) -> Self {
+        RingHash {
+            ring: Ring::new(&super::host_names(hosts), DEFAULT_MIN_RING_SIZE),
+        }
+    }
+
+    fn table(&self) -> Option<&dyn HashBalancer> {
+        self.ring.as_ref().map(|r| r as &dyn HashBalancer)
+    }
+
+    #[inline]
+    fn pick(
+        &mut self,
+        hosts: &mut Hosts,
+        _rng: &mut Mulberry32,
+        key_hash: u64,
+        _held: &mut impl FnMut(usize) -> usize,
+    ) -> Option<usize> {
+        hosts.by_key(key_hash, self.ring.as_ref().map(|r| |h| r.host_of(h)))
+    }
+
+    fn pick_other(
+        &mut self,
+        hosts: &mut Hosts,
+        rng: &mut Mulberry32,
+        key_hash: u64,
+        used: &[u32],
+        held: &mut impl FnMut(usize) -> usize,
+    ) -> Option<usize> {
+        let Some(ring) = &self.ring else {
+            return self.pick(hosts, rng, key_hash, held);
+        };
+        let points = ring.points();
+        let start = points.partition_point(|&(p, _)| p < key_hash);
+        (0..points.len())
+            .map(|k| points[(start + k) % points.len()].1)
+            .map(|position| hosts.active[position as usize])
+            .find(|i| !used.contains(i))
+            .map(|i| i as usize)
     }
 }

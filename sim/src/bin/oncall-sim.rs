@@ -630,7 +630,7 @@ fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunS
             elastic::parse(&text).map_err(|e| config_error("--elastic-config", path, e))?;
         // The file's lb_policy selects the request engine's policy (a `--set lb=` given
         // too wins, being applied after).
-        setup.params.lb = Some(config.lb_policy.routing());
+        setup.params.lb = Some(config.lb_policy);
         setup.policies.elastic = config;
     }
     let mut given: Vec<(&str, &str)> = Vec::new();
@@ -1069,13 +1069,17 @@ fn health(args: &[String]) -> Result<String, Failure> {
 }
 
 fn lb(args: &[String]) -> Result<String, Failure> {
-    use oncall_sim::balance::{self, maglev, ring, Policy, ReportError};
+    use oncall_sim::balance::{self, maglev, ReportError};
     let pairs = flags(
         args,
         &["--policy", "--hosts", "--remove", "--keys", "--table-size"],
     )?;
     let name = required(&pairs, "--policy")?;
-    let policy = Policy::parse(name)
+    // Only the hash policies have a table, and a size for it.
+    let (policy, (default_size, min_size, max_size)) = name
+        .parse::<Routing>()
+        .ok()
+        .and_then(|p| Some((p, balance::table_sizes(p)?)))
         .ok_or_else(|| not_allowed("--policy", name, Message::new(M::CliLbPolicies)))?;
     let hosts = parse_u32("--hosts", required(&pairs, "--hosts")?, 1, 10_000)?;
     let remove = single(&pairs, "--remove")?
@@ -1085,10 +1089,9 @@ fn lb(args: &[String]) -> Result<String, Failure> {
         Some(v) => u64::from(parse_u32("--keys", v, 1, 10_000_000)?),
         None => balance::DEFAULT_KEYS,
     };
-    let size = match (policy, single(&pairs, "--table-size")?) {
-        (_, None) => policy.default_size(),
-        (Policy::RingHash, Some(v)) => parse_u32("--table-size", v, 1, ring::MAX_RING_SIZE)?,
-        (Policy::Maglev, Some(v)) => parse_u32("--table-size", v, 2, maglev::MAX_TABLE_SIZE)?,
+    let size = match single(&pairs, "--table-size")? {
+        None => default_size,
+        Some(v) => parse_u32("--table-size", v, min_size, max_size)?,
     };
     let to_usize = |n: u32| usize::try_from(n).unwrap_or(usize::MAX);
     let report = balance::report(policy, to_usize(hosts), size, remove.map(to_usize), keys)

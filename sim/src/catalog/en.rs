@@ -1,6 +1,7 @@
 //! English: the catalog the command line prints from and the console's default language.
 
 use crate::autoscale::PolicyId;
+use crate::balance::Routing;
 use crate::ids::ScenarioId;
 use crate::message::MessageId;
 
@@ -50,6 +51,20 @@ pub fn policy_text(id: PolicyId) -> Option<(&'static str, &'static str)> {
         PolicyId::Elastic => ("Elastic multi-strategy (Envoy)", "Every {elastic.acq_frequency} s: trend, delay-prediction and p95 expansion with cooling; shrinks at most {elastic.shrinkage_number} drained node at a time after {elastic.shrinkage_delay_time} s of health."),
         PolicyId::Hpa => ("Kubernetes HPA", "Every {hpa.sync_period_s} s, ⌈current × CPU / target⌉ with a {hpa.tolerance} tolerance; scale-up at most max({hpa.scale_up_percent} %, {hpa.scale_up_pods} pods) per {hpa.scale_up_period_s} s; scale-down after a {hpa.scale_down_stabilization_s} s stabilization window."),
         PolicyId::Kpa => ("Knative KPA", "Every {kpa.tick_interval_s} s, in-flight requests over {kpa.target_utilization%} % of the container concurrency, averaged over {kpa.stable_window_s} s, or over {kpa.panic_window_percentage} % of that window in panic mode."),
+        #[allow(unreachable_patterns)]
+        _ => return None,
+    })
+}
+
+/// A load-balancing policy's name. A policy missing here shows its id: adding one to the
+/// registry compiles at once, and a test asks for its name.
+pub fn lb_text(id: Routing) -> Option<&'static str> {
+    Some(match id {
+        Routing::RoundRobin => "Round robin",
+        Routing::Random => "Random",
+        Routing::LeastRequest => "Least request",
+        Routing::RingHash => "Ring hash (by key)",
+        Routing::Maglev => "Maglev (by key)",
         #[allow(unreachable_patterns)]
         _ => return None,
     })

@@ -493,7 +493,7 @@ impl RequestEngine {
                 fleet.cap = cap;
                 // Least request and the limits read the requests an instance holds. (A
                 // switch to least request counts only the requests routed from then on.)
-                fleet.track_held = c.routing == Routing::LeastRequest || cap.is_some();
+                fleet.track_held = c.routing.reads_held() || cap.is_some();
                 while fleet.instances.len() < serving {
                     fleet.add_instance();
                 }

@@ -26,7 +26,7 @@
 //! their arrival shares ([`routed`]). Every function here is pure: it depends on no run.
 
 use super::{mixture_quantile, solve, QueueOutcome, SojournTail};
-use crate::balance::{self, maglev::Maglev, ring::Ring, HashBalancer};
+use crate::balance::{self, HashBalancer, Picker, QueueModel};
 use crate::relations::{
     Relation, RelationId, ENVOY_LEAST_REQUEST_SOURCE, ENVOY_LOAD_BALANCERS,
     GRASSMANN_TAKSAR_HEYMAN_1985, GROSS_HARRIS_2008, KLEINROCK_1975, KLEINROCK_1975_GM,
@@ -159,15 +159,13 @@ pub fn routed_with_shares(
         &computed
     };
     let rho = lambda * service_s / (f64::from(i) * f64::from(c));
-    match policy {
-        Routing::Random | Routing::RingHash | Routing::Maglev => {
-            split_poisson(shares, c, lambda, service_s, tau)
-        }
-        Routing::LeastRequest if fleet.choices <= 1 => {
+    match policy.queue_model() {
+        QueueModel::PoissonSplit => split_poisson(shares, c, lambda, service_s, tau),
+        QueueModel::PowerOfChoices if fleet.choices <= 1 => {
             split_poisson(shares, c, lambda, service_s, tau)
         }
         _ if i == 1 => split_poisson(shares, c, lambda, service_s, tau),
-        Routing::RoundRobin => {
+        QueueModel::InTurn => {
             let lambda_i = lambda / f64::from(i);
             match gap_root(i, lambda_i, service_s, c) {
                 Some(x) => {
@@ -204,7 +202,7 @@ pub fn routed_with_shares(
                 }
             }
         }
-        Routing::LeastRequest if c == 1 && rho < 1.0 => {
+        QueueModel::PowerOfChoices if c == 1 && rho < 1.0 => {
             let model = Supermarket::new(rho, fleet.choices, service_s);
             identical(
                 &model,
@@ -216,7 +214,7 @@ pub fn routed_with_shares(
                 Basis::Approximation,
             )
         }
-        Routing::LeastRequest if rho < 1.0 => {
+        QueueModel::PowerOfChoices if rho < 1.0 => {
             let model = SupermarketWithWorkers::new(rho, fleet.choices, c, service_s);
             identical(
                 &model,
@@ -228,28 +226,24 @@ pub fn routed_with_shares(
                 Basis::Approximation,
             )
         }
-        Routing::LeastRequest => pooled_bound(shares, i, c, lambda, service_s, tau),
+        QueueModel::PowerOfChoices => pooled_bound(shares, i, c, lambda, service_s, tau),
     }
 }
 
 /// Every instance's share of the arrivals: 1/I for round robin, random and least request
 /// (by symmetry), the popularity of the keys each host's table slots or ring arcs take for
-/// ring hash and Maglev.
+/// ring hash and Maglev (their table as the request engine builds it).
 pub fn arrival_shares(policy: Routing, fleet: &RoutedFleet) -> Vec<f64> {
     let n = fleet.instances as usize;
     let equal = vec![1.0 / n.max(1) as f64; n];
-    if n <= 1 || !fleet.keys.is_valid() {
+    if n <= 1 || !fleet.keys.is_valid() || !policy.hashes_keys() {
         return equal;
     }
-    let names: Vec<String> = (0..n).map(balance::host_name).collect();
-    match policy {
-        Routing::RingHash => Ring::new(&names, balance::ring::DEFAULT_MIN_RING_SIZE)
-            .map_or(equal, |ring| hash_shares(&ring, fleet.keys)),
-        // More hosts than slots cannot be tabled; equal shares stand in.
-        Routing::Maglev => Maglev::new(&names, balance::maglev::DEFAULT_TABLE_SIZE)
-            .map_or(equal, |table| hash_shares(&table, fleet.keys)),
-        _ => equal,
-    }
+    let hosts: Vec<u32> = (0..fleet.instances).collect();
+    // More hosts than Maglev's slots cannot be tabled; equal shares stand in.
+    Picker::build(policy, &hosts)
+        .table()
+        .map_or(equal, |table| hash_shares(table, fleet.keys))
 }
 
 /// A hash policy's arrival shares: host h takes Σ P(key) over the keys its table sends to
@@ -1149,6 +1143,7 @@ pub const SUPERMARKET_LATENCY: Relation = Relation {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::balance::maglev::Maglev;
     use crate::queueing::{drain_rate, erlang_c, sojourn_tail};
 
     #[test]

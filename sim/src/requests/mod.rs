@@ -46,7 +46,6 @@ pub mod hedging;
 pub mod keys;
 pub(crate) mod route;
 
-use crate::ids::ids;
 use crate::outlier::ENVOY_OUTLIER_DETECTION;
 use crate::relations::{
     Relation, RelationId, BACCELLI_HEBUTERNE_1981, ENVOY_HOST_SELECTION_SOURCE,
@@ -75,42 +74,9 @@ pub const REQUEST_ENGINE: Relation = Relation {
     assumption: false,
 };
 
-ids! {
-    /// How a request chooses its instance (Envoy's load-balancing policies, spelled as the
-    /// command line and links write them). The run's default is least request: of the five
-    /// it comes nearest to the pooled M/M/N queue the formulas solve (the supermarket model,
-    /// Mitzenmacher 2001), so request mode and the formulas agree until the policy is changed.
-    #[derive(Default)]
-    Routing, "lb" {
-        /// Envoy `ROUND_ROBIN`: the instances in turn.
-        RoundRobin = "round-robin",
-        /// Envoy `RANDOM`: an instance drawn uniformly.
-        Random = "random",
-        /// Envoy `LEAST_REQUEST` with equal weights: `choice_count` instances (2 by default)
-        /// each drawn uniformly, with replacement as Envoy draws them (two draws can be the
-        /// same instance); the request goes to the one holding the fewest requests (in
-        /// service and queued); a tie goes to the first drawn. A hedge goes to instances its
-        /// request has not used yet.
-        #[default]
-        LeastRequest = "least-request",
-        /// Envoy `RING_HASH`: the request's key on a ring of 1,024 points or more
-        /// ([`crate::balance::ring`]).
-        RingHash = "ring-hash",
-        /// Envoy `MAGLEV`: the request's key in a lookup table of 65,537 slots
-        /// ([`crate::balance::maglev`]).
-        Maglev = "maglev",
-    }
-}
-
-/// Least request's number of choices by default: Envoy's `choice_count` default, "two-choice
-/// selection if the field is not set" (Envoy's `LeastRequest` load-balancing policy); Envoy
-/// accepts 2 or more.
-pub const DEFAULT_CHOICE_COUNT: u32 = 2;
-
-/// Most choices least request draws (the simulator's limit: the choices are kept in a fixed
-/// array, nothing allocated per request). With as many choices as instances it looks at them
-/// all.
-pub const MAX_CHOICE_COUNT: u32 = 32;
+pub use crate::balance::least_request::{DEFAULT_CHOICE_COUNT, MAX_CHOICE_COUNT};
+/// How a request chooses its instance: the load-balancing policies' id ([`crate::balance`]).
+pub use crate::balance::Routing;
 
 /// Envoy's default `active_request_bias`: a weighted host's effective weight is
 /// `load_balancing_weight / (active_requests + 1)^active_request_bias`. It acts only when the
@@ -530,12 +496,6 @@ pub(crate) const SERVICE_STREAM: u32 = 1;
 pub(crate) const ROUTING_STREAM: u32 = 2;
 pub(crate) const KEY_STREAM: u32 = 3;
 
-/// An index drawn uniformly from 0..n (n ≥ 1), by the multiply-shift of a 32-bit draw.
-fn draw_index(rng: &mut Mulberry32, n: u32) -> usize {
-    use rand_core::RngCore;
-    ((u64::from(rng.next_u32()) * u64::from(n)) >> 32) as usize
-}
-
 /// The counts both ways of running gather, turned into a [`RunOutcome`] at the end.
 pub(crate) struct Tally {
     pub(crate) customers: u64,
@@ -649,7 +609,7 @@ fn plan_requests(config: &RunConfig) -> u64 {
 
 fn run_by_arrivals(config: &RunConfig, options: &Options, plan: &Plan) -> RunOutcome {
     let n_inst = plan.instances;
-    let track_held = (config.routing == Routing::LeastRequest && n_inst > 1) || plan.cap.is_some();
+    let track_held = (config.routing.reads_held() && n_inst > 1) || plan.cap.is_some();
     let mut fleet = ArrivalFleet::new(n_inst, plan.slots, plan.cap, track_held, |i| {
         plan.alive[i].1
     });

@@ -1,49 +1,29 @@
 //! Routing: which instance takes a request (or a hedge), among the instances that take new
 //! requests, by Envoy's policies.
 //!
-//! The hash policies build their table over the instances that take requests, each hashed
-//! by its name ([`crate::balance::host_name`] of its index), so an instance that leaves moves
-//! only the keys the table moves, and rebuild it whenever that set changes. A hedge goes to
-//! another instance chosen by the same policy: round robin takes the next in turn, random and
-//! least request draw among the instances not yet used by the request, ring hash walks on
-//! along the ring to the next point of an unused instance, Maglev looks the key up again
-//! rehashed with the attempt number (as Envoy's hash policies do when a retry must avoid the
-//! hosts already tried).
+//! Each policy picks through its file in [`crate::balance`] (the registry's `Picker`); the
+//! router keeps what they share: the instances taking requests, the turn, host selection
+//! around health. A hash policy's table is built over the instances that take requests, each
+//! hashed by its name ([`crate::balance::host_name`] of its index), so an instance that
+//! leaves moves only the keys the table moves, and rebuilt whenever that set changes. A hedge
+//! goes to another instance chosen by the same policy.
 
 use super::health::{Edf, Health, HostCounts, HostEvent, HostSelection};
-use super::{draw_index, Routing, DEFAULT_CHOICE_COUNT, MAX_CHOICE_COUNT};
-use crate::balance::{self, maglev::Maglev, ring::Ring, HashBalancer};
+use super::{Routing, DEFAULT_CHOICE_COUNT, MAX_CHOICE_COUNT};
+use crate::balance::{Hosts, Picker};
 use crate::rng::Mulberry32;
-
-/// How many draws among the unused instances random and least request make before they
-/// take the first unused one in order.
-const OTHER_TRIES: u32 = 16;
-
-/// A table of a hash policy over the instances that take requests.
-#[derive(Clone, Debug)]
-enum Table {
-    None,
-    Ring(Ring),
-    Maglev(Maglev),
-}
 
 pub(crate) struct Router {
     routing: Routing,
-    /// When set, the hash policies take a key's number instead of its hash: each key's hash,
-    /// and each key's position in `active` under the current table (rebuilt with it).
-    keyed: Option<(Vec<u64>, Vec<u32>)>,
-    /// Instances taking new requests, ascending.
-    active: Vec<u32>,
-    next_turn: usize,
-    table: Table,
-    /// Least request's number of choices d (Envoy's `choice_count`), 2 to
-    /// [`MAX_CHOICE_COUNT`].
-    choices: u32,
+    /// The instances routed to, the turn, the number of choices and the keys by number.
+    hosts: Hosts,
+    /// The policy's state over `hosts.active` (a hash policy's table), rebuilt with it.
+    picker: Picker,
     /// Host selection around health ([`super::health`]); `None`: every instance in the
-    /// cluster is routed to at its full weight, and `active` is the cluster.
+    /// cluster is routed to at its full weight, and `hosts.active` is the cluster.
     health: Option<Box<Health>>,
-    /// With `health`: the instances in the cluster (taking new requests), ascending; `active`
-    /// is those routed to (the ones not ejected, or all of them in panic).
+    /// With `health`: the instances in the cluster (taking new requests), ascending;
+    /// `hosts.active` is those routed to (the ones not ejected, or all of them in panic).
     members: Vec<u32>,
     /// The EDF scheduler of slow start, when the last refresh found a host in its window
     /// (`edf_due`: to be built at the next pick, which knows the requests each host holds).
@@ -60,11 +40,13 @@ impl Router {
     pub(crate) fn new(routing: Routing, active: Vec<u32>) -> Self {
         let mut router = Router {
             routing,
-            keyed: None,
-            active,
-            next_turn: 0,
-            table: Table::None,
-            choices: DEFAULT_CHOICE_COUNT,
+            picker: Picker::build(routing, &[]),
+            hosts: Hosts {
+                active,
+                next_turn: 0,
+                choices: DEFAULT_CHOICE_COUNT,
+                keyed: None,
+            },
             health: None,
             members: Vec::new(),
             edf: None,
@@ -80,13 +62,13 @@ impl Router {
     /// The hash policies read keys by number from now on, over keys with these hashes (a
     /// table lookup per request instead of a search of the ring or a division).
     pub(crate) fn index_keys(&mut self, hashes: Vec<u64>) {
-        self.keyed = Some((hashes, Vec::new()));
+        self.hosts.keyed = Some((hashes, Vec::new()));
         self.rebuild();
     }
 
     /// The hash of `key`: the key's hash when keys go by number, else `key` itself.
     fn hash_of(&self, key: u64) -> u64 {
-        match &self.keyed {
+        match &self.hosts.keyed {
             Some((hashes, _)) => hashes[key as usize],
             None => key,
         }
@@ -94,11 +76,11 @@ impl Router {
 
     /// Least request draws `d` instances from now on (clamped to 2 ..= [`MAX_CHOICE_COUNT`]).
     pub(crate) fn set_choices(&mut self, d: u32) {
-        self.choices = d.clamp(DEFAULT_CHOICE_COUNT, MAX_CHOICE_COUNT);
+        self.hosts.choices = d.clamp(DEFAULT_CHOICE_COUNT, MAX_CHOICE_COUNT);
     }
 
     pub(crate) fn uses_keys(routing: Routing) -> bool {
-        matches!(routing, Routing::RingHash | Routing::Maglev)
+        routing.hashes_keys()
     }
 
     /// `instance` takes new requests from now on (it joins the cluster at `now`).
@@ -111,8 +93,8 @@ impl Router {
             }
             return;
         }
-        if let Err(at) = self.active.binary_search(&instance) {
-            self.active.insert(at, instance);
+        if let Err(at) = self.hosts.active.binary_search(&instance) {
+            self.hosts.active.insert(at, instance);
             self.rebuild();
         }
     }
@@ -127,10 +109,10 @@ impl Router {
             }
             return;
         }
-        if let Ok(at) = self.active.binary_search(&instance) {
-            self.active.remove(at);
-            if self.next_turn > at {
-                self.next_turn -= 1;
+        if let Ok(at) = self.hosts.active.binary_search(&instance) {
+            self.hosts.active.remove(at);
+            if self.hosts.next_turn > at {
+                self.hosts.next_turn -= 1;
             }
             self.rebuild();
         }
@@ -141,8 +123,8 @@ impl Router {
     pub(crate) fn set_host_selection(&mut self, cfg: HostSelection, now: f64) {
         if cfg.is_off() {
             if self.health.take().is_some() {
-                self.active = std::mem::take(&mut self.members);
-                self.next_turn = 0;
+                self.hosts.active = std::mem::take(&mut self.members);
+                self.hosts.next_turn = 0;
                 self.edf = None;
                 self.edf_due = false;
                 self.panic = false;
@@ -160,10 +142,10 @@ impl Router {
             }
             None => {
                 let mut health = Health::new(cfg, now);
-                for &i in &self.active {
+                for &i in &self.hosts.active {
                     health.join(i as usize, now, true);
                 }
-                self.members = self.active.clone();
+                self.members = self.hosts.active.clone();
                 self.health = Some(Box::new(health));
                 self.refresh(now);
             }
@@ -183,14 +165,14 @@ impl Router {
         };
         let old: Vec<u32> = health.members().collect();
         for &i in &old {
-            if self.active.binary_search(&i).is_err() {
+            if self.hosts.active.binary_search(&i).is_err() {
                 health.leave(i as usize);
             }
         }
-        for &i in &self.active {
+        for &i in &self.hosts.active {
             health.join(i as usize, now, old.is_empty());
         }
-        self.members = self.active.clone();
+        self.members = self.hosts.active.clone();
         self.health = Some(health);
         self.refresh(now);
     }
@@ -270,13 +252,13 @@ impl Router {
                 .filter(|&i| !health.is_ejected(i as usize))
                 .collect()
         };
-        let edf = matches!(self.routing, Routing::RoundRobin | Routing::LeastRequest)
-            && health.any_in_slow_start(now);
-        if routed != self.active {
+        let edf = self.routing.weighted() && health.any_in_slow_start(now);
+        if routed != self.hosts.active {
             // Round robin goes on from the instance that was next in turn.
-            let next = self.active.get(self.next_turn).copied();
-            self.active = routed;
-            self.next_turn = next.map_or(0, |n| self.active.partition_point(|&i| i < n));
+            let next = self.hosts.active.get(self.hosts.next_turn).copied();
+            self.hosts.active = routed;
+            self.hosts.next_turn =
+                next.map_or(0, |n| self.hosts.active.partition_point(|&i| i < n));
             self.rebuild();
         }
         self.edf = None;
@@ -287,7 +269,7 @@ impl Router {
     fn edf_pick(&mut self, held: &mut impl FnMut(usize) -> usize) -> Option<usize> {
         let now = self.clock;
         let health = self.health.as_deref()?;
-        let least_request = self.routing == Routing::LeastRequest;
+        let least_request = self.routing.reads_held();
         let bias = health.cfg.active_request_bias;
         let mut weight = |i: u32| {
             let base = if least_request && bias != 0.0 {
@@ -305,7 +287,7 @@ impl Router {
         if self.edf_due {
             self.edf_due = false;
             let mut edf = Edf::default();
-            for &i in &self.active {
+            for &i in &self.hosts.active {
                 edf.add(i, weight(i));
             }
             self.edf = Some(edf);
@@ -315,31 +297,14 @@ impl Router {
     }
 
     fn rebuild(&mut self) {
-        if self.next_turn >= self.active.len() {
-            self.next_turn = 0;
+        if self.hosts.next_turn >= self.hosts.active.len() {
+            self.hosts.next_turn = 0;
         }
-        let names: Vec<String> = self
-            .active
-            .iter()
-            .map(|&i| balance::host_name(i as usize))
-            .collect();
-        self.table = match self.routing {
-            _ if self.active.is_empty() => Table::None,
-            Routing::RingHash => Ring::new(&names, balance::ring::DEFAULT_MIN_RING_SIZE)
-                .map_or(Table::None, Table::Ring),
-            Routing::Maglev => Maglev::new(&names, balance::maglev::DEFAULT_TABLE_SIZE)
-                .map_or(Table::None, Table::Maglev),
-            _ => Table::None,
-        };
-        if let Some((hashes, positions)) = &mut self.keyed {
+        self.picker = Picker::build(self.routing, &self.hosts.active);
+        if let Some((hashes, positions)) = &mut self.hosts.keyed {
             positions.clear();
-            if !matches!(self.table, Table::None) {
-                let table = &self.table;
-                positions.extend(hashes.iter().map(|&h| match table {
-                    Table::Ring(ring) => ring.host_of(h) as u32,
-                    Table::Maglev(m) => m.host_of(h) as u32,
-                    Table::None => 0,
-                }));
+            if let Some(table) = self.picker.table() {
+                positions.extend(hashes.iter().map(|&h| table.host_of(h) as u32));
             }
         }
     }
@@ -361,55 +326,10 @@ impl Router {
                 return self.edf_pick(&mut held);
             }
         }
-        let n = self.active.len();
-        let position = match self.routing {
-            _ if n <= 1 => 0,
-            Routing::RoundRobin => {
-                let t = self.next_turn;
-                self.next_turn = if t + 1 == n { 0 } else { t + 1 };
-                t
-            }
-            Routing::Random => draw_index(rng, n as u32),
-            Routing::LeastRequest => return Some(self.least_of_choices(rng, &mut held)),
-            Routing::RingHash | Routing::Maglev => return self.hashed(key_hash),
-        };
-        self.active.get(position).map(|&i| i as usize)
-    }
-
-    /// Least request among `n ≥ 2` instances as Envoy draws it (`least_request_lb.cc`,
-    /// `unweightedHostPickNChoices`): d positions each drawn uniformly from all n, with
-    /// replacement (two draws can be the same instance), and the instance holding the fewest
-    /// requests among them; a tie goes to the first drawn.
-    fn least_of_choices(
-        &self,
-        rng: &mut Mulberry32,
-        held: &mut impl FnMut(usize) -> usize,
-    ) -> usize {
-        let n = self.active.len() as u32;
-        let mut best = self.active[draw_index(rng, n)] as usize;
-        let mut best_held = held(best);
-        for _ in 1..self.choices {
-            let candidate = self.active[draw_index(rng, n)] as usize;
-            let candidate_held = held(candidate);
-            if candidate_held < best_held {
-                best = candidate;
-                best_held = candidate_held;
-            }
+        if self.hosts.active.len() <= 1 {
+            return self.hosts.at(0);
         }
-        best
-    }
-
-    fn hashed(&self, key_hash: u64) -> Option<usize> {
-        if let Some((_, positions)) = &self.keyed {
-            let position = positions.get(key_hash as usize).copied().unwrap_or(0);
-            return self.active.get(position as usize).map(|&i| i as usize);
-        }
-        let position = match &self.table {
-            Table::Ring(ring) => ring.host_of(key_hash),
-            Table::Maglev(table) => table.host_of(key_hash),
-            Table::None => 0,
-        };
-        self.active.get(position).map(|&i| i as usize)
+        self.picker.pick(&mut self.hosts, rng, key_hash, &mut held)
     }
 
     /// The instance of a hedge of a request with key hash `key_hash` that already went to the
@@ -426,97 +346,12 @@ impl Router {
             // In panic with fail_traffic_on_panic no host is chosen, for a hedge either.
             return None;
         }
-        let n = self.active.len();
-        let unused = |i: u32| !used.contains(&i);
-        if !self.active.iter().any(|&i| unused(i)) {
+        if !self.hosts.active.iter().any(|i| !used.contains(i)) {
             return self.choose(rng, key_hash, held);
         }
         let key_hash = self.hash_of(key_hash);
-        match self.routing {
-            Routing::RoundRobin => {
-                for _ in 0..n {
-                    let t = self.next_turn;
-                    self.next_turn = if t + 1 == n { 0 } else { t + 1 };
-                    if unused(self.active[t]) {
-                        return Some(self.active[t] as usize);
-                    }
-                }
-                None
-            }
-            Routing::Random => Some(self.draw_unused(rng, used)),
-            Routing::LeastRequest => {
-                // d distinct unused instances (fewer when fewer are left), each drawn by
-                // rejection or, after OTHER_TRIES draws, the first left in order.
-                let a = self.draw_unused(rng, used);
-                let mut chosen = [0u32; MAX_CHOICE_COUNT as usize];
-                chosen[0] = a as u32;
-                let (mut best, mut best_held) = (a, held(a));
-                for k in 1..self.choices as usize {
-                    let fresh = |i: u32| unused(i) && !chosen[..k].contains(&i);
-                    if !self.active.iter().any(|&i| fresh(i)) {
-                        break;
-                    }
-                    let drawn = (0..OTHER_TRIES)
-                        .map(|_| self.active[draw_index(rng, n as u32)])
-                        .find(|&i| fresh(i));
-                    let Some(b) = drawn.or_else(|| self.active.iter().copied().find(|&i| fresh(i)))
-                    else {
-                        break;
-                    };
-                    chosen[k] = b;
-                    let b_held = held(b as usize);
-                    if b_held < best_held {
-                        best = b as usize;
-                        best_held = b_held;
-                    }
-                }
-                Some(best)
-            }
-            Routing::RingHash => {
-                let Table::Ring(ring) = &self.table else {
-                    return self.hashed(key_hash);
-                };
-                let points = ring.points();
-                let start = points.partition_point(|&(p, _)| p < key_hash);
-                (0..points.len())
-                    .map(|k| points[(start + k) % points.len()].1)
-                    .map(|position| self.active[position as usize])
-                    .find(|&i| unused(i))
-                    .map(|i| i as usize)
-            }
-            Routing::Maglev => {
-                let Table::Maglev(table) = &self.table else {
-                    return self.hashed(key_hash);
-                };
-                for attempt in 1..=u64::from(OTHER_TRIES) {
-                    let h = balance::hash::xxh64(&key_hash.to_le_bytes(), attempt);
-                    let i = self.active[table.host_of(h)];
-                    if unused(i) {
-                        return Some(i as usize);
-                    }
-                }
-                self.active
-                    .iter()
-                    .find(|&&i| unused(i))
-                    .map(|&i| i as usize)
-            }
-        }
-    }
-
-    /// An instance not in `used` (one exists), drawn uniformly by rejection, or the first
-    /// unused one after [`OTHER_TRIES`] draws.
-    fn draw_unused(&self, rng: &mut Mulberry32, used: &[u32]) -> usize {
-        let n = self.active.len() as u32;
-        for _ in 0..OTHER_TRIES {
-            let i = self.active[draw_index(rng, n)];
-            if !used.contains(&i) {
-                return i as usize;
-            }
-        }
-        self.active
-            .iter()
-            .find(|i| !used.contains(i))
-            .map_or(0, |&i| i as usize)
+        self.picker
+            .pick_other(&mut self.hosts, rng, key_hash, used, &mut held)
     }
 }
 

@@ -4,54 +4,24 @@
 //! Cloud-specific fields (`token`, `openapi_base_url`, `scale_up_request`) and the
 //! dashboard settings are accepted, reported as ignored, and kept for export.
 
+use crate::balance::Routing;
 use crate::params::{BrokenRule, ParamError, ParamSpec, ParamValue};
 use crate::message::{Message, MessageId};
 use core::fmt;
 use crate::json::{self, Map, Value};
 
-crate::ids::ids! {
-    /// A load-balancing policy of the source's Envoy, as its configuration spells it.
-    LbPolicy, "lb_policy" {
-        RoundRobin = "ROUND_ROBIN",
-        LeastRequest = "LEAST_REQUEST",
-        Random = "RANDOM",
-        RingHash = "RING_HASH",
-        Maglev = "MAGLEV",
-    }
-}
-
-impl LbPolicy {
-    /// The request engine's policy of the same name (the run's `lb`).
-    pub fn routing(self) -> crate::requests::Routing {
-        use crate::requests::Routing;
-        match self {
-            LbPolicy::RoundRobin => Routing::RoundRobin,
-            LbPolicy::LeastRequest => Routing::LeastRequest,
-            LbPolicy::Random => Routing::Random,
-            LbPolicy::RingHash => Routing::RingHash,
-            LbPolicy::Maglev => Routing::Maglev,
-        }
-    }
-
-    /// The configuration's spelling of the request engine's policy `routing`.
-    pub fn of(routing: crate::requests::Routing) -> Self {
-        use crate::requests::Routing;
-        match routing {
-            Routing::RoundRobin => LbPolicy::RoundRobin,
-            Routing::LeastRequest => LbPolicy::LeastRequest,
-            Routing::Random => LbPolicy::Random,
-            Routing::RingHash => LbPolicy::RingHash,
-            Routing::Maglev => LbPolicy::Maglev,
-        }
-    }
-}
-
 /// Largest configuration file read, in bytes (the source's example is about 5 kB); the
 /// console's editor and the command line both refuse a larger one before reading it whole.
 pub const MAX_CONFIG_BYTES: usize = 256 * 1024;
 
-/// Load-balancing policies the source's Envoy supports.
-pub const LB_POLICIES: &[&str] = LbPolicy::NAMES;
+/// Load-balancing policies the source's Envoy supports, as its file spells and lists them.
+pub const LB_POLICIES: &[&str] = &[
+    Routing::RoundRobin.envoy_name(),
+    Routing::LeastRequest.envoy_name(),
+    Routing::Random.envoy_name(),
+    Routing::RingHash.envoy_name(),
+    Routing::Maglev.envoy_name(),
+];
 
 /// The per-node limits (`max_connections`, `max_requests`) of the source's example: 1000
 /// requests per node, sized for the source's own nodes.
@@ -115,8 +85,8 @@ pub struct P95Expansion {
 /// which start from the simulated node's concurrency: [`NODE_CONCURRENCY_LIMIT`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ElasticConfig {
-    /// One of [`LB_POLICIES`].
-    pub lb_policy: LbPolicy,
+    /// One of [`LB_POLICIES`], read and written in Envoy's spelling.
+    pub lb_policy: Routing,
     /// Per-node connection limit (Envoy circuit breaker).
     pub max_connections: u32,
     /// Per-node limit of requests at once.
@@ -154,7 +124,7 @@ impl Default for ElasticConfig {
     /// from the settings table ([`SPECS`]).
     fn default() -> Self {
         let mut c = Self {
-            lb_policy: LbPolicy::LeastRequest,
+            lb_policy: Routing::LeastRequest,
             max_connections: 0,
             max_requests: 0,
             max_pending_requests: 0,
@@ -462,7 +432,7 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
             "lb_policy" => {
                 cfg.lb_policy = v
                     .as_str()
-                    .and_then(|s| s.parse().ok())
+                    .and_then(Routing::from_envoy)
                     .ok_or_else(|| {
                         err(
                             key,
@@ -591,7 +561,7 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
     }
     notes.push(Note {
         field: "lb_policy".into(),
-        message: Message::new(MessageId::ElasticLbPolicyKept).code("policy", cfg.lb_policy.as_str()),
+        message: Message::new(MessageId::ElasticLbPolicyKept).code("policy", cfg.lb_policy.envoy_name()),
     });
     Ok((cfg, notes))
 }
@@ -690,7 +660,7 @@ impl ElasticConfig {
         }
         fields.push((
             "lb_policy".into(),
-            Value::from(self.lb_policy.as_str()).to_string(),
+            Value::from(self.lb_policy.envoy_name()).to_string(),
         ));
         fields.push(("max_connections".into(), int(self.max_connections)));
         fields.push(("max_requests".into(), int(self.max_requests)));

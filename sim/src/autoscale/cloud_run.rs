@@ -232,24 +232,194 @@ impl Autoscaler for CloudRun {
     }
 
     fn decide(&mut self, obs: &Observation) -> Option<Decision> {
-        let p = &self.p;
-        let t = obs.t_ms;
-        let workers = obs.workers_per_instance.max(1);
-        let w = f64::from(workers);
         let live = obs.live();
-        let serving = f64::from(obs.serving);
+        self.observe(obs);
+        let act = self.adapt_act(obs);
+        let drivers = self.drivers(obs, act);
+        let (driver, recommended) = drivers.recommendation();
+        let on_demand = on_demand_count(obs);
+        let floor = obs.min_instances;
+        let ceiling = obs.max_instances.max(floor);
+        // On-demand alone scales from zero; from N instances, whichever asks for more.
+        if on_demand > live && (live == 0 || on_demand > recommended) {
+            self.forget_scale_in();
+            return self.scale_on_demand(obs, on_demand, floor, ceiling);
+        }
+        if recommended > live {
+            self.forget_scale_in();
+            return scale_out(&drivers, driver, recommended, floor, ceiling);
+        }
+        // Only instances that have run can be judged idle: the booting ones stay, and the
+        // scale-in rules weigh the serving instances beyond the recommendation.
+        if recommended < obs.serving && live > floor {
+            return self.scale_in(obs, &drivers, driver, recommended, floor);
+        }
+        self.forget_scale_in();
+        above_maximum(live, ceiling)
+    }
+}
 
+/// Worker slots per instance: its maximum concurrency.
+fn workers(obs: &Observation) -> u32 {
+    obs.workers_per_instance.max(1)
+}
+
+/// One driver's reading: its exact count, the utilization of the live fleet it implies,
+/// and whether that is within the tolerance band (the driver then holds the live count).
+#[derive(Clone, Copy, Debug)]
+struct DriverReading {
+    id: DriverId,
+    count: u32,
+    utilization: f64,
+    hold: bool,
+    exact: f64,
+}
+
+impl DriverReading {
+    /// The driver's recommendation, or the live count while inside the band.
+    fn band(id: DriverId, exact: f64, target: f64, live: u32, tolerance: f64) -> Self {
+        let utilization = if live > 0 {
+            exact * target / f64::from(live)
+        } else {
+            0.0
+        };
+        let hold = live > 0 && within_tolerance(utilization, target, tolerance);
+        Self {
+            id,
+            count: if hold { live } else { ceil_count(exact) },
+            utilization,
+            hold,
+            exact,
+        }
+    }
+
+    /// How the driver reached its count: held within the band, or rounded up.
+    fn shown(&self) -> Message {
+        if self.hold {
+            Message::new(MessageId::CloudRunHolds)
+        } else {
+            Message::new(MessageId::CloudRunRoundsUp)
+                .num("exact", self.exact)
+                .int("count", ceil_count(self.exact))
+        }
+    }
+}
+
+/// The drivers of metrics-based scaling (concurrency, CPU, ACT) with the averages they read.
+#[derive(Clone, Debug)]
+struct Drivers {
+    concurrency_1m: f64,
+    concurrency_10m: f64,
+    cpu_1m: f64,
+    act: f64,
+    workers: u32,
+    live: u32,
+    concurrency_target: f64,
+    cpu_target: f64,
+    readings: [DriverReading; 3],
+}
+
+impl Drivers {
+    /// The largest recommendation and its driver (the first on a tie).
+    fn recommendation(&self) -> (DriverId, u32) {
+        let (mut driver, mut recommended) = (self.readings[0].id, self.readings[0].count);
+        for reading in &self.readings[1..] {
+            if reading.count > recommended {
+                (driver, recommended) = (reading.id, reading.count);
+            }
+        }
+        (driver, recommended)
+    }
+
+    /// The drivers' inputs and counts, for the decision's detail.
+    fn explain(&self) -> Message {
+        let [concurrency, cpu, act] = &self.readings;
+        Message::new(MessageId::CloudRunDrivers)
+            .num("concurrency_1m", self.concurrency_1m)
+            .num("concurrency_10m", self.concurrency_10m)
+            .int("workers", self.workers)
+            .num("concurrency_target", self.concurrency_target * 100.0)
+            .num("concurrency_utilization", concurrency.utilization * 100.0)
+            .int("live", self.live)
+            .msg("concurrency", concurrency.shown())
+            .num("cpu", self.cpu_1m)
+            .num("cpu_target", self.cpu_target * 100.0)
+            .num("cpu_utilization", cpu.utilization * 100.0)
+            .msg("cpu_count", cpu.shown())
+            .num("act", self.act)
+            .num("act_utilization", act.utilization * 100.0)
+            .msg("act_count", act.shown())
+    }
+}
+
+/// On-demand scaling: the instances for the demand that neither the serving nor the
+/// starting instances can take (at least one while requests arrive at an empty fleet), or 0.
+fn on_demand_count(obs: &Observation) -> u32 {
+    let w = f64::from(workers(obs));
+    let live = obs.live();
+    let demand = obs.offered_load();
+    if demand > f64::from(live) * w + 1e-9 || (live == 0 && obs.arrival_rate > 0.0) {
+        ceil_count(demand / w).max(1)
+    } else {
+        0
+    }
+}
+
+/// Scale-out to the largest recommendation.
+fn scale_out(
+    drivers: &Drivers,
+    driver: DriverId,
+    recommended: u32,
+    floor: u32,
+    ceiling: u32,
+) -> Option<Decision> {
+    let desired = recommended.clamp(floor, ceiling);
+    if desired == drivers.live {
+        return None;
+    }
+    Some(Decision {
+        desired,
+        driver,
+        detail: Message::new(MessageId::CloudRunScaleOut)
+            .code("driver", driver.as_str())
+            .msg("drivers", drivers.explain())
+            .int("desired", desired),
+        removal: Removal::Stop,
+    })
+}
+
+/// A fleet above the maximum comes down to it.
+fn above_maximum(live: u32, ceiling: u32) -> Option<Decision> {
+    (live > ceiling).then(|| Decision {
+        desired: ceiling,
+        driver: DriverId::Maximum,
+        detail: Message::new(MessageId::CloudRunAboveMaximum)
+            .int("live", live)
+            .int("ceiling", ceiling),
+        removal: Removal::Stop,
+    })
+}
+
+impl CloudRun {
+    /// Feeds the observation to the sliding means: concurrency over the short and long
+    /// windows, CPUs in use over the short one.
+    fn observe(&mut self, obs: &Observation) {
+        let t = obs.t_ms;
         let concurrency =
             measured_concurrency(obs.in_service, obs.serving, obs.arrival_rate, obs.service_s);
         self.concurrency_1m.push(t, obs.dt_ms, concurrency);
         self.concurrency_10m.push(t, obs.dt_ms, concurrency);
         self.cpu_1m
-            .push(t, obs.dt_ms, obs.cpu_utilization() * serving);
+            .push(t, obs.dt_ms, obs.cpu_utilization() * f64::from(obs.serving));
+    }
 
-        // ACT, second by second: an instance running `per_instance` requests, capped by its
-        // adaptive maximum.
+    /// ACT, second by second: an instance running its share of the requests in service,
+    /// capped by its adaptive maximum. Returns the new maximum.
+    fn adapt_act(&mut self, obs: &Observation) -> f64 {
+        let p = &self.p;
+        let w = f64::from(workers(obs));
         let per_instance = if obs.serving > 0 {
-            obs.in_service / serving
+            obs.in_service / f64::from(obs.serving)
         } else {
             0.0
         };
@@ -263,203 +433,158 @@ impl Autoscaler for CloudRun {
             seconds -= 1;
         }
         self.act = Some(act);
+        act
+    }
 
+    /// Each driver's reading of the averages, with the adaptive maximum `act`.
+    fn drivers(&self, obs: &Observation, act: f64) -> Drivers {
+        let p = &self.p;
+        let workers = workers(obs);
+        let w = f64::from(workers);
+        let live = obs.live();
         let conc_1m = self.concurrency_1m.mean();
         let conc_10m = self.concurrency_10m.mean();
         let cpu_1m = self.cpu_1m.mean();
-        let livef = f64::from(live);
-
-        // Each driver: its recommendation, or the live count while inside the band.
-        let band = |exact: f64, target: f64| -> (u32, f64, bool) {
-            let utilization = if live > 0 {
-                exact * target / livef
-            } else {
-                0.0
-            };
-            let hold = live > 0 && within_tolerance(utilization, target, p.tolerance);
-            (
-                if hold { live } else { ceil_count(exact) },
-                utilization,
-                hold,
-            )
-        };
         let conc_exact = conc_1m.max(conc_10m) / w / p.concurrency_target;
         let cpu_exact = cpu_1m / p.cpu_target;
         let act_exact = conc_1m / act / p.concurrency_target;
-        let drivers = [
-            (
-                DriverId::Concurrency,
-                band(conc_exact, p.concurrency_target),
-                conc_exact,
-            ),
-            (DriverId::Cpu, band(cpu_exact, p.cpu_target), cpu_exact),
-            (DriverId::Act, band(act_exact, p.concurrency_target), act_exact),
-        ];
-        let (mut driver, (mut recommended, _, _), _) = drivers[0];
-        for &(name, (rec, _, _), _) in &drivers[1..] {
-            if rec > recommended {
-                (driver, recommended) = (name, rec);
-            }
+        let band = |id, exact, target| DriverReading::band(id, exact, target, live, p.tolerance);
+        Drivers {
+            concurrency_1m: conc_1m,
+            concurrency_10m: conc_10m,
+            cpu_1m,
+            act,
+            workers,
+            live,
+            concurrency_target: p.concurrency_target,
+            cpu_target: p.cpu_target,
+            readings: [
+                band(DriverId::Concurrency, conc_exact, p.concurrency_target),
+                band(DriverId::Cpu, cpu_exact, p.cpu_target),
+                band(DriverId::Act, act_exact, p.concurrency_target),
+            ],
         }
-        let explain = || {
-            let (_, (_, conc_u, conc_hold), _) = drivers[0];
-            let (_, (_, cpu_u, cpu_hold), _) = drivers[1];
-            let (_, (_, act_u, act_hold), _) = drivers[2];
-            let show = |hold: bool, exact: f64| {
-                if hold {
-                    Message::new(MessageId::CloudRunHolds)
-                } else {
-                    Message::new(MessageId::CloudRunRoundsUp)
-                        .num("exact", exact)
-                        .int("count", ceil_count(exact))
-                }
-            };
-            Message::new(MessageId::CloudRunDrivers)
-                .num("concurrency_1m", conc_1m)
-                .num("concurrency_10m", conc_10m)
-                .int("workers", workers)
-                .num("concurrency_target", p.concurrency_target * 100.0)
-                .num("concurrency_utilization", conc_u * 100.0)
-                .int("live", live)
-                .msg("concurrency", show(conc_hold, conc_exact))
-                .num("cpu", cpu_1m)
-                .num("cpu_target", p.cpu_target * 100.0)
-                .num("cpu_utilization", cpu_u * 100.0)
-                .msg("cpu_count", show(cpu_hold, cpu_exact))
-                .num("act", act)
-                .num("act_utilization", act_u * 100.0)
-                .msg("act_count", show(act_hold, act_exact))
-        };
+    }
 
-        // On-demand: demand that neither the serving nor the starting instances can take.
-        let demand = obs.offered_load();
-        let pending_s =
-            pending_queue_bound_s(obs.boot_s, p.pending_min_s, p.pending_cold_start_factor);
-        let on_demand = if demand > livef * w + 1e-9 || (live == 0 && obs.arrival_rate > 0.0) {
-            ceil_count(demand / w).max(1)
-        } else {
-            0
-        };
-
-        let floor = obs.min_instances;
-        let ceiling = obs.max_instances.max(floor);
-        // On-demand alone scales from zero; from N instances, whichever asks for more.
-        if on_demand > live && (live == 0 || on_demand > recommended) {
-            self.low_since = None;
-            self.dropped_since = None;
-            let desired = on_demand.clamp(floor, ceiling);
-            if desired <= live {
-                return None;
-            }
-            let mut detail = Message::new(MessageId::CloudRunOnDemand)
-                .num("arrival_rate", obs.arrival_rate)
-                .num("service", obs.service_s)
-                .num("demand", demand)
-                .int("live", live)
-                .int("workers", workers)
-                .int("count", on_demand);
-            if on_demand > ceiling {
-                detail = Message::new(MessageId::CloudRunOnDemandCapped)
-                    .msg("on_demand", detail)
-                    .int("ceiling", ceiling)
-                    .num("pending_min", p.pending_min_s)
-                    .num("factor", p.pending_cold_start_factor)
-                    .num("cold_start", obs.boot_s)
-                    .num("pending", pending_s)
-                    .num("rejected", overflow_429_share(demand, ceiling, w) * 100.0)
-                    .num("timeout", obs.timeout_s);
-            }
-            return Some(Decision {
-                desired,
-                driver: DriverId::OnDemand,
-                detail,
-                removal: Removal::Stop,
-            });
-        }
-
-        if recommended > live {
-            self.low_since = None;
-            self.dropped_since = None;
-            let desired = recommended.clamp(floor, ceiling);
-            if desired == live {
-                return None;
-            }
-            return Some(Decision {
-                desired,
-                driver,
-                detail: Message::new(MessageId::CloudRunScaleOut)
-                    .code("driver", driver.as_str())
-                    .msg("drivers", explain())
-                    .int("desired", desired),
-                removal: Removal::Stop,
-            });
-        }
-
-        // Only instances that have run can be judged idle: the booting ones stay, and the
-        // scale-in rules weigh the serving instances beyond the recommendation.
-        if recommended < obs.serving && live > floor {
-            let since = *self.dropped_since.get_or_insert(t - obs.dt_ms);
-            // The balancer fills the recommended instances first; what they cannot hold
-            // spills over to the others.
-            let extras = obs.serving - recommended;
-            let spill = (obs.in_service - f64::from(recommended) * w).max(0.0);
-            let group_utilization = spill / (f64::from(extras) * w);
-            if group_utilization < p.scale_in_utilization {
-                self.low_since.get_or_insert(t - obs.dt_ms);
-            } else {
-                self.low_since = None;
-            }
-            let low_for = self.low_since.map_or(0, |s| t - s);
-            let dropped_for = t - since;
-            let why = if low_for >= secs(p.scale_in_after_s) {
-                Some(
-                    Message::new(MessageId::CloudRunRanLow)
-                        .int("extras", extras)
-                        .num("utilization", group_utilization * 100.0)
-                        .num("threshold", p.scale_in_utilization * 100.0)
-                        .num("after", f64::from(p.scale_in_after_s)),
-                )
-            } else if dropped_for >= secs(p.idle_timeout_s) {
-                Some(
-                    Message::new(MessageId::CloudRunIdleTimeout)
-                        .int("extras", extras)
-                        .num("minutes", f64::from(p.idle_timeout_s) / 60.0),
-                )
-            } else {
-                None
-            };
-            if let Some(why) = why {
-                self.low_since = None;
-                self.dropped_since = None;
-                let desired = (live - extras).max(floor);
-                if desired >= live {
-                    return None;
-                }
-                return Some(Decision {
-                    desired,
-                    driver,
-                    detail: Message::new(MessageId::CloudRunScaleIn)
-                        .msg("drivers", explain())
-                        .msg("why", why)
-                        .int("desired", desired),
-                    removal: Removal::Idle,
-                });
-            }
-            return None;
-        }
+    /// Forgets the scale-in rules' timers.
+    fn forget_scale_in(&mut self) {
         self.low_since = None;
         self.dropped_since = None;
-        if live > ceiling {
-            return Some(Decision {
-                desired: ceiling,
-                driver: DriverId::Maximum,
-                detail: Message::new(MessageId::CloudRunAboveMaximum)
-                    .int("live", live)
-                    .int("ceiling", ceiling),
-                removal: Removal::Stop,
-            });
+    }
+
+    /// On-demand scaling to `on_demand` instances; past the maximum, the pending queue
+    /// holds requests until its bound and the rest fail with 429.
+    fn scale_on_demand(
+        &self,
+        obs: &Observation,
+        on_demand: u32,
+        floor: u32,
+        ceiling: u32,
+    ) -> Option<Decision> {
+        let p = &self.p;
+        let live = obs.live();
+        let desired = on_demand.clamp(floor, ceiling);
+        if desired <= live {
+            return None;
         }
-        None
+        let workers = workers(obs);
+        let demand = obs.offered_load();
+        let mut detail = Message::new(MessageId::CloudRunOnDemand)
+            .num("arrival_rate", obs.arrival_rate)
+            .num("service", obs.service_s)
+            .num("demand", demand)
+            .int("live", live)
+            .int("workers", workers)
+            .int("count", on_demand);
+        if on_demand > ceiling {
+            let pending_s =
+                pending_queue_bound_s(obs.boot_s, p.pending_min_s, p.pending_cold_start_factor);
+            detail = Message::new(MessageId::CloudRunOnDemandCapped)
+                .msg("on_demand", detail)
+                .int("ceiling", ceiling)
+                .num("pending_min", p.pending_min_s)
+                .num("factor", p.pending_cold_start_factor)
+                .num("cold_start", obs.boot_s)
+                .num("pending", pending_s)
+                .num(
+                    "rejected",
+                    overflow_429_share(demand, ceiling, f64::from(workers)) * 100.0,
+                )
+                .num("timeout", obs.timeout_s);
+        }
+        Some(Decision {
+            desired,
+            driver: DriverId::OnDemand,
+            detail,
+            removal: Removal::Stop,
+        })
+    }
+
+    /// The scale-in rules for the serving instances beyond the recommendation: removed once
+    /// they have run under the scale-in utilization for its period, or once the
+    /// recommendation has stayed below them for the idle timeout.
+    fn scale_in(
+        &mut self,
+        obs: &Observation,
+        drivers: &Drivers,
+        driver: DriverId,
+        recommended: u32,
+        floor: u32,
+    ) -> Option<Decision> {
+        let live = obs.live();
+        let extras = obs.serving - recommended;
+        let why = self.scale_in_reason(obs, recommended)?;
+        self.forget_scale_in();
+        let desired = (live - extras).max(floor);
+        if desired >= live {
+            return None;
+        }
+        Some(Decision {
+            desired,
+            driver,
+            detail: Message::new(MessageId::CloudRunScaleIn)
+                .msg("drivers", drivers.explain())
+                .msg("why", why)
+                .int("desired", desired),
+            removal: Removal::Idle,
+        })
+    }
+
+    /// Advances the scale-in timers and says which rule, if any, lets the extra instances go.
+    fn scale_in_reason(&mut self, obs: &Observation, recommended: u32) -> Option<Message> {
+        let p = &self.p;
+        let t = obs.t_ms;
+        let w = f64::from(workers(obs));
+        let since = *self.dropped_since.get_or_insert(t - obs.dt_ms);
+        // The balancer fills the recommended instances first; what they cannot hold
+        // spills over to the others.
+        let extras = obs.serving - recommended;
+        let spill = (obs.in_service - f64::from(recommended) * w).max(0.0);
+        let group_utilization = spill / (f64::from(extras) * w);
+        if group_utilization < p.scale_in_utilization {
+            self.low_since.get_or_insert(t - obs.dt_ms);
+        } else {
+            self.low_since = None;
+        }
+        let low_for = self.low_since.map_or(0, |s| t - s);
+        let dropped_for = t - since;
+        if low_for >= secs(p.scale_in_after_s) {
+            Some(
+                Message::new(MessageId::CloudRunRanLow)
+                    .int("extras", extras)
+                    .num("utilization", group_utilization * 100.0)
+                    .num("threshold", p.scale_in_utilization * 100.0)
+                    .num("after", f64::from(p.scale_in_after_s)),
+            )
+        } else if dropped_for >= secs(p.idle_timeout_s) {
+            Some(
+                Message::new(MessageId::CloudRunIdleTimeout)
+                    .int("extras", extras)
+                    .num("minutes", f64::from(p.idle_timeout_s) / 60.0),
+            )
+        } else {
+            None
+        }
     }
 }
 

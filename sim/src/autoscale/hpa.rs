@@ -116,17 +116,42 @@ impl Autoscaler for Hpa {
     }
 
     fn decide(&mut self, obs: &Observation) -> Option<Decision> {
-        let p = &self.p;
         let t = obs.t_ms;
-        if self
-            .last_sync
-            .is_some_and(|last| t - last < secs(p.sync_period_s))
-        {
+        if !self.sync_due(t) {
             return None;
         }
+        let current = obs.live();
+        self.start_sync(t, current);
+        if obs.serving == 0 {
+            // No metrics: the HPA leaves the replicas alone.
+            return None;
+        }
+        let (rec, how) = self.replica_calculation(obs, current);
+        let (desired, note) = self.stabilize(t, current, rec);
+        let (desired, note) = self.scaling_policies(t, current, desired, note);
+        let floor = obs.min_instances.max(1);
+        let desired = desired.clamp(floor, obs.max_instances.max(floor));
+        self.forget_old_changes(t);
+        if desired == current {
+            return None;
+        }
+        self.changes
+            .push_back((t, i64::from(desired) - i64::from(current)));
+        Some(scale_decision(current, desired, how, note))
+    }
+}
+
+impl Hpa {
+    /// Whether a sync period has passed since the last sync.
+    fn sync_due(&self, t: Millis) -> bool {
+        self.last_sync
+            .is_none_or(|last| t - last >= secs(self.p.sync_period_s))
+    }
+
+    /// Begins a sync at `t`; the first one records the initial recommendation.
+    fn start_sync(&mut self, t: Millis, current: u32) {
         let first_sync = self.last_sync.is_none();
         self.last_sync = Some(t);
-        let current = obs.live();
         if first_sync {
             // A new HPA's first recommendation is the current replica count (the
             // controller's recordInitialRecommendation), so the scale-down window holds the
@@ -136,54 +161,28 @@ impl Autoscaler for Hpa {
             self.recommendations
                 .push_back((t.saturating_sub(1), initial_recommendation(current)));
         }
+    }
+
+    /// The replica calculation: the recommendation from the metric's ratio to its target,
+    /// within the tolerance, with pods not yet ready counted at 0 % on a scale-up.
+    fn replica_calculation(&self, obs: &Observation, current: u32) -> (u32, Message) {
+        let tolerance = self.p.tolerance;
         let ready = obs.serving;
         let unready = obs.booting;
         let metric = obs.cpu_utilization();
         let target = obs.target_utilization;
-        if ready == 0 {
-            // No metrics: the HPA leaves the replicas alone.
-            return None;
-        }
-
-        // The replica calculation.
         let ratio = metric / target;
-        let (rec, how) = if (ratio - 1.0).abs() <= p.tolerance + 1e-12 {
+        if (ratio - 1.0).abs() <= tolerance + 1e-12 {
             (
                 current,
                 Message::new(MessageId::HpaWithinTolerance)
                     .num("cpu", metric * 100.0)
                     .num("target", target * 100.0)
                     .num("ratio", ratio)
-                    .num("tolerance", p.tolerance),
+                    .num("tolerance", tolerance),
             )
         } else if ratio > 1.0 && unready > 0 {
-            // Scale-up with pods not yet ready: count them at 0 % and recompute.
-            let all = ready + unready;
-            let new_ratio = metric * f64::from(ready) / f64::from(all) / target;
-            if new_ratio <= 1.0 + p.tolerance + 1e-12 {
-                (
-                    current,
-                    Message::new(MessageId::HpaUnreadyNoScaleUp)
-                        .num("cpu", metric * 100.0)
-                        .int("ready", ready)
-                        .int("unready", unready)
-                        .num("adjusted", new_ratio * target * 100.0)
-                        .num("target", target * 100.0)
-                        .num("ratio", new_ratio),
-                )
-            } else {
-                let rec = ceil_count(new_ratio * f64::from(all));
-                (
-                    rec,
-                    Message::new(MessageId::HpaUnreadyRatio)
-                        .num("cpu", metric * 100.0)
-                        .int("ready", ready)
-                        .int("unready", unready)
-                        .int("all", all)
-                        .num("ratio", new_ratio)
-                        .int("recommended", rec),
-                )
-            }
+            unready_scale_up(current, ready, unready, metric, target, tolerance)
         } else {
             let rec = ceil_count(ratio * f64::from(ready));
             (
@@ -194,10 +193,14 @@ impl Autoscaler for Hpa {
                     .num("target", target * 100.0)
                     .int("recommended", rec),
             )
-        };
+        }
+    }
 
-        // Stabilization: scale-up takes the lowest recommendation of its window, scale-down
-        // the highest of its window.
+    /// Stabilization: scale-up takes the lowest recommendation of its window, scale-down
+    /// the highest of its window. Returns the desired replicas and a note on what held the
+    /// recommendation.
+    fn stabilize(&mut self, t: Millis, current: u32, rec: u32) -> (u32, Option<Message>) {
+        let p = &self.p;
         self.recommendations.push_back((t, rec));
         let keep = secs(p.scale_down_stabilization_s.max(p.scale_up_stabilization_s));
         while self
@@ -236,53 +239,60 @@ impl Autoscaler for Hpa {
                     .num("window", f64::from(p.scale_down_stabilization_s)),
             );
         }
+        (desired, note)
+    }
 
-        // Scaling policies: limits per period.
-        let added_in = |period_s: u32| -> i64 {
-            self.changes
-                .iter()
-                .filter(|&&(at, _)| at + secs(period_s) > t)
-                .map(|&(_, d)| d.max(0))
-                .sum()
-        };
-        let removed_in = |period_s: u32| -> i64 {
-            self.changes
-                .iter()
-                .filter(|&&(at, _)| at + secs(period_s) > t)
-                .map(|&(_, d)| (-d).max(0))
-                .sum()
-        };
+    /// Replicas changed within the last `period_s`: the sum of `part` of each change.
+    fn changed_in(&self, t: Millis, period_s: u32, part: impl Fn(i64) -> i64) -> i64 {
+        self.changes
+            .iter()
+            .filter(|&&(at, _)| at + secs(period_s) > t)
+            .map(|&(_, d)| part(d))
+            .sum()
+    }
+
+    /// The scaling policies: the scale-up and scale-down limits per period. A limit that
+    /// binds replaces the note.
+    fn scaling_policies(
+        &self,
+        t: Millis,
+        current: u32,
+        desired: u32,
+        note: Option<Message>,
+    ) -> (u32, Option<Message>) {
+        let p = &self.p;
         if desired > current {
-            let start = (i64::from(current) - added_in(p.scale_up_period_s)).max(0) as u32;
+            let added = self.changed_in(t, p.scale_up_period_s, |d| d.max(0));
+            let start = (i64::from(current) - added).max(0) as u32;
             let limit = scale_up_limit(start, p.scale_up_percent, f64::from(p.scale_up_pods));
             if desired > limit {
-                note = Some(
-                    Message::new(MessageId::HpaScaleUpLimited)
-                        .int("start", start)
-                        .num("percent", 100.0 + p.scale_up_percent)
-                        .num("pods", f64::from(p.scale_up_pods))
-                        .int("limit", limit)
-                        .num("period", f64::from(p.scale_up_period_s)),
-                );
-                desired = limit;
+                let note = Message::new(MessageId::HpaScaleUpLimited)
+                    .int("start", start)
+                    .num("percent", 100.0 + p.scale_up_percent)
+                    .num("pods", f64::from(p.scale_up_pods))
+                    .int("limit", limit)
+                    .num("period", f64::from(p.scale_up_period_s));
+                return (limit, Some(note));
             }
         } else if desired < current {
-            let start = i64::from(current) + removed_in(p.scale_down_period_s);
+            let removed = self.changed_in(t, p.scale_down_period_s, |d| (-d).max(0));
+            let start = i64::from(current) + removed;
             let limit =
                 libm::ceil(start as f64 * (1.0 - p.scale_down_percent / 100.0) - 1e-9) as u32;
             if desired < limit {
-                note = Some(
-                    Message::new(MessageId::HpaScaleDownLimited)
-                        .int("limit", limit)
-                        .num("percent", p.scale_down_percent)
-                        .num("period", f64::from(p.scale_down_period_s)),
-                );
-                desired = limit;
+                let note = Message::new(MessageId::HpaScaleDownLimited)
+                    .int("limit", limit)
+                    .num("percent", p.scale_down_percent)
+                    .num("period", f64::from(p.scale_down_period_s));
+                return (limit, Some(note));
             }
         }
-        let floor = obs.min_instances.max(1);
-        let desired = desired.clamp(floor, obs.max_instances.max(floor));
-        let keep_changes = secs(p.scale_up_period_s.max(p.scale_down_period_s));
+        (desired, note)
+    }
+
+    /// Drops the changes older than the longer of the scaling policies' periods.
+    fn forget_old_changes(&mut self, t: Millis) {
+        let keep_changes = secs(self.p.scale_up_period_s.max(self.p.scale_down_period_s));
         while self
             .changes
             .front()
@@ -290,28 +300,66 @@ impl Autoscaler for Hpa {
         {
             self.changes.pop_front();
         }
-        if desired == current {
-            return None;
-        }
-        self.changes
-            .push_back((t, i64::from(desired) - i64::from(current)));
-        let decision = Message::new(if desired > current {
-            MessageId::HpaScaleUp
-        } else {
-            MessageId::HpaScaleDown
-        })
-        .int("current", current)
-        .int("desired", desired)
-        .msg("how", how);
-        Some(Decision {
-            desired,
-            driver: DriverId::Cpu,
-            detail: match note {
-                Some(note) => note.msg("decision", decision),
-                None => decision,
-            },
-            removal: Removal::Stop,
-        })
+    }
+}
+
+/// A scale-up with pods not yet ready: they count at 0 % and the ratio is recomputed; no
+/// scale-up if it falls within the tolerance.
+fn unready_scale_up(
+    current: u32,
+    ready: u32,
+    unready: u32,
+    metric: f64,
+    target: f64,
+    tolerance: f64,
+) -> (u32, Message) {
+    let all = ready + unready;
+    let new_ratio = metric * f64::from(ready) / f64::from(all) / target;
+    if new_ratio <= 1.0 + tolerance + 1e-12 {
+        (
+            current,
+            Message::new(MessageId::HpaUnreadyNoScaleUp)
+                .num("cpu", metric * 100.0)
+                .int("ready", ready)
+                .int("unready", unready)
+                .num("adjusted", new_ratio * target * 100.0)
+                .num("target", target * 100.0)
+                .num("ratio", new_ratio),
+        )
+    } else {
+        let rec = ceil_count(new_ratio * f64::from(all));
+        (
+            rec,
+            Message::new(MessageId::HpaUnreadyRatio)
+                .num("cpu", metric * 100.0)
+                .int("ready", ready)
+                .int("unready", unready)
+                .int("all", all)
+                .num("ratio", new_ratio)
+                .int("recommended", rec),
+        )
+    }
+}
+
+/// The decision to scale from `current` to `desired`, with how the recommendation was
+/// reached, wrapped in the note on what held or limited it.
+fn scale_decision(current: u32, desired: u32, how: Message, note: Option<Message>) -> Decision {
+    let decision = Message::new(if desired > current {
+        MessageId::HpaScaleUp
+    } else {
+        MessageId::HpaScaleDown
+    })
+    .int("current", current)
+    .int("desired", desired)
+    .msg("how", how);
+    Decision {
+        desired,
+        driver: DriverId::Cpu,
+        detail: match note {
+            Some(note) => note.msg("decision", decision),
+            None => decision,
+        },
+        removal: Removal::Stop,
     }
 }
 

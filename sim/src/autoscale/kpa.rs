@@ -138,68 +138,19 @@ impl Autoscaler for Kpa {
         let t = obs.t_ms;
         self.stable.push(t, obs.dt_ms, obs.concurrency());
         self.panic.push(t, obs.dt_ms, obs.concurrency());
-        let p = self.p.clone();
         if self
             .last_tick
-            .is_some_and(|last| t - last < secs(p.tick_interval_s))
+            .is_some_and(|last| t - last < secs(self.p.tick_interval_s))
         {
             return None;
         }
         self.last_tick = Some(t);
-
-        let stable_avg = self.stable.mean();
-        let panic_avg = self.panic.mean();
-        let target = f64::from(obs.workers_per_instance.max(1)) * p.target_utilization;
-        let ready = obs.serving;
-        let counts = kpa_counts(stable_avg, panic_avg, target, ready, &p);
-
-        let was_panicking = self.panic_time.is_some();
-        if counts.over_threshold {
-            self.panic_time = Some(t);
-        } else if self
-            .panic_time
-            .is_some_and(|since| since + secs(p.stable_window_s) < t)
-        {
-            self.panic_time = None;
-            self.max_panic_pods = 0;
-        }
-        let mut desired = counts.stable;
-        let mode;
-        if self.panic_time.is_some() {
-            desired = desired.max(counts.panic);
-            if desired > self.max_panic_pods {
-                self.max_panic_pods = desired;
-            }
-            desired = self.max_panic_pods;
-            mode = if was_panicking {
-                MessageId::KpaPanic
-            } else {
-                MessageId::KpaPanicEntered
-            };
-        } else {
-            mode = if was_panicking {
-                MessageId::KpaPanicEnded
-            } else {
-                MessageId::KpaStable
-            };
-        }
-
-        // Scale to zero only after the grace period.
-        let mut grace = None;
-        if desired == 0 {
-            let since = *self.zero_since.get_or_insert(t);
-            if t - since < secs(p.scale_to_zero_grace_s) && obs.live() > 0 {
-                desired = 1;
-                grace = Some(f64::from(p.scale_to_zero_grace_s));
-            }
-        } else {
-            self.zero_since = None;
-        }
-
+        let reading = self.read_windows(obs);
+        let (desired, mode) = self.panic_mode(t, &reading.counts);
+        let (desired, grace) = self.scale_to_zero_grace(t, desired, obs.live());
         let floor = obs.min_instances;
         let desired = desired.clamp(floor, obs.max_instances.max(floor));
-        let live = obs.live();
-        if desired == live {
+        if desired == obs.live() {
             return None;
         }
         let driver = if self.panic_time.is_some() {
@@ -209,26 +160,7 @@ impl Autoscaler for Kpa {
         } else {
             DriverId::Stable
         };
-        let decision = Message::new(MessageId::KpaDecision)
-            .msg("mode", Message::new(mode))
-            .num("stable_average", stable_avg)
-            .num("stable_window", f64::from(p.stable_window_s))
-            .num("panic_average", panic_avg)
-            .num("panic_window", p.panic_window_s())
-            .int("workers", obs.workers_per_instance)
-            .num("target_utilization", p.target_utilization * 100.0)
-            .num("target", target)
-            .num("stable_ratio", stable_avg / target)
-            .int("stable", counts.stable)
-            .num("panic_ratio", panic_avg / target)
-            .int("panic", counts.panic)
-            .num(
-                "panic_share",
-                f64::from(ceil_count(panic_avg / target)) / f64::from(ready.max(1)) * 100.0,
-            )
-            .int("ready", ready.max(1))
-            .num("threshold", p.panic_threshold_percentage)
-            .int("desired", desired);
+        let decision = self.explain(obs, &reading, mode, desired);
         Some(Decision {
             desired,
             driver,
@@ -240,6 +172,113 @@ impl Autoscaler for Kpa {
             },
             removal: Removal::Stop,
         })
+    }
+}
+
+/// What one tick reads from the windows: their averages, the target per pod and the pod
+/// counts.
+#[derive(Clone, Copy, Debug)]
+struct WindowReading {
+    stable_avg: f64,
+    panic_avg: f64,
+    target: f64,
+    counts: KpaCounts,
+}
+
+impl Kpa {
+    /// The stable and panic windows' averages and the pod counts they ask for.
+    fn read_windows(&self, obs: &Observation) -> WindowReading {
+        let stable_avg = self.stable.mean();
+        let panic_avg = self.panic.mean();
+        let target = f64::from(obs.workers_per_instance.max(1)) * self.p.target_utilization;
+        let counts = kpa_counts(stable_avg, panic_avg, target, obs.serving, &self.p);
+        WindowReading {
+            stable_avg,
+            panic_avg,
+            target,
+            counts,
+        }
+    }
+
+    /// Panic mode: entered over the panic threshold, left a stable window after the last
+    /// time over it; while panicking, the pod count never goes down. Returns the desired
+    /// pods and the mode's message.
+    fn panic_mode(&mut self, t: Millis, counts: &KpaCounts) -> (u32, MessageId) {
+        let was_panicking = self.panic_time.is_some();
+        if counts.over_threshold {
+            self.panic_time = Some(t);
+        } else if self
+            .panic_time
+            .is_some_and(|since| since + secs(self.p.stable_window_s) < t)
+        {
+            self.panic_time = None;
+            self.max_panic_pods = 0;
+        }
+        if self.panic_time.is_none() {
+            let mode = if was_panicking {
+                MessageId::KpaPanicEnded
+            } else {
+                MessageId::KpaStable
+            };
+            return (counts.stable, mode);
+        }
+        let desired = counts.stable.max(counts.panic);
+        if desired > self.max_panic_pods {
+            self.max_panic_pods = desired;
+        }
+        let mode = if was_panicking {
+            MessageId::KpaPanic
+        } else {
+            MessageId::KpaPanicEntered
+        };
+        (self.max_panic_pods, mode)
+    }
+
+    /// Scale to zero only after the grace period: until then the last pod stays. Returns
+    /// the desired pods and the grace period, s, when it held the last pod.
+    fn scale_to_zero_grace(&mut self, t: Millis, desired: u32, live: u32) -> (u32, Option<f64>) {
+        if desired != 0 {
+            self.zero_since = None;
+            return (desired, None);
+        }
+        let grace_s = self.p.scale_to_zero_grace_s;
+        let since = *self.zero_since.get_or_insert(t);
+        if t - since < secs(grace_s) && live > 0 {
+            return (1, Some(f64::from(grace_s)));
+        }
+        (desired, None)
+    }
+
+    /// The decision's detail: the mode, the windows' averages and the counts.
+    fn explain(
+        &self,
+        obs: &Observation,
+        r: &WindowReading,
+        mode: MessageId,
+        desired: u32,
+    ) -> Message {
+        let p = &self.p;
+        let ready = obs.serving;
+        Message::new(MessageId::KpaDecision)
+            .msg("mode", Message::new(mode))
+            .num("stable_average", r.stable_avg)
+            .num("stable_window", f64::from(p.stable_window_s))
+            .num("panic_average", r.panic_avg)
+            .num("panic_window", p.panic_window_s())
+            .int("workers", obs.workers_per_instance)
+            .num("target_utilization", p.target_utilization * 100.0)
+            .num("target", r.target)
+            .num("stable_ratio", r.stable_avg / r.target)
+            .int("stable", r.counts.stable)
+            .num("panic_ratio", r.panic_avg / r.target)
+            .int("panic", r.counts.panic)
+            .num(
+                "panic_share",
+                f64::from(ceil_count(r.panic_avg / r.target)) / f64::from(ready.max(1)) * 100.0,
+            )
+            .int("ready", ready.max(1))
+            .num("threshold", p.panic_threshold_percentage)
+            .int("desired", desired)
     }
 }
 

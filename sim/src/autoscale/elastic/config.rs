@@ -403,6 +403,23 @@ pub fn top_level_keys() -> Vec<&'static str> {
 /// Parses a configuration in the source's format. Returns the effective configuration and
 /// notes (ignored fields, settings without effect), or the first error with its field.
 pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
+    let top = read_object(text)?;
+    let mut reading = FileReading::new();
+    for (key, v) in &top {
+        reading.field(key, v)?;
+    }
+    reading.resolve_p95();
+    let FileReading {
+        mut cfg, mut notes, ..
+    } = reading;
+    order_ignored(&mut cfg);
+    check_rules(&cfg)?;
+    notes.extend(strategy_notes(&top, &cfg));
+    Ok((cfg, notes))
+}
+
+/// The file's text, relaxed JSON, read as a JSON object.
+fn read_object(text: &str) -> Result<Map, ConfigError> {
     let strict = strip_relaxed(text);
     let value: Value = json::parse(&strict).map_err(|e| {
         err(
@@ -413,123 +430,165 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
     let Value::Object(top) = value else {
         return Err(err("json", Message::new(MessageId::ElasticNotAnObject)));
     };
-    let mut cfg = ElasticConfig::default();
-    let mut notes = Vec::new();
-    let mut given_p95_threshold = false;
-    let mut given_p95_duration = false;
-    let mut top_threshold = None;
-    let mut top_duration = None;
-    for (key, v) in &top {
-        if let Some((_, why)) = IGNORED.iter().find(|(k, _)| k == key) {
-            notes.push(Note {
-                field: key.clone(),
+    Ok(top)
+}
+
+/// A file being read: the configuration so far, its notes, and the p95 settings given at
+/// the top level and in the strategy's section, resolved once every field is read.
+struct FileReading {
+    cfg: ElasticConfig,
+    notes: Vec<Note>,
+    given_p95_threshold: bool,
+    given_p95_duration: bool,
+    top_threshold: Option<f64>,
+    top_duration: Option<f64>,
+}
+
+impl FileReading {
+    fn new() -> Self {
+        Self {
+            cfg: ElasticConfig::default(),
+            notes: Vec::new(),
+            given_p95_threshold: false,
+            given_p95_duration: false,
+            top_threshold: None,
+            top_duration: None,
+        }
+    }
+
+    /// Reads one top-level field.
+    fn field(&mut self, key: &str, v: &Value) -> Result<(), ConfigError> {
+        if let Some((_, why)) = IGNORED.iter().find(|(k, _)| *k == key) {
+            self.notes.push(Note {
+                field: key.to_string(),
                 message: Message::new(*why),
             });
-            cfg.ignored.insert(key.clone(), v.clone());
-            continue;
+            self.cfg.ignored.insert(key.to_string(), v.clone());
+            return Ok(());
         }
-        match key.as_str() {
-            "lb_policy" => {
-                cfg.lb_policy = v
-                    .as_str()
-                    .and_then(Routing::from_envoy)
-                    .ok_or_else(|| {
-                        err(
-                            key,
-                            Message::new(MessageId::OneOf).codes("allowed", LB_POLICIES.to_vec()),
-                        )
-                    })?;
-            }
-            "expansion_strategies" => {
-                let list = v.as_array().ok_or_else(|| {
-                    err(
-                        key,
-                        Message::new(MessageId::ElasticStrategyList)
-                            .codes("allowed", STRATEGIES.to_vec()),
-                    )
-                })?;
-                let mut names = Vec::new();
-                for (i, item) in list.iter().enumerate() {
-                    let name = item
-                        .as_str()
-                        .filter(|s| STRATEGIES.contains(s))
-                        .ok_or_else(|| {
-                            err(
-                                format!("{key}[{i}]"),
-                                Message::new(MessageId::ElasticUnknownStrategy)
-                                    .given("given", item.to_string())
-                                    .codes("allowed", STRATEGIES.to_vec()),
-                            )
-                        })?;
-                    if !names.iter().any(|n| n == name) {
-                        names.push(name.to_string());
-                    }
-                }
-                cfg.expansion_strategies = names;
-            }
+        match key {
+            "lb_policy" => self.cfg.lb_policy = lb_policy(key, v)?,
+            "expansion_strategies" => self.cfg.expansion_strategies = strategy_list(key, v)?,
             "trend_expansion" | "delay_prediction" | "p95_expansion" => {
-                let block = v.as_object().ok_or_else(|| {
-                    err(key, Message::new(MessageId::ElasticStrategyObject))
-                })?;
-                for (field, fv) in block {
-                    let path = format!("{key}.{field}");
-                    let spec = SPECS
+                self.strategy_section(key, v)?
+            }
+            _ => self.setting(key, v)?,
+        }
+        Ok(())
+    }
+
+    /// A strategy's section: each of its settings, checked against its range.
+    fn strategy_section(&mut self, key: &str, v: &Value) -> Result<(), ConfigError> {
+        let block = v
+            .as_object()
+            .ok_or_else(|| err(key, Message::new(MessageId::ElasticStrategyObject)))?;
+        for (field, fv) in block {
+            let path = format!("{key}.{field}");
+            let spec = SPECS
+                .iter()
+                .find(|s| s.name.strip_prefix("elastic.") == Some(path.as_str()))
+                .ok_or_else(|| {
+                    let known: Vec<&'static str> = SPECS
                         .iter()
-                        .find(|s| s.name.strip_prefix("elastic.") == Some(path.as_str()))
-                        .ok_or_else(|| {
-                            let known: Vec<&'static str> = SPECS
-                                .iter()
-                                .filter_map(|s| s.name.strip_prefix(&format!("elastic.{key}.")))
-                                .collect();
-                            unknown_field(&path, known)
-                        })?;
-                    let x = number(&path, fv, spec)?;
-                    set_path(&mut cfg, &path, x);
-                    given_p95_threshold |= path == "p95_expansion.threshold";
-                    given_p95_duration |= path == "p95_expansion.threshold_duration";
-                }
-            }
-            _ => {
-                let spec = SPECS
-                    .iter()
-                    .filter(|s| !s.name.contains("expansion_strategies."))
-                    .find(|s| s.name.strip_prefix("elastic.") == Some(key.as_str()))
-                    .ok_or_else(|| unknown_field(key, top_level_keys()))?;
-                let x = number(key, v, spec)?;
-                // The top-level p95 settings are resolved against the strategy's below.
-                match key.as_str() {
-                    "p95_latency_threshold" => top_threshold = Some(x),
-                    "p95_delay_duration" => top_duration = Some(x),
-                    _ => set_path(&mut cfg, key, x),
-                }
-            }
+                        .filter_map(|s| s.name.strip_prefix(&format!("elastic.{key}.")))
+                        .collect();
+                    unknown_field(&path, known)
+                })?;
+            let x = number(&path, fv, spec)?;
+            set_path(&mut self.cfg, &path, x);
+            self.given_p95_threshold |= path == "p95_expansion.threshold";
+            self.given_p95_duration |= path == "p95_expansion.threshold_duration";
+        }
+        Ok(())
+    }
+
+    /// A top-level setting, checked against its range.
+    fn setting(&mut self, key: &str, v: &Value) -> Result<(), ConfigError> {
+        let spec = SPECS
+            .iter()
+            .filter(|s| !s.name.contains("expansion_strategies."))
+            .find(|s| s.name.strip_prefix("elastic.") == Some(key))
+            .ok_or_else(|| unknown_field(key, top_level_keys()))?;
+        let x = number(key, v, spec)?;
+        // The top-level p95 settings are resolved against the strategy's below.
+        match key {
+            "p95_latency_threshold" => self.top_threshold = Some(x),
+            "p95_delay_duration" => self.top_duration = Some(x),
+            _ => set_path(&mut self.cfg, key, x),
+        }
+        Ok(())
+    }
+
+    /// The top-level p95 settings fill in for the strategy's own when it omits them; a
+    /// different value beside the strategy's is noted.
+    fn resolve_p95(&mut self) {
+        let cfg = &mut self.cfg;
+        match (self.top_threshold, self.given_p95_threshold) {
+            (Some(x), false) => cfg.p95_expansion.threshold = x,
+            (Some(x), true) if x != cfg.p95_expansion.threshold => self.notes.push(Note {
+                field: "p95_latency_threshold".into(),
+                message: Message::new(MessageId::ElasticDiffers)
+                    .code("other", "p95_expansion.threshold")
+                    .num("value", cfg.p95_expansion.threshold),
+            }),
+            _ => {}
+        }
+        match (self.top_duration, self.given_p95_duration) {
+            (Some(x), false) => cfg.p95_expansion.threshold_duration = x,
+            (Some(x), true) if x != cfg.p95_expansion.threshold_duration => self.notes.push(Note {
+                field: "p95_delay_duration".into(),
+                message: Message::new(MessageId::ElasticDiffers)
+                    .code("other", "p95_expansion.threshold_duration")
+                    .num("value", cfg.p95_expansion.threshold_duration),
+            }),
+            _ => {}
+        }
+        cfg.p95_latency_threshold = cfg.p95_expansion.threshold;
+        cfg.p95_delay_duration = cfg.p95_expansion.threshold_duration;
+    }
+}
+
+/// The `lb_policy` field: one of [`LB_POLICIES`].
+fn lb_policy(key: &str, v: &Value) -> Result<Routing, ConfigError> {
+    v.as_str().and_then(Routing::from_envoy).ok_or_else(|| {
+        err(
+            key,
+            Message::new(MessageId::OneOf).codes("allowed", LB_POLICIES.to_vec()),
+        )
+    })
+}
+
+/// The `expansion_strategies` field: known strategies, each once, in the order given.
+fn strategy_list(key: &str, v: &Value) -> Result<Vec<String>, ConfigError> {
+    let list = v.as_array().ok_or_else(|| {
+        err(
+            key,
+            Message::new(MessageId::ElasticStrategyList).codes("allowed", STRATEGIES.to_vec()),
+        )
+    })?;
+    let mut names = Vec::new();
+    for (i, item) in list.iter().enumerate() {
+        let name = item
+            .as_str()
+            .filter(|s| STRATEGIES.contains(s))
+            .ok_or_else(|| {
+                err(
+                    format!("{key}[{i}]"),
+                    Message::new(MessageId::ElasticUnknownStrategy)
+                        .given("given", item.to_string())
+                        .codes("allowed", STRATEGIES.to_vec()),
+                )
+            })?;
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
         }
     }
-    // The top-level p95 settings fill in for the strategy's own when it omits them.
-    match (top_threshold, given_p95_threshold) {
-        (Some(x), false) => cfg.p95_expansion.threshold = x,
-        (Some(x), true) if x != cfg.p95_expansion.threshold => notes.push(Note {
-            field: "p95_latency_threshold".into(),
-            message: Message::new(MessageId::ElasticDiffers)
-                .code("other", "p95_expansion.threshold")
-                .num("value", cfg.p95_expansion.threshold),
-        }),
-        _ => {}
-    }
-    match (top_duration, given_p95_duration) {
-        (Some(x), false) => cfg.p95_expansion.threshold_duration = x,
-        (Some(x), true) if x != cfg.p95_expansion.threshold_duration => notes.push(Note {
-            field: "p95_delay_duration".into(),
-            message: Message::new(MessageId::ElasticDiffers)
-                .code("other", "p95_expansion.threshold_duration")
-                .num("value", cfg.p95_expansion.threshold_duration),
-        }),
-        _ => {}
-    }
-    cfg.p95_latency_threshold = cfg.p95_expansion.threshold;
-    cfg.p95_delay_duration = cfg.p95_expansion.threshold_duration;
-    // The ignored fields in the order an export writes them, so that a configuration and
-    // its export compare equal whatever order the file had.
+    Ok(names)
+}
+
+/// Puts the ignored fields in the order an export writes them, so that a configuration and
+/// its export compare equal whatever order the file had.
+fn order_ignored(cfg: &mut ElasticConfig) {
     let mut ordered = Map::new();
     for key in IGNORED_EXPORT_ORDER {
         if let Some(v) = cfg.ignored.get(key) {
@@ -537,6 +596,10 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
         }
     }
     cfg.ignored = ordered;
+}
+
+/// Checks the rule between settings, then every setting.
+fn check_rules(cfg: &ElasticConfig) -> Result<(), ConfigError> {
     // A file names its settings by their JSON paths, without the `elastic.` prefix.
     if let Some(mut rule) = cfg.broken_rule() {
         let path = |name: &'static str| name.strip_prefix("elastic.").unwrap_or(name);
@@ -545,6 +608,13 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
         return Err(rule.blame(rule.field).into());
     }
     cfg.validate()?;
+    Ok(())
+}
+
+/// Notes on the strategies: sections of inactive strategies, no strategy at all, and the
+/// load-balancing policy kept.
+fn strategy_notes(top: &Map, cfg: &ElasticConfig) -> Vec<Note> {
+    let mut notes = Vec::new();
     for name in STRATEGIES {
         if top.contains_key(name) && !cfg.enabled(name) {
             notes.push(Note {
@@ -561,9 +631,10 @@ pub fn parse(text: &str) -> Result<(ElasticConfig, Vec<Note>), ConfigError> {
     }
     notes.push(Note {
         field: "lb_policy".into(),
-        message: Message::new(MessageId::ElasticLbPolicyKept).code("policy", cfg.lb_policy.envoy_name()),
+        message: Message::new(MessageId::ElasticLbPolicyKept)
+            .code("policy", cfg.lb_policy.envoy_name()),
     });
-    Ok((cfg, notes))
+    notes
 }
 
 /// A JSON number checked against `spec`; the error names `path`.
@@ -643,111 +714,118 @@ impl ElasticConfig {
     /// The effective settings as JSON, in the source's layout. With `with_ignored`, the
     /// ignored fields come back too (an export that can be imported into the real scaler).
     pub fn to_json_text(&self, with_ignored: bool) -> String {
-        let mut out = String::from("{\n");
-        let mut fields: Vec<(String, String)> = Vec::new();
-        let ignored = |key: &str| -> Option<String> {
+        let ignored = |key: &str| -> Option<(String, String)> {
             with_ignored
                 .then(|| self.ignored.get(key))
                 .flatten()
-                .map(|v| indent(&v.to_pretty()))
+                .map(|v| (key.to_string(), indent(&v.to_pretty())))
         };
-        let num = |x: f64| Value::from(x).to_string();
-        let int = |x: u32| x.to_string();
+        let mut fields: Vec<(String, String)> = Vec::new();
         for key in ["openapi_base_url", "token"] {
-            if let Some(v) = ignored(key) {
-                fields.push((key.into(), v));
-            }
+            fields.extend(ignored(key));
         }
-        fields.push((
-            "lb_policy".into(),
-            Value::from(self.lb_policy.envoy_name()).to_string(),
-        ));
-        fields.push(("max_connections".into(), int(self.max_connections)));
-        fields.push(("max_requests".into(), int(self.max_requests)));
-        fields.push((
-            "max_pending_requests".into(),
-            int(self.max_pending_requests),
-        ));
-        fields.push(("max_nodes".into(), int(self.max_nodes)));
-        fields.push(("min_nodes".into(), int(self.min_nodes)));
-        fields.push((
-            "p95_latency_threshold".into(),
-            num(self.p95_latency_threshold),
-        ));
-        fields.push(("p95_delay_duration".into(), num(self.p95_delay_duration)));
-        fields.push((
-            "shrinkage_delay_time".into(),
-            num(self.shrinkage_delay_time),
-        ));
-        fields.push(("shrinkage_number".into(), int(self.shrinkage_number)));
-        fields.push(("drain_timeout".into(), num(self.drain_timeout)));
-        fields.push(("acq_frequency".into(), int(self.acq_frequency)));
-        fields.push((
-            "node_cold_start_time".into(),
-            int(self.node_cold_start_time),
-        ));
-        if let Some(v) = ignored("dashboard") {
-            fields.push(("dashboard".into(), v));
-        }
+        fields.extend(self.scaler_fields());
+        fields.extend(ignored("dashboard"));
+        fields.extend(self.strategy_fields());
+        fields.extend(ignored("scale_up_request"));
+        let body: Vec<String> = fields
+            .iter()
+            .map(|(k, v)| format!("  \"{k}\": {v}"))
+            .collect();
+        let mut out = String::from("{\n");
+        out.push_str(&body.join(",\n"));
+        out.push_str("\n}\n");
+        out
+    }
+
+    /// The scaler's own settings as JSON fields, in the source's order.
+    fn scaler_fields(&self) -> Vec<(String, String)> {
+        let int = |x: u32| x.to_string();
+        [
+            (
+                "lb_policy",
+                Value::from(self.lb_policy.envoy_name()).to_string(),
+            ),
+            ("max_connections", int(self.max_connections)),
+            ("max_requests", int(self.max_requests)),
+            ("max_pending_requests", int(self.max_pending_requests)),
+            ("max_nodes", int(self.max_nodes)),
+            ("min_nodes", int(self.min_nodes)),
+            (
+                "p95_latency_threshold",
+                json_num(self.p95_latency_threshold),
+            ),
+            ("p95_delay_duration", json_num(self.p95_delay_duration)),
+            ("shrinkage_delay_time", json_num(self.shrinkage_delay_time)),
+            ("shrinkage_number", int(self.shrinkage_number)),
+            ("drain_timeout", json_num(self.drain_timeout)),
+            ("acq_frequency", int(self.acq_frequency)),
+            ("node_cold_start_time", int(self.node_cold_start_time)),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+    }
+
+    /// The strategies as JSON fields: the active list, then each strategy's section.
+    fn strategy_fields(&self) -> Vec<(String, String)> {
+        let int = |x: u32| x.to_string();
         let list: Vec<String> = self
             .expansion_strategies
             .iter()
             .map(|s| format!("    {}", Value::from(s.as_str())))
             .collect();
-        fields.push((
-            "expansion_strategies".into(),
-            if list.is_empty() {
-                "[]".into()
-            } else {
-                format!("[\n{}\n  ]", list.join(",\n"))
-            },
-        ));
-        let block = |pairs: &[(&str, String)]| -> String {
-            let body: Vec<String> = pairs
-                .iter()
-                .map(|(k, v)| format!("    \"{k}\": {v}"))
-                .collect();
-            format!("{{\n{}\n  }}", body.join(",\n"))
+        let list = if list.is_empty() {
+            "[]".into()
+        } else {
+            format!("[\n{}\n  ]", list.join(",\n"))
         };
         let t = &self.trend_expansion;
-        fields.push((
-            "trend_expansion".into(),
-            block(&[("expand_cooling_time", num(t.expand_cooling_time))]),
-        ));
         let d = &self.delay_prediction;
-        fields.push((
-            "delay_prediction".into(),
-            block(&[
-                ("min_sample_size", int(d.min_sample_size)),
-                ("expand_cooling_time", num(d.expand_cooling_time)),
-                ("delay_time", num(d.delay_time)),
-                ("expansion_ratio", num(d.expansion_ratio)),
-                ("min_expansion", int(d.min_expansion)),
-            ]),
-        ));
         let p = &self.p95_expansion;
-        fields.push((
-            "p95_expansion".into(),
-            block(&[
-                ("min_sample_size", int(p.min_sample_size)),
-                ("expand_cooling_time", num(p.expand_cooling_time)),
-                ("threshold", num(p.threshold)),
-                ("threshold_duration", num(p.threshold_duration)),
-                ("expansion_ratio", num(p.expansion_ratio)),
-                ("min_expansion", int(p.min_expansion)),
-            ]),
-        ));
-        if let Some(v) = ignored("scale_up_request") {
-            fields.push(("scale_up_request".into(), v));
-        }
-        let body: Vec<String> = fields
-            .iter()
-            .map(|(k, v)| format!("  \"{k}\": {v}"))
-            .collect();
-        out.push_str(&body.join(",\n"));
-        out.push_str("\n}\n");
-        out
+        vec![
+            ("expansion_strategies".into(), list),
+            (
+                "trend_expansion".into(),
+                json_block(&[("expand_cooling_time", json_num(t.expand_cooling_time))]),
+            ),
+            (
+                "delay_prediction".into(),
+                json_block(&[
+                    ("min_sample_size", int(d.min_sample_size)),
+                    ("expand_cooling_time", json_num(d.expand_cooling_time)),
+                    ("delay_time", json_num(d.delay_time)),
+                    ("expansion_ratio", json_num(d.expansion_ratio)),
+                    ("min_expansion", int(d.min_expansion)),
+                ]),
+            ),
+            (
+                "p95_expansion".into(),
+                json_block(&[
+                    ("min_sample_size", int(p.min_sample_size)),
+                    ("expand_cooling_time", json_num(p.expand_cooling_time)),
+                    ("threshold", json_num(p.threshold)),
+                    ("threshold_duration", json_num(p.threshold_duration)),
+                    ("expansion_ratio", json_num(p.expansion_ratio)),
+                    ("min_expansion", int(p.min_expansion)),
+                ]),
+            ),
+        ]
     }
+}
+
+/// A number as the export writes it.
+fn json_num(x: f64) -> String {
+    Value::from(x).to_string()
+}
+
+/// A strategy's section: its fields, indented one level below the top.
+fn json_block(pairs: &[(&str, String)]) -> String {
+    let body: Vec<String> = pairs
+        .iter()
+        .map(|(k, v)| format!("    \"{k}\": {v}"))
+        .collect();
+    format!("{{\n{}\n  }}", body.join(",\n"))
 }
 
 /// Indents the lines after the first by two spaces (a nested pretty-printed value).

@@ -119,14 +119,7 @@ impl Elastic {
         Self {
             c,
             samples: VecDeque::new(),
-            pending: Sample {
-                t_ms: 0,
-                seconds: 0.0,
-                active: 0.0,
-                arrivals: 0.0,
-                completions: 0.0,
-                slow: 0.0,
-            },
+            pending: empty_sample(0),
             last_sample: 0,
             cool_until: [0; 3],
             p95_breach_since: None,
@@ -161,69 +154,146 @@ impl Autoscaler for Elastic {
     }
 
     fn decide(&mut self, obs: &Observation) -> Option<Decision> {
-        let c = &self.c;
-        let t = obs.t_ms;
         let nodes = obs.live();
-        let floor = c.min_nodes.max(obs.min_instances);
-        let ceiling = c.max_nodes.min(obs.max_instances).max(floor);
-
-        // At start, and whenever the bounds move: min_nodes ≤ nodes ≤ max_nodes.
-        if !self.started || nodes < floor || nodes > ceiling {
-            self.started = true;
-            if nodes < floor {
-                return Some(Decision {
-                    desired: floor,
-                    driver: DriverId::MinNodes,
-                    detail: Message::new(MessageId::ElasticBelowMinNodes)
-                        .int("nodes", nodes)
-                        .int("floor", floor),
-                    removal: Removal::Stop,
-                });
-            }
-            if nodes > ceiling {
-                return Some(Decision {
-                    desired: ceiling,
-                    driver: DriverId::MaxNodes,
-                    detail: Message::new(MessageId::ElasticAboveMaxNodes)
-                        .int("nodes", nodes)
-                        .int("ceiling", ceiling),
-                    removal: Removal::Stop,
-                });
-            }
+        let floor = self.c.min_nodes.max(obs.min_instances);
+        let ceiling = self.c.max_nodes.min(obs.max_instances).max(floor);
+        if let Some(decision) = self.keep_within_bounds(nodes, floor, ceiling) {
+            return Some(decision);
         }
+        self.accumulate(obs);
+        let sample = self.take_sample(obs)?;
+        let minute = self.last_minute(sample);
+        let readings = self.read_strategies(&minute, nodes);
+        let fired = self.expansions(&minute, &readings, nodes, ceiling);
+        let healthy = readings.healthy();
+        if !healthy {
+            self.healthy_since = None;
+        }
+        if !fired.is_empty() {
+            return self.expand(fired, nodes, floor, ceiling);
+        }
+        // Shrink after the healthy period, one drained node at a time.
+        if !healthy {
+            return None;
+        }
+        self.shrink(obs, &minute, &readings.trend, nodes, floor)
+    }
+}
 
-        // Accumulate the tick, sample every acq_frequency seconds.
+/// The last minute's metrics, as the strategies read them at a sample.
+#[derive(Clone, Copy, Debug)]
+struct Minute {
+    t_ms: Millis,
+    /// Active requests at the sample.
+    active: f64,
+    /// Growth of the active requests per second since the oldest sample kept.
+    rate: f64,
+    arrivals: f64,
+    completion_rate: f64,
+    /// Arrivals slower than the p95 threshold.
+    slow: f64,
+}
+
+/// What the three strategies read from the last minute, and which of them are hot.
+#[derive(Clone, Copy, Debug)]
+struct Readings {
+    /// The per-node limit.
+    limit: f64,
+    trend: Trend,
+    trend_hot: bool,
+    /// Seconds the active requests would take at the completion rate.
+    predicted: f64,
+    delay_hot: bool,
+    slow_share: f64,
+    breach: bool,
+    breach_for: Millis,
+    p95_hot: bool,
+}
+
+impl Readings {
+    /// Every strategy is healthy: none is hot and p95 is not in breach.
+    fn healthy(&self) -> bool {
+        !self.trend_hot && !self.delay_hot && !self.breach
+    }
+}
+
+/// An expansion a strategy asks for: its driver, the node count and how it got there.
+type Expansion = (DriverId, u32, Message);
+
+fn empty_sample(t_ms: Millis) -> Sample {
+    Sample {
+        t_ms,
+        seconds: 0.0,
+        active: 0.0,
+        arrivals: 0.0,
+        completions: 0.0,
+        slow: 0.0,
+    }
+}
+
+impl Elastic {
+    /// At start, and whenever the bounds move: min_nodes ≤ nodes ≤ max_nodes.
+    fn keep_within_bounds(&mut self, nodes: u32, floor: u32, ceiling: u32) -> Option<Decision> {
+        if self.started && nodes >= floor && nodes <= ceiling {
+            return None;
+        }
+        self.started = true;
+        if nodes < floor {
+            return Some(Decision {
+                desired: floor,
+                driver: DriverId::MinNodes,
+                detail: Message::new(MessageId::ElasticBelowMinNodes)
+                    .int("nodes", nodes)
+                    .int("floor", floor),
+                removal: Removal::Stop,
+            });
+        }
+        if nodes > ceiling {
+            return Some(Decision {
+                desired: ceiling,
+                driver: DriverId::MaxNodes,
+                detail: Message::new(MessageId::ElasticAboveMaxNodes)
+                    .int("nodes", nodes)
+                    .int("ceiling", ceiling),
+                removal: Removal::Stop,
+            });
+        }
+        None
+    }
+
+    /// Adds the tick's requests, completions and slow requests to the totals since the last
+    /// sample.
+    fn accumulate(&mut self, obs: &Observation) {
         let requests = obs.arrival_rate * obs.dt_s();
-        let threshold_s = c.p95_expansion.threshold / 1000.0;
+        let threshold_s = self.c.p95_expansion.threshold / 1000.0;
         self.pending.seconds += obs.dt_s();
         self.pending.arrivals += requests;
         self.pending.completions += obs.completions_per_s * obs.dt_s();
         self.pending.slow += requests * obs.tail.share_over(threshold_s);
-        if t - self.last_sample < secs(c.acq_frequency) {
+    }
+
+    /// Every acq_frequency seconds: the sample of the totals and the active requests, kept
+    /// for a minute.
+    fn take_sample(&mut self, obs: &Observation) -> Option<Sample> {
+        let t = obs.t_ms;
+        if t - self.last_sample < secs(self.c.acq_frequency) {
             return None;
         }
         self.last_sample = t;
         let mut sample = self.pending;
         sample.t_ms = t;
         sample.active = obs.concurrency();
-        self.pending = Sample {
-            t_ms: t,
-            seconds: 0.0,
-            active: 0.0,
-            arrivals: 0.0,
-            completions: 0.0,
-            slow: 0.0,
-        };
+        self.pending = empty_sample(t);
         self.samples.push_back(sample);
-        while self
-            .samples
-            .front()
-            .is_some_and(|s| s.t_ms + MINUTE_MS < t)
-        {
+        while self.samples.front().is_some_and(|s| s.t_ms + MINUTE_MS < t) {
             self.samples.pop_front();
         }
+        Some(sample)
+    }
 
-        // The last minute.
+    /// The last minute's metrics, up to `sample`.
+    fn last_minute(&self, sample: Sample) -> Minute {
+        let t = sample.t_ms;
         let active = sample.active;
         let oldest = self.samples.front().copied().unwrap_or(sample);
         let rate = if t > oldest.t_ms {
@@ -245,28 +315,43 @@ impl Autoscaler for Elastic {
         } else {
             0.0
         };
+        Minute {
+            t_ms: t,
+            active,
+            rate,
+            arrivals,
+            completion_rate,
+            slow,
+        }
+    }
 
-        // Trend.
+    /// The trend, delay-prediction and p95 rules on the last minute; p95's breach must last
+    /// its threshold duration.
+    fn read_strategies(&mut self, m: &Minute, nodes: u32) -> Readings {
+        let c = &self.c;
+        let t = m.t_ms;
         let limit = f64::from(c.per_node_limit());
-        let tr = trend(active, rate, limit);
+        let tr = trend(m.active, m.rate, limit);
         let trend_hot = c.enabled("trend_expansion") && tr.projected > f64::from(nodes) * limit;
-        // Delay prediction.
         let d = &c.delay_prediction;
-        let predicted = if completion_rate > 0.0 {
-            active / completion_rate
-        } else if active > 0.0 {
+        let predicted = if m.completion_rate > 0.0 {
+            m.active / m.completion_rate
+        } else if m.active > 0.0 {
             f64::INFINITY
         } else {
             0.0
         };
         let delay_hot = c.enabled("delay_prediction")
-            && arrivals >= f64::from(d.min_sample_size)
+            && m.arrivals >= f64::from(d.min_sample_size)
             && predicted >= d.delay_time;
-        // p95.
         let p = &c.p95_expansion;
-        let slow_share = if arrivals > 0.0 { slow / arrivals } else { 0.0 };
+        let slow_share = if m.arrivals > 0.0 {
+            m.slow / m.arrivals
+        } else {
+            0.0
+        };
         let breach = c.enabled("p95_expansion")
-            && arrivals >= f64::from(p.min_sample_size)
+            && m.arrivals >= f64::from(p.min_sample_size)
             && slow_share > 0.05;
         if breach {
             self.p95_breach_since.get_or_insert(t);
@@ -275,113 +360,126 @@ impl Autoscaler for Elastic {
         }
         let breach_for = self.p95_breach_since.map_or(0, |s| t - s);
         let p95_hot = breach && breach_for >= millis_of(p.threshold_duration);
+        Readings {
+            limit,
+            trend: tr,
+            trend_hot,
+            predicted,
+            delay_hot,
+            slow_share,
+            breach,
+            breach_for,
+            p95_hot,
+        }
+    }
 
-        // Expansions: independent, each with its own cooling.
-        let mut fired: Vec<(DriverId, u32, Message)> = Vec::new();
-        if trend_hot && t >= self.cool_until[0] {
-            let (to, how) = match tr.needed {
-                Some(n) => (
-                    n.max(nodes + 1),
-                    Message::new(MessageId::ElasticTrendNodes)
-                        .num("limit", limit)
-                        .num("rate", rate)
-                        .num("safe", tr.safe_capacity)
-                        .num("active", active)
-                        .int("needed", n),
-                ),
-                None => (
-                    ceiling,
-                    Message::new(MessageId::ElasticTrendNoCapacity)
-                        .num("limit", limit)
-                        .num("rate", rate)
-                        .num("safe", tr.safe_capacity)
-                        .int("ceiling", ceiling),
-                ),
-            };
-            self.cool_until[0] = t + millis_of(c.trend_expansion.expand_cooling_time);
-            fired.push((
-                DriverId::Trend,
-                to,
-                Message::new(MessageId::ElasticTrend)
-                    .num("active", active)
-                    .num("rate", rate)
-                    .num("projected", tr.projected)
-                    .int("nodes", nodes)
-                    .num("limit", limit)
-                    .msg("how", how),
-            ));
+    /// Expansions: independent, each hot strategy past its cooling time fires and cools.
+    fn expansions(&mut self, m: &Minute, r: &Readings, nodes: u32, ceiling: u32) -> Vec<Expansion> {
+        let t = m.t_ms;
+        let mut fired: Vec<Expansion> = Vec::new();
+        if r.trend_hot && t >= self.cool_until[0] {
+            self.cool_until[0] = t + millis_of(self.c.trend_expansion.expand_cooling_time);
+            fired.push(trend_expansion(m, r, nodes, ceiling));
         }
-        if delay_hot && t >= self.cool_until[1] {
-            let size = expansion_size(nodes, d.expansion_ratio, d.min_expansion);
-            self.cool_until[1] = t + millis_of(d.expand_cooling_time);
-            fired.push((
-                DriverId::Delay,
-                nodes + size,
-                Message::new(MessageId::ElasticDelay)
-                    .num("active", active)
-                    .num("completion_rate", completion_rate)
-                    .num("predicted", predicted)
-                    .num("delay_time", d.delay_time)
-                    .num("arrivals", arrivals)
-                    .int("nodes", nodes)
-                    .num("ratio", d.expansion_ratio)
-                    .int("min", d.min_expansion)
-                    .int("size", size),
-            ));
+        if r.delay_hot && t >= self.cool_until[1] {
+            self.cool_until[1] = t + millis_of(self.c.delay_prediction.expand_cooling_time);
+            fired.push(self.delay_expansion(m, r, nodes));
         }
-        if p95_hot && t >= self.cool_until[2] {
-            let size = expansion_size(nodes, p.expansion_ratio, p.min_expansion);
-            self.cool_until[2] = t + millis_of(p.expand_cooling_time);
-            fired.push((
-                DriverId::P95,
-                nodes + size,
-                Message::new(MessageId::ElasticP95)
-                    .num("slow", slow_share * 100.0)
-                    .num("arrivals", arrivals)
-                    .num("threshold", p.threshold)
-                    .num("breach_for", time::seconds(breach_for))
-                    .num("duration", p.threshold_duration)
-                    .int("nodes", nodes)
-                    .num("ratio", p.expansion_ratio)
-                    .int("min", p.min_expansion)
-                    .int("size", size),
-            ));
+        if r.p95_hot && t >= self.cool_until[2] {
+            self.cool_until[2] = t + millis_of(self.c.p95_expansion.expand_cooling_time);
+            fired.push(self.p95_expansion(m, r, nodes));
         }
-        let healthy = !trend_hot && !delay_hot && !breach;
-        if !healthy {
-            self.healthy_since = None;
-        }
-        if let Some(&(driver, _, _)) = fired.iter().max_by_key(|(_, to, _)| *to) {
-            let want = fired.iter().map(|(_, to, _)| *to).max().unwrap_or(nodes);
-            let desired = want.clamp(floor, ceiling);
-            if desired > nodes {
-                let cooling = match driver {
-                    DriverId::Trend => c.trend_expansion.expand_cooling_time,
-                    DriverId::Delay => d.expand_cooling_time,
-                    _ => p.expand_cooling_time,
-                };
-                let strategies = fired.into_iter().map(|(_, _, m)| m).collect();
-                let detail = if desired < want {
-                    Message::new(MessageId::ElasticExpandCapped)
-                        .msgs("strategies", strategies)
-                        .int("ceiling", ceiling)
-                } else {
-                    Message::new(MessageId::ElasticExpand).msgs("strategies", strategies)
-                };
-                return Some(Decision {
-                    desired,
-                    driver,
-                    detail: detail.num("cooling", cooling),
-                    removal: Removal::Stop,
-                });
-            }
+        fired
+    }
+
+    /// Delay prediction's expansion: by the expansion ratio, at least the minimum.
+    fn delay_expansion(&self, m: &Minute, r: &Readings, nodes: u32) -> Expansion {
+        let d = &self.c.delay_prediction;
+        let size = expansion_size(nodes, d.expansion_ratio, d.min_expansion);
+        (
+            DriverId::Delay,
+            nodes + size,
+            Message::new(MessageId::ElasticDelay)
+                .num("active", m.active)
+                .num("completion_rate", m.completion_rate)
+                .num("predicted", r.predicted)
+                .num("delay_time", d.delay_time)
+                .num("arrivals", m.arrivals)
+                .int("nodes", nodes)
+                .num("ratio", d.expansion_ratio)
+                .int("min", d.min_expansion)
+                .int("size", size),
+        )
+    }
+
+    /// p95's expansion: by the expansion ratio, at least the minimum.
+    fn p95_expansion(&self, m: &Minute, r: &Readings, nodes: u32) -> Expansion {
+        let p = &self.c.p95_expansion;
+        let size = expansion_size(nodes, p.expansion_ratio, p.min_expansion);
+        (
+            DriverId::P95,
+            nodes + size,
+            Message::new(MessageId::ElasticP95)
+                .num("slow", r.slow_share * 100.0)
+                .num("arrivals", m.arrivals)
+                .num("threshold", p.threshold)
+                .num("breach_for", time::seconds(r.breach_for))
+                .num("duration", p.threshold_duration)
+                .int("nodes", nodes)
+                .num("ratio", p.expansion_ratio)
+                .int("min", p.min_expansion)
+                .int("size", size),
+        )
+    }
+
+    /// The largest expansion that fired, within the bounds, led by its strategy.
+    fn expand(
+        &self,
+        fired: Vec<Expansion>,
+        nodes: u32,
+        floor: u32,
+        ceiling: u32,
+    ) -> Option<Decision> {
+        let c = &self.c;
+        let &(driver, _, _) = fired.iter().max_by_key(|(_, to, _)| *to)?;
+        let want = fired.iter().map(|(_, to, _)| *to).max().unwrap_or(nodes);
+        let desired = want.clamp(floor, ceiling);
+        if desired <= nodes {
             return None;
         }
+        let cooling = match driver {
+            DriverId::Trend => c.trend_expansion.expand_cooling_time,
+            DriverId::Delay => c.delay_prediction.expand_cooling_time,
+            _ => c.p95_expansion.expand_cooling_time,
+        };
+        let strategies = fired.into_iter().map(|(_, _, m)| m).collect();
+        let detail = if desired < want {
+            Message::new(MessageId::ElasticExpandCapped)
+                .msgs("strategies", strategies)
+                .int("ceiling", ceiling)
+        } else {
+            Message::new(MessageId::ElasticExpand).msgs("strategies", strategies)
+        };
+        Some(Decision {
+            desired,
+            driver,
+            detail: detail.num("cooling", cooling),
+            removal: Removal::Stop,
+        })
+    }
 
-        // Shrink after the healthy period, one drained node at a time.
-        if !healthy {
-            return None;
-        }
+    /// Shrinkage: once every strategy has been healthy for the shrinkage delay, at most
+    /// shrinkage_number nodes beyond what the trend needs, drained first.
+    fn shrink(
+        &mut self,
+        obs: &Observation,
+        m: &Minute,
+        tr: &Trend,
+        nodes: u32,
+        floor: u32,
+    ) -> Option<Decision> {
+        let c = &self.c;
+        let t = m.t_ms;
         let since = *self.healthy_since.get_or_insert(t);
         if t - since < millis_of(c.shrinkage_delay_time) {
             return None;
@@ -399,7 +497,7 @@ impl Autoscaler for Elastic {
             driver: DriverId::Shrink,
             detail: Message::new(MessageId::ElasticShrink)
                 .num("healthy", time::seconds(t - since))
-                .num("active", active)
+                .num("active", m.active)
                 .num("safe", tr.safe_capacity)
                 .int("needed", needed)
                 .int("floor", floor)
@@ -410,6 +508,42 @@ impl Autoscaler for Elastic {
             removal: Removal::Drain(drain_s),
         })
     }
+}
+
+/// The trend's expansion: to the nodes the safe capacity needs (at least one more), or to
+/// the ceiling when no capacity is safe.
+fn trend_expansion(m: &Minute, r: &Readings, nodes: u32, ceiling: u32) -> Expansion {
+    let (limit, rate, tr) = (r.limit, m.rate, &r.trend);
+    let (to, how) = match tr.needed {
+        Some(n) => (
+            n.max(nodes + 1),
+            Message::new(MessageId::ElasticTrendNodes)
+                .num("limit", limit)
+                .num("rate", rate)
+                .num("safe", tr.safe_capacity)
+                .num("active", m.active)
+                .int("needed", n),
+        ),
+        None => (
+            ceiling,
+            Message::new(MessageId::ElasticTrendNoCapacity)
+                .num("limit", limit)
+                .num("rate", rate)
+                .num("safe", tr.safe_capacity)
+                .int("ceiling", ceiling),
+        ),
+    };
+    (
+        DriverId::Trend,
+        to,
+        Message::new(MessageId::ElasticTrend)
+            .num("active", m.active)
+            .num("rate", rate)
+            .num("projected", tr.projected)
+            .int("nodes", nodes)
+            .num("limit", limit)
+            .msg("how", how),
+    )
 }
 
 

@@ -21,6 +21,7 @@
 
 use super::heap::TimeHeap;
 use super::route::Router;
+use super::tally::Outcome;
 use super::{SlowInstance, TimeoutScope};
 use crate::Mulberry32;
 use std::collections::VecDeque;
@@ -136,6 +137,70 @@ impl Fate {
             Fate::Rejected | Fate::ResetWaiting { .. } | Fate::ResetInService { .. } => None,
         }
     }
+
+    /// How the request ended, as the counts see it.
+    #[inline]
+    pub(crate) fn outcome(&self) -> Outcome {
+        match *self {
+            Fate::Rejected => Outcome::Rejected,
+            Fate::GaveUp { .. } | Fate::TimedOutInService { .. } => Outcome::TimedOut,
+            Fate::ResetWaiting { .. } | Fate::ResetInService { .. } => Outcome::Reset,
+            Fate::Served { wait, service, .. } => Outcome::Served {
+                wait,
+                sojourn: wait + service,
+            },
+        }
+    }
+
+    /// Whether it found every worker of its instance busy.
+    #[inline]
+    pub(crate) fn waited(&self) -> bool {
+        match *self {
+            Fate::Rejected => false,
+            Fate::GaveUp { .. } => true,
+            Fate::ResetWaiting { waited, .. }
+            | Fate::ResetInService { waited, .. }
+            | Fate::TimedOutInService { waited, .. } => waited,
+            Fate::Served { wait, .. } => wait > 0.0,
+        }
+    }
+
+    /// The worker it held: (instance, start, end), the worker busy over [start, end).
+    #[inline]
+    pub(crate) fn worker(&self) -> Option<(usize, f64, f64)> {
+        match *self {
+            Fate::ResetInService {
+                instance,
+                start,
+                end,
+                ..
+            }
+            | Fate::TimedOutInService {
+                instance,
+                start,
+                end,
+                ..
+            }
+            | Fate::Served {
+                instance,
+                start,
+                end,
+                ..
+            } => Some((instance, start, end)),
+            Fate::Rejected | Fate::GaveUp { .. } | Fate::ResetWaiting { .. } => None,
+        }
+    }
+
+    /// Until when it waited in its instance's queue, for a request that arrived at `now`
+    /// with `patience`: (instance, when it started or gave up). `None` for one rejected or
+    /// cut by a stop while waiting.
+    #[inline]
+    pub(crate) fn queued_until(&self, now: f64, patience: f64) -> Option<(usize, f64)> {
+        match *self {
+            Fate::GaveUp { instance } => Some((instance, now + patience)),
+            _ => self.worker().map(|(instance, start, _)| (instance, start)),
+        }
+    }
 }
 
 /// Every instance's workers and held requests, and the rules they serve by.
@@ -148,9 +213,15 @@ pub(crate) struct ArrivalFleet {
     pub(crate) cap: Option<usize>,
     /// Whether the leave times of held requests are kept.
     pub(crate) track_held: bool,
+    /// The timeout from a request's arrival, s (on the wait for a worker, or on the whole
+    /// call, as [`ArrivalFleet::scope`] says).
+    pub(crate) patience: f64,
     /// What the patience bounds: the whole call (a request still in service at its deadline
     /// is cut there and its worker freed) or only the wait for a worker.
     pub(crate) scope: TimeoutScope,
+    pub(crate) slow: Option<SlowInstance>,
+    /// Whether the instances' responses are reported to outlier detection.
+    pub(crate) report: bool,
 }
 
 impl ArrivalFleet {
@@ -171,7 +242,10 @@ impl ArrivalFleet {
             slots,
             cap,
             track_held,
+            patience: f64::INFINITY,
             scope: TimeoutScope::default(),
+            slow: None,
+            report: false,
         }
     }
 
@@ -181,20 +255,50 @@ impl ArrivalFleet {
             .push(Instance::new(self.slots, f64::INFINITY));
     }
 
-    /// Routes and serves a request arriving at `now` with drawn service time `service` and
-    /// key hash `key_hash`; `patience` is the timeout from its arrival (on the wait for a
-    /// worker, or on the whole call, as [`ArrivalFleet::scope`] says).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn offer(
+    /// Busy worker time past `now` that is already committed: a worker whose free time
+    /// lies later is busy without a gap until then.
+    pub(crate) fn overhang(&self, now: f64) -> f64 {
+        self.instances
+            .iter()
+            .flat_map(|i| i.busy.iter())
+            .map(|f| (f - now).max(0.0))
+            .sum()
+    }
+
+    /// One arrival at `now`, with drawn service time `service` and key hash `key_hash`:
+    /// host selection as it stands then, the request routed and served, and its response
+    /// reported to outlier detection (which counts it once its time comes).
+    #[inline]
+    pub(crate) fn serve(
         &mut self,
         router: &mut Router,
         routing: &mut Mulberry32,
         now: f64,
         service: f64,
         key_hash: u64,
-        patience: f64,
-        slow: Option<&SlowInstance>,
     ) -> Fate {
+        // Outlier detection sees the responses whose time has come, never a later one.
+        router.settle(now);
+        let fate = self.offer(router, routing, now, service, key_hash);
+        if self.report {
+            if let Some((instance, at, ok)) = fate.response(now, self.patience) {
+                router.observe(instance, at, ok);
+            }
+        }
+        fate
+    }
+
+    /// Routes and serves a request arriving at `now` with drawn service time `service` and
+    /// key hash `key_hash`.
+    fn offer(
+        &mut self,
+        router: &mut Router,
+        routing: &mut Mulberry32,
+        now: f64,
+        service: f64,
+        key_hash: u64,
+    ) -> Fate {
+        let (patience, slow) = (self.patience, self.slow.as_ref());
         let target = router.choose(routing, key_hash, |i| self.instances[i].held(now));
         let Some(target) = target else {
             return Fate::Rejected;
@@ -227,10 +331,7 @@ impl ArrivalFleet {
             } else {
                 let service = service * SlowInstance::factor_at(slow, target, start);
                 let done = start + service;
-                let deadline = match self.scope {
-                    TimeoutScope::Call => now + patience,
-                    TimeoutScope::Queue => f64::INFINITY,
-                };
+                let deadline = self.scope.deadline(now, patience);
                 let end = done.min(deadline).min(inst.stop_at);
                 inst.take_worker(end);
                 let fate = if done > inst.stop_at && deadline > inst.stop_at {

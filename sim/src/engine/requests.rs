@@ -546,10 +546,12 @@ impl RequestEngine {
         self.hot_key
     }
 
-    /// Brings the instances, the router and the state's shape up to this tick.
-    fn prepare(&mut self, input: &TickInput, slots: usize, cap: Option<usize>) {
+    /// Brings the instances, the router and the state's shape up to the tick that ends at
+    /// `t1`.
+    fn prepare(&mut self, input: &TickInput, t1: f64) {
         let t0 = self.clock;
         let c = &input.requests;
+        let (slots, cap) = node_limits(input);
         if self.slots == 0 {
             self.slots = slots;
             self.path = Path::Arrivals(ArrivalFleet::new(0, slots, cap, true, |_| f64::INFINITY));
@@ -567,7 +569,7 @@ impl RequestEngine {
                 self.path = Path::Events(Box::new(engine));
             }
         }
-        let known = self.fit_path(input, cap);
+        let known = self.fit_path(input, cap, slow_in_tick(input, t0, t1));
         self.busy_mark.resize(known, 0.0);
         self.minute_busy.resize(known, 0.0);
         self.current
@@ -576,9 +578,15 @@ impl RequestEngine {
         self.fit_router(input);
     }
 
-    /// The state's rules for this tick, and an instance for each serving one; how many
+    /// The state's rules for this tick (its limit `cap` on the requests an instance holds,
+    /// the timeout, the slow instance), and an instance for each serving one; how many
     /// instances it knows.
-    fn fit_path(&mut self, input: &TickInput, cap: Option<usize>) -> usize {
+    fn fit_path(
+        &mut self,
+        input: &TickInput,
+        cap: Option<usize>,
+        slow: Option<SlowInstance>,
+    ) -> usize {
         let t0 = self.clock;
         let c = &input.requests;
         let serving = input.serving as usize;
@@ -586,6 +594,7 @@ impl RequestEngine {
             Path::Arrivals(fleet) => {
                 fleet.cap = cap;
                 fleet.patience = input.timeout_s;
+                fleet.slow = slow;
                 // Least request and the limits read the requests an instance holds. (A
                 // switch to least request counts only the requests routed from then on.)
                 fleet.track_held = c.routing == Routing::LeastRequest || cap.is_some();
@@ -596,6 +605,7 @@ impl RequestEngine {
             }
             Path::Events(engine) => {
                 engine.cap = cap;
+                engine.slow = slow;
                 engine.service_mean = input.service_s;
                 engine.patience = input.timeout_s;
                 engine.set_hedging(c.hedging);
@@ -646,12 +656,7 @@ impl RequestEngine {
 
     /// Serves the tick by arrival times.
     #[inline(never)]
-    fn tick_by_arrivals(
-        &mut self,
-        input: &TickInput,
-        t1: f64,
-        slow: Option<SlowInstance>,
-    ) -> TickCounts {
+    fn tick_by_arrivals(&mut self, input: &TickInput, t1: f64) -> TickCounts {
         let t0 = self.clock;
         let Path::Arrivals(fleet) = &mut self.path else {
             return TickCounts::default();
@@ -659,7 +664,6 @@ impl RequestEngine {
         // The fleet leaves the state for the tick (an empty one holds nothing).
         let empty = ArrivalFleet::new(0, 0, None, false, |_| f64::INFINITY);
         let mut fleet = std::mem::replace(fleet, empty);
-        fleet.slow = slow;
         let mut n = self.carried_in(&fleet, t0, t1);
         let mean_gap = 1.0 / input.lambda;
         let mut now = self.streams.next_arrival(t0, mean_gap);
@@ -752,17 +756,11 @@ impl RequestEngine {
 
     /// Serves the tick through the event list.
     #[inline(never)]
-    fn tick_by_events(
-        &mut self,
-        input: &TickInput,
-        t1: f64,
-        slow: Option<SlowInstance>,
-    ) -> TickCounts {
+    fn tick_by_events(&mut self, input: &TickInput, t1: f64) -> TickCounts {
         let t0 = self.clock;
         let Path::Events(engine) = &mut self.path else {
             return TickCounts::default();
         };
-        engine.slow = slow;
         for (i, node) in engine.nodes.iter_mut().enumerate() {
             node.busy_until(t0);
             self.busy_mark[i] = node.busy_time;
@@ -957,6 +955,17 @@ fn node_limits(input: &TickInput) -> (usize, Option<usize>) {
     (slots, cap)
 }
 
+/// The tick's slow instance over [t0, t1). The engine knows instances by index only: a slow
+/// index past the serving ones (after a scale-in) names one of them.
+fn slow_in_tick(input: &TickInput, t0: f64, t1: f64) -> Option<SlowInstance> {
+    input.requests.slow.map(|s| SlowInstance {
+        instance: s.instance % input.serving,
+        factor: s.factor,
+        from_s: t0,
+        to_s: t1,
+    })
+}
+
 impl ServiceModel for RequestEngine {
     fn tick(&mut self, input: &TickInput) -> TickOutcome {
         let formula = self.formulas.tick(input);
@@ -971,23 +980,14 @@ impl ServiceModel for RequestEngine {
             self.current.measured.add_formulas(&formula);
             return formula;
         }
-        let (slots, cap) = node_limits(input);
-        self.prepare(input, slots, cap);
-        // The engine knows instances by index only: a slow index past the serving ones
-        // (after a scale-in) names one of them.
-        let slow = input.requests.slow.map(|s| SlowInstance {
-            instance: s.instance % input.serving,
-            factor: s.factor,
-            from_s: t0,
-            to_s: t1,
-        });
+        self.prepare(input, t1);
         let tick_start = self.sojourns.len();
         // On the event list the failed-over requests' timeouts are the formulas' share (the
         // event list keeps one patience for every request).
         let (n, far_timeouts) = match self.path {
-            Path::Arrivals(_) => (self.tick_by_arrivals(input, t1, slow), 0.0),
+            Path::Arrivals(_) => (self.tick_by_arrivals(input, t1), 0.0),
             Path::Events(_) => (
-                self.tick_by_events(input, t1, slow),
+                self.tick_by_events(input, t1),
                 input
                     .failed_over
                     .extra_timeouts(&formula.queue.tail, input.timeout_s),

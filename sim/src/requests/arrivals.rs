@@ -78,6 +78,20 @@ impl Instance {
         }
     }
 
+    /// Keeps how an accepted request arriving at `now` is held, for the count of held ones.
+    #[inline]
+    fn hold(&mut self, held_by: Held, now: f64) {
+        match held_by {
+            Held::Starts(start) => {
+                debug_assert!(self.starts.back().is_none_or(|&s| s <= start));
+                if start > now {
+                    self.starts.push_back(start);
+                }
+            }
+            Held::Leaves(leave) => self.leaving.push(leave),
+        }
+    }
+
     /// The worker that frees first takes a request and is busy until `end`.
     fn take_worker(&mut self, end: f64) {
         if self.idle > 0 {
@@ -279,7 +293,10 @@ impl ArrivalFleet {
     ) -> Fate {
         // Outlier detection sees the responses whose time has come, never a later one.
         router.settle(now);
-        let fate = self.offer(router, routing, now, service, key_hash);
+        let fate = match self.route(router, routing, now, key_hash) {
+            Some(target) => self.accept(target, now, service),
+            None => Fate::Rejected,
+        };
         if self.report {
             if let Some((instance, at, ok)) = fate.response(now, self.patience) {
                 router.observe(instance, at, ok);
@@ -288,28 +305,34 @@ impl ArrivalFleet {
         fate
     }
 
-    /// Routes and serves a request arriving at `now` with drawn service time `service` and
-    /// key hash `key_hash`.
-    fn offer(
+    /// The instance the policy sends a request arriving at `now` to; `None` when no
+    /// instance takes requests or the chosen one holds its limit (a 503).
+    #[inline]
+    fn route(
         &mut self,
         router: &mut Router,
         routing: &mut Mulberry32,
         now: f64,
-        service: f64,
         key_hash: u64,
-    ) -> Fate {
-        let (patience, slow) = (self.patience, self.slow.as_ref());
-        let target = router.choose(routing, key_hash, |i| self.instances[i].held(now));
-        let Some(target) = target else {
-            return Fate::Rejected;
-        };
+    ) -> Option<usize> {
+        let target = router.choose(routing, key_hash, |i| self.instances[i].held(now))?;
+        let full = self
+            .cap
+            .is_some_and(|cap| self.instances[target].held(now) >= cap);
+        (!full).then_some(target)
+    }
+
+    /// Instance `target` takes a request arriving at `now` with drawn service time
+    /// `service`: it waits for the worker that frees first, unless its patience runs out
+    /// first or its instance stops before.
+    #[inline]
+    fn accept(&mut self, target: usize, now: f64, service: f64) -> Fate {
+        let patience = self.patience;
+        let deadline = self.scope.deadline(now, patience);
+        let slow = self.slow.as_ref();
         let inst = &mut self.instances[target];
-        if let Some(cap) = self.cap {
-            if inst.held(now) >= cap {
-                return Fate::Rejected;
-            }
-        }
         let wait = (inst.first_free(now) - now).max(0.0);
+        let start = now + wait;
         // Where the request is held until it leaves: by a worker from `start`, or in the
         // queue until `leave`.
         let (held_by, fate) = if wait > patience && now + patience <= inst.stop_at {
@@ -317,62 +340,65 @@ impl ArrivalFleet {
                 Held::Leaves(now + patience),
                 Fate::GaveUp { instance: target },
             )
-        } else {
-            let start = now + wait;
+        } else if start >= inst.stop_at {
             let waited = wait > 0.0;
-            if start >= inst.stop_at {
-                (
-                    Held::Leaves(inst.stop_at),
-                    Fate::ResetWaiting {
-                        instance: target,
-                        waited,
-                    },
-                )
-            } else {
-                let service = service * SlowInstance::factor_at(slow, target, start);
-                let done = start + service;
-                let deadline = self.scope.deadline(now, patience);
-                let end = done.min(deadline).min(inst.stop_at);
-                inst.take_worker(end);
-                let fate = if done > inst.stop_at && deadline > inst.stop_at {
-                    Fate::ResetInService {
-                        instance: target,
-                        waited,
-                        start,
-                        end,
-                    }
-                } else if done > deadline {
-                    Fate::TimedOutInService {
-                        instance: target,
-                        waited,
-                        start,
-                        end,
-                    }
-                } else {
-                    Fate::Served {
-                        instance: target,
-                        wait,
-                        service,
-                        start,
-                        end,
-                    }
-                };
-                (Held::Starts(start), fate)
-            }
+            let fate = Fate::ResetWaiting {
+                instance: target,
+                waited,
+            };
+            (Held::Leaves(inst.stop_at), fate)
+        } else {
+            let service = service * SlowInstance::factor_at(slow, target, start);
+            let (fate, end) = in_service(target, wait, service, start, deadline, inst.stop_at);
+            inst.take_worker(end);
+            (Held::Starts(start), fate)
         };
         if self.track_held {
-            match held_by {
-                Held::Starts(start) => {
-                    debug_assert!(inst.starts.back().is_none_or(|&s| s <= start));
-                    if start > now {
-                        inst.starts.push_back(start);
-                    }
-                }
-                Held::Leaves(leave) => inst.leaving.push(leave),
-            }
+            inst.hold(held_by, now);
         }
         fate
     }
+}
+
+/// The fate of a request on `instance` that waited `wait` and is served from `start` for
+/// `service`, and when its worker frees: at the end of the service, at its `deadline`, or
+/// at its instance's stop (`stop_at`), whichever comes first.
+#[inline]
+fn in_service(
+    instance: usize,
+    wait: f64,
+    service: f64,
+    start: f64,
+    deadline: f64,
+    stop_at: f64,
+) -> (Fate, f64) {
+    let waited = wait > 0.0;
+    let done = start + service;
+    let end = done.min(deadline).min(stop_at);
+    let fate = if done > stop_at && deadline > stop_at {
+        Fate::ResetInService {
+            instance,
+            waited,
+            start,
+            end,
+        }
+    } else if done > deadline {
+        Fate::TimedOutInService {
+            instance,
+            waited,
+            start,
+            end,
+        }
+    } else {
+        Fate::Served {
+            instance,
+            wait,
+            service,
+            start,
+            end,
+        }
+    };
+    (fate, end)
 }
 
 /// How an accepted request is held: by a worker from its start, or in the queue until it

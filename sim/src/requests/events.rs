@@ -517,26 +517,48 @@ impl Engine {
         }
     }
 
-    /// Copy `c` reaches its deadline in service: the attempt fails and its worker is freed
-    /// (the request fails with it when no other copy is left).
-    fn on_expire(&mut self, c: u32, now: f64) {
+    /// Copy `c` leaves service at `now`: served to the end (`served`), or cut at its
+    /// deadline (the attempt fails and its worker is freed). The request ends with it when
+    /// no other copy is left: answered, timed out, or reset when its instance stopped
+    /// meanwhile (its worker was given back then).
+    fn on_service_end(&mut self, c: u32, now: f64, served: bool) {
         let copy = self.copies[c as usize];
         let i = copy.instance as usize;
         let r = copy.request;
         self.requests[r as usize].live -= 1;
-        if !self.nodes[i].stopped {
-            self.nodes[i].busy_by(-1, now);
-            self.busy_total -= 1;
+        if self.nodes[i].stopped {
+            self.release_copy(c);
+            self.after_copy(r, End::Reset, now);
+            return;
         }
-        let end = if self.nodes[i].stopped {
-            End::Reset
+        self.nodes[i].busy_by(-1, now);
+        self.busy_total -= 1;
+        if served {
+            self.on_served(c, r, i, now);
+            self.release_copy(c);
+            self.maybe_free_request(r);
         } else {
-            End::Timeout
-        };
-        self.release_copy(c);
-        self.after_copy(r, end, now);
-        if !self.nodes[i].stopped {
-            self.next_in_queue(i, now);
+            self.release_copy(c);
+            self.after_copy(r, End::Timeout, now);
+        }
+        self.next_in_queue(i, now);
+    }
+
+    /// Copy `c` of request `r` was served to the end on instance `i`: the answer, or a
+    /// duplicate of one.
+    fn on_served(&mut self, c: u32, r: u32, i: usize, now: f64) {
+        let req = self.requests[r as usize];
+        if req.counted {
+            self.tally.served_by[i] += 1;
+        }
+        if req.resolved {
+            // Served after its request's answer: a duplicate. After a failure (its total
+            // timeout, a reset) it is wasted work but duplicates no answer.
+            if req.counted && req.succeeded {
+                self.tally.duplicates += 1;
+            }
+        } else {
+            self.resolve(r, End::Success(c), now);
         }
     }
 
@@ -630,37 +652,6 @@ impl Engine {
         }
     }
 
-    fn on_done(&mut self, c: u32, now: f64) {
-        let copy = self.copies[c as usize];
-        let i = copy.instance as usize;
-        let r = copy.request;
-        self.requests[r as usize].live -= 1;
-        if self.nodes[i].stopped {
-            // Cut when its instance stopped (its worker was already given back then).
-            self.release_copy(c);
-            self.after_copy(r, End::Reset, now);
-            return;
-        }
-        self.nodes[i].busy_by(-1, now);
-        self.busy_total -= 1;
-        let req = self.requests[r as usize];
-        if req.counted {
-            self.tally.served_by[i] += 1;
-        }
-        if req.resolved {
-            // Served after its request's answer: a duplicate. After a failure (its total
-            // timeout, a reset) it is wasted work but duplicates no answer.
-            if req.counted && req.succeeded {
-                self.tally.duplicates += 1;
-            }
-        } else {
-            self.resolve(r, End::Success(c), now);
-        }
-        self.release_copy(c);
-        self.maybe_free_request(r);
-        self.next_in_queue(i, now);
-    }
-
     /// Whether some copy of the request may still succeed at `now`.
     fn alive(&self, r: u32, now: f64) -> bool {
         let mut c = self.requests[r as usize].first;
@@ -724,15 +715,11 @@ impl Engine {
     /// ends; the instance's response goes to outlier detection.
     fn on_event(&mut self, kind: Kind, now: f64, router: &mut Router) {
         match kind {
-            Kind::Done(c) => {
+            Kind::Done(c) | Kind::Expire(c) => {
+                let served = matches!(kind, Kind::Done(_));
                 let i = self.copies[c as usize].instance as usize;
-                self.on_done(c, now);
-                router.record(i, now, true);
-            }
-            Kind::Expire(c) => {
-                let i = self.copies[c as usize].instance as usize;
-                self.on_expire(c, now);
-                router.record(i, now, false);
+                self.on_service_end(c, now, served);
+                router.record(i, now, served);
             }
             Kind::Phantom(i) => self.on_phantom_done(i as usize, now),
             Kind::GiveUp { copy, sent } => {

@@ -373,66 +373,80 @@ fn bad(field: &'static str) -> RunError {
     RunError::Config(ConfigError { field })
 }
 
+/// The options' keys, service shape, limits and host selection, each in its range.
+fn check_settings(options: &Options) -> Result<(), RunError> {
+    if !options.keys.is_valid() {
+        return Err(bad("keys"));
+    }
+    if !options.service.is_valid() {
+        return Err(bad("service"));
+    }
+    if options.limits.max_requests == Some(0) {
+        return Err(bad("max_requests"));
+    }
+    if !options.host_selection.is_valid() {
+        return Err(bad("host_selection"));
+    }
+    Ok(())
+}
+
+/// Each instance's start and stop times (0 and ∞ for one that runs throughout), for the
+/// `running` instances at the start and those the `changes` (in time order) name: each
+/// instance goes not yet started → running → draining → stopped, in that order.
+fn lifetimes(running: u32, changes: &[InstanceChange]) -> Result<Vec<(f64, f64)>, RunError> {
+    let instances = changes
+        .iter()
+        .map(|c| c.instance.saturating_add(1))
+        .fold(running, u32::max);
+    if instances > MAX_INSTANCES {
+        return Err(bad("changes"));
+    }
+    let instances = instances as usize;
+    let mut state: Vec<u8> = (0..instances)
+        .map(|i| u8::from(i < running as usize))
+        .collect();
+    let mut alive: Vec<(f64, f64)> = state
+        .iter()
+        .map(|&s| {
+            if s == 1 {
+                (0.0, f64::INFINITY)
+            } else {
+                (f64::INFINITY, f64::INFINITY)
+            }
+        })
+        .collect();
+    for c in changes {
+        if !(c.at_s >= 0.0 && c.at_s.is_finite()) {
+            return Err(bad("changes"));
+        }
+        let i = c.instance as usize;
+        let next = match (state[i], c.kind) {
+            (0, ChangeKind::Start) => 1,
+            (1, ChangeKind::Drain) => 2,
+            (1 | 2, ChangeKind::Stop) => 3,
+            _ => return Err(bad("changes")),
+        };
+        match c.kind {
+            ChangeKind::Start => alive[i].0 = c.at_s,
+            ChangeKind::Stop => alive[i].1 = c.at_s,
+            ChangeKind::Drain => {}
+        }
+        state[i] = next;
+    }
+    Ok(alive)
+}
+
 impl Plan {
     fn new(config: &RunConfig, options: &Options) -> Result<Self, RunError> {
         config.check().map_err(RunError::Config)?;
         if config.instances > MAX_INSTANCES {
             return Err(bad("instances"));
         }
-        if !options.keys.is_valid() {
-            return Err(bad("keys"));
-        }
-        if !options.service.is_valid() {
-            return Err(bad("service"));
-        }
-        if options.limits.max_requests == Some(0) {
-            return Err(bad("max_requests"));
-        }
-        if !options.host_selection.is_valid() {
-            return Err(bad("host_selection"));
-        }
+        check_settings(options)?;
         let mut changes = options.changes.clone();
         changes.sort_by(|a, b| a.at_s.total_cmp(&b.at_s));
-        let instances = changes
-            .iter()
-            .map(|c| c.instance.saturating_add(1))
-            .fold(config.instances, u32::max);
-        if instances > MAX_INSTANCES {
-            return Err(bad("changes"));
-        }
-        let instances = instances as usize;
-        // Each instance: not yet started → running → draining → stopped, in that order.
-        let mut state: Vec<u8> = (0..instances)
-            .map(|i| u8::from(i < config.instances as usize))
-            .collect();
-        let mut alive: Vec<(f64, f64)> = state
-            .iter()
-            .map(|&s| {
-                if s == 1 {
-                    (0.0, f64::INFINITY)
-                } else {
-                    (f64::INFINITY, f64::INFINITY)
-                }
-            })
-            .collect();
-        for c in &changes {
-            if !(c.at_s >= 0.0 && c.at_s.is_finite()) {
-                return Err(bad("changes"));
-            }
-            let i = c.instance as usize;
-            let next = match (state[i], c.kind) {
-                (0, ChangeKind::Start) => 1,
-                (1, ChangeKind::Drain) => 2,
-                (1 | 2, ChangeKind::Stop) => 3,
-                _ => return Err(bad("changes")),
-            };
-            match c.kind {
-                ChangeKind::Start => alive[i].0 = c.at_s,
-                ChangeKind::Stop => alive[i].1 = c.at_s,
-                ChangeKind::Drain => {}
-            }
-            state[i] = next;
-        }
+        let alive = lifetimes(config.instances, &changes)?;
+        let instances = alive.len();
         if let Some(s) = &options.slow {
             let ok = (s.instance as usize) < instances
                 && s.factor > 0.0

@@ -33,17 +33,16 @@
 //! is left to the formulas (they model the requests held for the first instance).
 
 use super::formulas::QueueFormulas;
-use super::{ServiceModel, TickInput, TickOutcome};
+use super::{FailedOver, ServiceModel, TickInput, TickOutcome};
 use crate::queueing::{self, SojournTail};
 use crate::requests::arrivals::{ArrivalFleet, Fate};
 use crate::requests::events::{earlier, Engine};
 use crate::requests::hedging::Hedging;
 use crate::requests::keys::{AliasKeys, KeySpace, ServiceShape};
 use crate::requests::route::Router;
-use crate::requests::{
-    HostSelection, Routing, SlowInstance, Tally, ARRIVAL_STREAM, KEY_STREAM, ROUTING_STREAM,
-    SERVICE_STREAM,
-};
+use crate::requests::streams::{Streams, KEY_STREAM};
+use crate::requests::tally::{utilization, Outcome, Tally};
+use crate::requests::{HostSelection, Routing, SlowInstance};
 use crate::rng::Mulberry32;
 
 /// What the request engine reads of a tick beyond what the formulas read (the routed
@@ -236,6 +235,22 @@ pub struct Figures {
     pub p99_s: f64,
 }
 
+impl Figures {
+    /// Adds one tick's figures (the minute's means are taken at its close).
+    fn add(&mut self, utilization: f64, timeout_share: f64, p_wait: f64, rejected_share: f64) {
+        self.utilization += utilization;
+        self.timeout_share += timeout_share;
+        self.p_wait += p_wait;
+        self.rejected_share += rejected_share;
+    }
+
+    /// Adds the formulas' figures of one tick.
+    fn add_formulas(&mut self, formula: &TickOutcome) {
+        let q = &formula.queue;
+        self.add(q.utilization, q.timeout_share, q.p_wait, formula.rejected);
+    }
+}
+
 /// Hedges over the minute.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HedgeCounts {
@@ -246,6 +261,16 @@ pub struct HedgeCounts {
     pub cancelled: u64,
     /// Copies served after their request had already succeeded (or failed).
     pub duplicates: u64,
+}
+
+impl HedgeCounts {
+    /// Adds the hedges `tally` counted, and clears them there.
+    fn take_from(&mut self, tally: &mut Tally) {
+        self.sent += std::mem::take(&mut tally.hedges_sent);
+        self.won += std::mem::take(&mut tally.hedges_won);
+        self.cancelled += std::mem::take(&mut tally.hedges_cancelled);
+        self.duplicates += std::mem::take(&mut tally.duplicates);
+    }
 }
 
 /// What the requests did in one simulated minute, for the request-level panel.
@@ -309,6 +334,85 @@ struct TickCounts {
     busy: f64,
 }
 
+impl TickCounts {
+    /// Counts how a request ended (`waited`: it found its instance's workers all busy); a
+    /// timeout adds the whole timeout `timeout_s` to the waits, a reset counts as a 503.
+    #[inline]
+    fn count(&mut self, outcome: Outcome, waited: bool, timeout_s: f64) {
+        self.waited += u64::from(waited);
+        match outcome {
+            Outcome::Rejected | Outcome::Reset => self.rejected += 1,
+            Outcome::TimedOut => {
+                self.gave_up += 1;
+                self.wait_sum += timeout_s;
+            }
+            Outcome::Served { wait, .. } => {
+                self.served += 1;
+                self.wait_sum += wait;
+            }
+        }
+    }
+
+    /// The counts the event list's `tally` gathered (its served ones from `sojourns_before`
+    /// on), cleared there; each timeout adds the whole timeout `timeout_s` to the waits.
+    fn taken_from(tally: &mut Tally, sojourns_before: usize, timeout_s: f64) -> Self {
+        let served = (tally.sojourns.len() - sojourns_before) as u64;
+        let waited = std::mem::take(&mut tally.waited);
+        let gave_up = std::mem::take(&mut tally.gave_up);
+        let rejected = std::mem::take(&mut tally.rejected) + std::mem::take(&mut tally.reset);
+        let wait_sum = std::mem::take(&mut tally.wait_sum) + gave_up as f64 * timeout_s;
+        TickCounts {
+            served,
+            waited,
+            gave_up,
+            rejected,
+            wait_sum,
+            ..TickCounts::default()
+        }
+    }
+
+    /// Mean wait of the served requests, s (the timeouts' whole timeouts `timeout_s` taken
+    /// back out of the waits).
+    fn mean_wait_s(&self, timeout_s: f64) -> f64 {
+        if self.served > 0 {
+            (self.wait_sum - self.gave_up as f64 * timeout_s) / self.served as f64
+        } else {
+            0.0
+        }
+    }
+
+    /// Mean wait of the served and the timed-out requests, s.
+    fn mean_wait_all_s(&self) -> f64 {
+        let counted = (self.served + self.gave_up) as f64;
+        if counted > 0.0 {
+            self.wait_sum / counted
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Failed-over requests owed to the arrivals so far: each arrival adds the tick's
+/// failed-over share, and an arrival that brings it to 1 is one (an even thinning that draws
+/// no random number).
+#[derive(Clone, Copy, Debug, Default)]
+struct FailedOverCredit(f64);
+
+impl FailedOverCredit {
+    /// Whether the next arrival is a failed-over one.
+    #[inline]
+    fn due(&mut self, far: &FailedOver) -> bool {
+        far.applies() && {
+            self.0 += far.share;
+            let due = self.0 >= 1.0;
+            if due {
+                self.0 -= 1.0;
+            }
+            due
+        }
+    }
+}
+
 /// The request-level engine as a [`ServiceModel`].
 pub struct RequestEngine {
     keys: KeySpace,
@@ -319,10 +423,7 @@ pub struct RequestEngine {
     /// The key that surges when a scenario makes one hot (drawn from the seed).
     hot_key: u32,
     clock: f64,
-    arrivals: Mulberry32,
-    services: Mulberry32,
-    routing_rng: Mulberry32,
-    key_draws: Mulberry32,
+    streams: Streams,
     router: Router,
     routing: Routing,
     serving: u32,
@@ -350,10 +451,7 @@ pub struct RequestEngine {
     ticks: u32,
     minute: u32,
     last: Option<RequestMinute>,
-    /// Failed-over requests owed to the arrivals so far: each arrival adds the tick's
-    /// failed-over share, and an arrival that brings it to 1 is one (an even thinning
-    /// that draws no random number).
-    failed_over_credit: f64,
+    failed_over: FailedOverCredit,
     /// The router's ejections before the current minute.
     ejections_mark: u64,
 }
@@ -403,7 +501,6 @@ impl RequestEngine {
     /// key (the same in every region; the hot-key scenario's surge is region a's, see
     /// `Simulation::request_conditions`).
     pub fn for_region(seed: u32, region: usize, keys: KeySpace, service: ServiceShape) -> Self {
-        let streams = region_seed(seed, region);
         let hot_key = {
             let mut rng = Mulberry32::stream(region_seed(seed, HOT_KEY_SLOT), KEY_STREAM);
             // A key from the popular end, but not the most popular one: ranks 10 to 99.
@@ -418,10 +515,7 @@ impl RequestEngine {
             key_hashes: Vec::new(),
             hot_key,
             clock: 0.0,
-            arrivals: Mulberry32::stream(streams, ARRIVAL_STREAM),
-            services: Mulberry32::stream(streams, SERVICE_STREAM),
-            routing_rng: Mulberry32::stream(streams, ROUTING_STREAM),
-            key_draws: Mulberry32::stream(streams, KEY_STREAM),
+            streams: Streams::of(region_seed(seed, region)),
             router: Router::new(Routing::default(), Vec::new()),
             routing: Routing::default(),
             serving: 0,
@@ -442,7 +536,7 @@ impl RequestEngine {
             ticks: 0,
             minute: 0,
             last: None,
-            failed_over_credit: 0.0,
+            failed_over: FailedOverCredit::default(),
             ejections_mark: 0,
         }
     }
@@ -452,11 +546,12 @@ impl RequestEngine {
         self.hot_key
     }
 
-    /// Brings the instances, the router and the state's shape up to this tick.
-    fn prepare(&mut self, input: &TickInput, slots: usize, cap: Option<usize>) {
+    /// Brings the instances, the router and the state's shape up to the tick that ends at
+    /// `t1`.
+    fn prepare(&mut self, input: &TickInput, t1: f64) {
         let t0 = self.clock;
         let c = &input.requests;
-        let serving = input.serving as usize;
+        let (slots, cap) = node_limits(input);
         if self.slots == 0 {
             self.slots = slots;
             self.path = Path::Arrivals(ArrivalFleet::new(0, slots, cap, true, |_| f64::INFINITY));
@@ -469,28 +564,37 @@ impl RequestEngine {
         }
         if c.hedging.is_some() {
             if let Path::Arrivals(fleet) = &self.path {
-                let mut engine = Engine::new(
-                    0,
-                    self.slots,
-                    fleet.cap,
-                    self.service,
-                    input.service_s,
-                    input.timeout_s,
-                    None,
-                    Tally::new(1, 0),
-                );
-                for (i, inst) in fleet.instances.iter().enumerate() {
-                    engine.add_node(t0);
-                    for free in inst.busy.iter().filter(|&f| f > t0) {
-                        engine.add_phantom(i, t0, free);
-                    }
-                }
+                let engine =
+                    Engine::take_over(fleet, t0, self.service, input.service_s, input.timeout_s);
                 self.path = Path::Events(Box::new(engine));
             }
         }
-        let known = match &mut self.path {
+        let known = self.fit_path(input, cap, slow_in_tick(input, t0, t1));
+        self.busy_mark.resize(known, 0.0);
+        self.minute_busy.resize(known, 0.0);
+        self.current
+            .instances
+            .resize(known, InstanceLoad::default());
+        self.fit_router(input);
+    }
+
+    /// The state's rules for this tick (its limit `cap` on the requests an instance holds,
+    /// the timeout, the slow instance), and an instance for each serving one; how many
+    /// instances it knows.
+    fn fit_path(
+        &mut self,
+        input: &TickInput,
+        cap: Option<usize>,
+        slow: Option<SlowInstance>,
+    ) -> usize {
+        let t0 = self.clock;
+        let c = &input.requests;
+        let serving = input.serving as usize;
+        match &mut self.path {
             Path::Arrivals(fleet) => {
                 fleet.cap = cap;
+                fleet.patience = input.timeout_s;
+                fleet.slow = slow;
                 // Least request and the limits read the requests an instance holds. (A
                 // switch to least request counts only the requests routed from then on.)
                 fleet.track_held = c.routing.reads_held() || cap.is_some();
@@ -501,6 +605,7 @@ impl RequestEngine {
             }
             Path::Events(engine) => {
                 engine.cap = cap;
+                engine.slow = slow;
                 engine.service_mean = input.service_s;
                 engine.patience = input.timeout_s;
                 engine.set_hedging(c.hedging);
@@ -509,12 +614,14 @@ impl RequestEngine {
                 }
                 engine.nodes.len()
             }
-        };
-        self.busy_mark.resize(known, 0.0);
-        self.minute_busy.resize(known, 0.0);
-        self.current
-            .instances
-            .resize(known, InstanceLoad::default());
+        }
+    }
+
+    /// The router over this tick's serving instances by its policy, host selection carried
+    /// over from the last.
+    fn fit_router(&mut self, input: &TickInput) {
+        let t0 = self.clock;
+        let c = &input.requests;
         if input.serving != self.serving || c.routing != self.routing {
             let health = self.router.take_health();
             self.router = Router::new(c.routing, (0..input.serving).collect());
@@ -529,25 +636,58 @@ impl RequestEngine {
         }
         self.router.set_choices(c.choices);
         self.router.set_host_selection(c.host_selection, t0);
-        if let Path::Events(engine) = &mut self.path {
-            engine.report = self.router.detects_outliers();
+        let report = self.router.detects_outliers();
+        match &mut self.path {
+            Path::Arrivals(fleet) => fleet.report = report,
+            Path::Events(engine) => engine.report = report,
         }
+    }
+
+    /// The next request's key hash: the hot key's with probability `hot`, else a Zipf
+    /// draw's (0 when the policy reads no key).
+    #[inline]
+    fn next_key(&mut self, hot: f64) -> u64 {
+        let zipf = self
+            .zipf
+            .as_ref()
+            .filter(|_| Router::uses_keys(self.routing));
+        draw_key(zipf, &mut self.streams.keys, hot, self.hot_key)
     }
 
     /// Serves the tick by arrival times.
     #[inline(never)]
-    fn tick_by_arrivals(
-        &mut self,
-        input: &TickInput,
-        t1: f64,
-        slow: Option<SlowInstance>,
-    ) -> TickCounts {
+    fn tick_by_arrivals(&mut self, input: &TickInput, t1: f64) -> TickCounts {
         let t0 = self.clock;
         let Path::Arrivals(fleet) = &mut self.path else {
             return TickCounts::default();
         };
+        // The fleet leaves the state for the tick (an empty one holds nothing).
+        let empty = ArrivalFleet::new(0, 0, None, false, |_| f64::INFINITY);
+        let mut fleet = std::mem::replace(fleet, empty);
+        let mut n = self.carried_in(&fleet, t0, t1);
+        let mean_gap = 1.0 / input.lambda;
+        let mut now = self.streams.next_arrival(t0, mean_gap);
+        while now < t1 {
+            let service = self
+                .service
+                .draw(&mut self.streams.services, input.service_s);
+            let key_hash = self.next_key(input.requests.hot_key_share);
+            n.arrivals += 1;
+            let failed_over = self.failed_over.due(&input.failed_over);
+            let routing = &mut self.streams.routing;
+            let fate = fleet.serve(&mut self.router, routing, now, service, key_hash);
+            self.count_arrival(&mut n, fate, now, failed_over, input, t1);
+            now = self.streams.next_arrival(now, mean_gap);
+        }
+        self.path = Path::Arrivals(fleet);
+        self.current.events += n.arrivals;
+        self.queues_past(t1);
+        n
+    }
+
+    /// The work committed before the tick that runs into it, as the tick's first counts.
+    fn carried_in(&mut self, fleet: &ArrivalFleet, t0: f64, t1: f64) -> TickCounts {
         let mut n = TickCounts::default();
-        // Work committed before the tick that runs into it.
         for (i, inst) in fleet.instances.iter().enumerate() {
             let carry: f64 = inst.busy.iter().map(|f| (f.min(t1) - t0).max(0.0)).sum();
             self.minute_busy[i] += carry;
@@ -555,113 +695,56 @@ impl RequestEngine {
                 n.busy += carry;
             }
         }
-        let mean_gap = 1.0 / input.lambda;
-        let hot = input.requests.hot_key_share;
-        let zipf = self
-            .zipf
-            .as_ref()
-            .filter(|_| Router::uses_keys(self.routing));
-        // A failed-over request reaches this region Δ after it was sent: its client's
-        // deadline falls τ − Δ after its arrival here (already past when Δ > τ).
-        let far = input.failed_over;
-        let far_patience = input.timeout_s - far.penalty_s;
-        let mut now = t0 + self.arrivals.exponential(mean_gap);
-        while now < t1 {
-            let service = self.service.draw(&mut self.services, input.service_s);
-            let key_hash = draw_key(zipf, &mut self.key_draws, hot, self.hot_key);
-            n.arrivals += 1;
-            let failed_over = far.applies() && {
-                self.failed_over_credit += far.share;
-                let due = self.failed_over_credit >= 1.0;
-                if due {
-                    self.failed_over_credit -= 1.0;
-                }
-                due
-            };
-            // Outlier detection sees the responses whose time has come, never a later one.
-            self.router.settle(now);
-            let fate = fleet.offer(
-                &mut self.router,
-                &mut self.routing_rng,
-                now,
-                service,
-                key_hash,
-                input.timeout_s,
-                slow.as_ref(),
-            );
-            if let Some((instance, at, ok)) = fate.response(now, input.timeout_s) {
-                self.router.observe(instance, at, ok);
+        n
+    }
+
+    /// Counts the fate of a request that arrived at `now` in a tick ending at `t1`: the
+    /// worker time it takes within the tick, its wait past the tick's end, how it ended (a
+    /// failed-over one answered after its client's deadline as a timeout).
+    #[inline]
+    fn count_arrival(
+        &mut self,
+        n: &mut TickCounts,
+        fate: Fate,
+        now: f64,
+        failed_over: bool,
+        input: &TickInput,
+        t1: f64,
+    ) {
+        if let Some((instance, until)) = fate.queued_until(now, input.timeout_s) {
+            if until > t1 {
+                self.waiting_past.push((instance as u32, until));
             }
-            // A worker busy over [start, end): its share of the tick, and the request still
-            // queued at the tick's end when it starts after it.
-            if let Fate::TimedOutInService {
-                instance,
-                start,
-                end,
-                ..
-            }
-            | Fate::Served {
-                instance,
-                start,
-                end,
-                ..
-            } = fate
-            {
-                if start > t1 {
-                    self.waiting_past.push((instance as u32, start));
-                }
-                let busy = (end.min(t1) - start).max(0.0);
-                self.minute_busy[instance] += busy;
-                if instance < self.serving as usize {
-                    n.busy += busy;
-                }
-            }
-            match fate {
-                Fate::Rejected => n.rejected += 1,
-                Fate::GaveUp { instance } => {
-                    n.waited += 1;
-                    n.gave_up += 1;
-                    n.wait_sum += input.timeout_s;
-                    if now + input.timeout_s > t1 {
-                        self.waiting_past
-                            .push((instance as u32, now + input.timeout_s));
-                    }
-                }
-                // Instances here never stop: they drain.
-                Fate::ResetWaiting { .. } | Fate::ResetInService { .. } => {}
-                Fate::TimedOutInService { waited, .. } => {
-                    n.waited += u64::from(waited);
-                    n.gave_up += 1;
-                    n.wait_sum += input.timeout_s;
-                }
-                Fate::Served {
-                    instance,
-                    wait,
-                    service,
-                    ..
-                } => {
-                    self.current.instances[instance].served += 1;
-                    if failed_over && wait + service > far_patience {
-                        // Its client's deadline passed before the answer came; the
-                        // instance, which cannot know, serves it all the same.
-                        n.waited += 1;
-                        n.gave_up += 1;
-                        n.wait_sum += input.timeout_s;
-                        now += self.arrivals.exponential(mean_gap);
-                        continue;
-                    }
-                    n.served += 1;
-                    n.waited += u64::from(wait > 0.0);
-                    n.wait_sum += wait;
-                    let sojourn = wait + service;
-                    self.sojourns.push(sojourn);
-                    self.tick_latency.counts[self.edges.bin(sojourn)] += 1;
-                }
-            }
-            now += self.arrivals.exponential(mean_gap);
         }
-        self.current.events += n.arrivals;
-        // Requests still waiting at the tick's end: those whose wait runs past it.
+        if let Some((instance, start, end)) = fate.worker() {
+            let busy = (end.min(t1) - start).max(0.0);
+            self.minute_busy[instance] += busy;
+            if instance < self.serving as usize {
+                n.busy += busy;
+            }
+        }
+        if let Fate::Served { instance, .. } = fate {
+            self.current.instances[instance].served += 1;
+        }
+        let (mut outcome, mut waited) = (fate.outcome(), fate.waited());
+        if let Outcome::Served { sojourn, .. } = outcome {
+            // A failed-over request reaches this region Δ after it was sent: its client's
+            // deadline falls τ − Δ after its arrival here (already past when Δ > τ).
+            if failed_over && sojourn > input.timeout_s - input.failed_over.penalty_s {
+                // Its client's deadline passed before the answer came; the instance, which
+                // cannot know, serves it all the same.
+                (outcome, waited) = (Outcome::TimedOut, true);
+            } else {
+                self.sojourns.push(sojourn);
+                self.tick_latency.counts[self.edges.bin(sojourn)] += 1;
+            }
+        }
+        n.count(outcome, waited, input.timeout_s);
+    }
+
+    /// The requests still waiting at the tick's end, by instance: those whose wait runs
+    /// past it.
+    fn queues_past(&mut self, t1: f64) {
         self.waiting_past.retain(|&(_, until)| until > t1);
         for load in &mut self.current.instances {
             load.queue = 0;
@@ -669,40 +752,41 @@ impl RequestEngine {
         for &(i, _) in &self.waiting_past {
             self.current.instances[i as usize].queue += 1;
         }
-        n
     }
 
     /// Serves the tick through the event list.
     #[inline(never)]
-    fn tick_by_events(
-        &mut self,
-        input: &TickInput,
-        t1: f64,
-        slow: Option<SlowInstance>,
-    ) -> TickCounts {
+    fn tick_by_events(&mut self, input: &TickInput, t1: f64) -> TickCounts {
         let t0 = self.clock;
-        let hot = input.requests.hot_key_share;
-        let mean_gap = 1.0 / input.lambda;
-        let mut next_arrival = t0 + self.arrivals.exponential(mean_gap);
-        let mut n = TickCounts::default();
-        let sojourns_before;
-        let events_before;
-        {
-            let Path::Events(engine) = &mut self.path else {
-                return n;
-            };
-            engine.slow = slow;
-            for (i, node) in engine.nodes.iter_mut().enumerate() {
-                node.busy_until(t0);
-                self.busy_mark[i] = node.busy_time;
-            }
-            sojourns_before = engine.tally.sojourns.len();
-            events_before = engine.events;
+        let Path::Events(engine) = &mut self.path else {
+            return TickCounts::default();
+        };
+        for (i, node) in engine.nodes.iter_mut().enumerate() {
+            node.busy_until(t0);
+            self.busy_mark[i] = node.busy_time;
         }
+        let mark = (engine.tally.sojourns.len(), engine.events);
+        let arrivals = self.run_events(input, t0, t1);
+        TickCounts {
+            arrivals,
+            ..self.events_counted(input, t1, mark)
+        }
+    }
+
+    /// Runs the event list over [t0, t1) with the tick's arrivals; how many arrived.
+    fn run_events(&mut self, input: &TickInput, t0: f64, t1: f64) -> u64 {
+        let Path::Events(engine) = &mut self.path else {
+            return 0;
+        };
+        let mean_gap = 1.0 / input.lambda;
+        let hot = input.requests.hot_key_share;
+        let zipf = self
+            .zipf
+            .as_ref()
+            .filter(|_| Router::uses_keys(self.routing));
+        let mut next_arrival = self.streams.next_arrival(t0, mean_gap);
+        let mut arrivals = 0;
         loop {
-            let Path::Events(engine) = &mut self.path else {
-                return n;
-            };
             let t_event = engine.next_time();
             // Events that fell due while the region served nothing (a zone down: no tick ran
             // the list) are handled at the start of this tick; time never runs backwards.
@@ -711,48 +795,29 @@ impl RequestEngine {
                 break;
             }
             if t_event <= next_arrival {
-                engine.step(
-                    now,
-                    &mut self.router,
-                    &mut self.routing_rng,
-                    &mut self.services,
-                );
-                continue;
+                engine.step(now, &mut self.router, &mut self.streams);
+            } else {
+                let key_hash = draw_key(zipf, &mut self.streams.keys, hot, self.hot_key);
+                arrivals += 1;
+                engine.arrive(now, key_hash, true, &mut self.router, &mut self.streams);
+                next_arrival = self.streams.next_arrival(now, mean_gap);
             }
-            let service = engine.service.draw(&mut self.services, input.service_s);
-            let zipf = self
-                .zipf
-                .as_ref()
-                .filter(|_| Router::uses_keys(self.routing));
-            let key_hash = draw_key(zipf, &mut self.key_draws, hot, self.hot_key);
-            let Path::Events(engine) = &mut self.path else {
-                return n;
-            };
-            n.arrivals += 1;
-            engine.arrive(
-                now,
-                service,
-                key_hash,
-                true,
-                &mut self.router,
-                &mut self.routing_rng,
-            );
-            next_arrival = now + self.arrivals.exponential(mean_gap);
         }
+        arrivals
+    }
+
+    /// What the event list counted in the tick (its requests that ended in it; `mark`: the
+    /// times in the system and the events as they stood at its start), its busy time and
+    /// its queues at the end; the hedges and what each instance served go to the minute.
+    fn events_counted(&mut self, input: &TickInput, t1: f64, mark: (usize, u64)) -> TickCounts {
+        let (sojourns_before, events_before) = mark;
         let Path::Events(engine) = &mut self.path else {
-            return n;
+            return TickCounts::default();
         };
         self.current.events += engine.events - events_before;
         let tally = &mut engine.tally;
-        n.served = (tally.sojourns.len() - sojourns_before) as u64;
-        n.waited = std::mem::take(&mut tally.waited);
-        n.gave_up = std::mem::take(&mut tally.gave_up);
-        n.rejected = std::mem::take(&mut tally.rejected) + std::mem::take(&mut tally.reset);
-        n.wait_sum = std::mem::take(&mut tally.wait_sum) + n.gave_up as f64 * input.timeout_s;
-        self.current.hedges.sent += std::mem::take(&mut tally.hedges_sent);
-        self.current.hedges.won += std::mem::take(&mut tally.hedges_won);
-        self.current.hedges.cancelled += std::mem::take(&mut tally.hedges_cancelled);
-        self.current.hedges.duplicates += std::mem::take(&mut tally.duplicates);
+        let mut n = TickCounts::taken_from(tally, sojourns_before, input.timeout_s);
+        self.current.hedges.take_from(tally);
         for (i, served) in tally.served_by.iter_mut().enumerate() {
             self.current.instances[i].served += std::mem::take(served);
         }
@@ -774,21 +839,15 @@ impl RequestEngine {
         self.current.tokens_left = engine.bucket.map(|b| b.tokens());
         n
     }
-}
 
-impl ServiceModel for RequestEngine {
-    fn tick(&mut self, input: &TickInput) -> TickOutcome {
-        let formula = self.formulas.tick(input);
+    /// Notes the tick's conditions and the formulas' figures for the minute.
+    fn note_conditions(&mut self, input: &TickInput, formula: &TickOutcome) {
         let tick_s = input.requests.tick_s;
         self.ticks += 1;
         self.minute_time_s += tick_s;
         self.formula_tails.push((tick_s, formula.queue.tail));
         self.formula_p99_s = formula.queue.p99_s;
-        let f = &mut self.current.formula;
-        f.utilization += formula.queue.utilization;
-        f.timeout_share += formula.queue.timeout_share;
-        f.p_wait += formula.queue.p_wait;
-        f.rejected_share += formula.rejected;
+        self.current.formula.add_formulas(formula);
         self.current.routing = input.requests.routing;
         self.current.hedging = input.requests.hedging.is_some();
         if let Some(fault) = input.requests.slow.filter(|_| input.serving > 0) {
@@ -801,49 +860,10 @@ impl ServiceModel for RequestEngine {
             let share = &mut self.current.hot_key_share;
             *share = share.max(input.requests.hot_key_share);
         }
-        let t0 = self.clock;
-        let t1 = t0 + tick_s;
-        if input.serving == 0 || !(input.lambda > 0.0) || !(tick_s > 0.0) {
-            // Nothing to route: the formulas' reading (requests held for the first
-            // instance, or none at all).
-            self.clock = t1;
-            let m = &mut self.current.measured;
-            m.utilization += formula.queue.utilization;
-            m.timeout_share += formula.queue.timeout_share;
-            m.p_wait += formula.queue.p_wait;
-            m.rejected_share += formula.rejected;
-            return formula;
-        }
-        let per_node = input
-            .admission
-            .map_or(input.workers_per_instance, |a| a.per_node_requests);
-        let slots = input.workers_per_instance.min(per_node).max(1) as usize;
-        // The node's own requests and its part of the balancer's pending queue.
-        let cap = input.admission.map(|a| {
-            per_node.max(slots as u32) as usize + (a.pending / input.serving.max(1)) as usize
-        });
-        self.prepare(input, slots, cap);
-        // The engine knows instances by index only: a slow index past the serving ones
-        // (after a scale-in) names one of them.
-        let slow = input.requests.slow.map(|s| SlowInstance {
-            instance: s.instance % input.serving,
-            factor: s.factor,
-            from_s: t0,
-            to_s: t1,
-        });
-        let tick_start = self.sojourns.len();
-        // On the event list the failed-over requests' timeouts are the formulas' share (the
-        // event list keeps one patience for every request).
-        let (n, far_timeouts) = match self.path {
-            Path::Arrivals(_) => (self.tick_by_arrivals(input, t1, slow), 0.0),
-            Path::Events(_) => (
-                self.tick_by_events(input, t1, slow),
-                input
-                    .failed_over
-                    .extra_timeouts(&formula.queue.tail, input.timeout_s),
-            ),
-        };
-        self.clock = t1;
+    }
+
+    /// Host selection as it stands at `t1`, the ejections counted from the minute's start.
+    fn note_hosts(&mut self, t1: f64) {
         if self.router.host_selection_on() {
             self.router.settle(t1);
             let counts = self.router.host_counts(t1);
@@ -852,18 +872,13 @@ impl ServiceModel for RequestEngine {
                 ..counts
             };
         }
-        let arrivals = n.arrivals.max(1) as f64;
-        let capacity = self.serving as f64 * self.slots as f64 * tick_s;
-        let utilization = if capacity > 0.0 {
-            (n.busy / capacity).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        let timeout_share = (n.gave_up as f64 / arrivals + far_timeouts).min(1.0);
-        let p_wait = n.waited as f64 / arrivals;
-        let rejected = n.rejected as f64 / arrivals;
+    }
+
+    /// The tick's p95 (when asked for; 0 otherwise) and p99 of the time in the system of
+    /// its served requests (those from `tick_start` on); its latency bins join the minute's.
+    fn tick_percentiles(&mut self, tick_start: usize, want_p95: bool) -> [f64; 2] {
         let tick = &self.sojourns[tick_start..];
-        let [p95_s, p99_s] = if input.want_p95 {
+        let out = if want_p95 {
             self.edges
                 .percentiles(tick, &self.tick_latency, [0.95, 0.99], &mut self.in_bin)
         } else {
@@ -881,32 +896,40 @@ impl ServiceModel for RequestEngine {
         {
             *minute += std::mem::take(tick);
         }
-        let counted = (n.served + n.gave_up) as f64;
-        let m = &mut self.current.measured;
-        m.utilization += utilization;
-        m.timeout_share += timeout_share;
-        m.p_wait += p_wait;
-        m.rejected_share += rejected;
+        out
+    }
+
+    /// The tick's outcome from what its requests did, the formulas' analytic figures kept
+    /// beside; its figures and counts join the minute's.
+    fn measure(
+        &mut self,
+        input: &TickInput,
+        formula: &TickOutcome,
+        n: &TickCounts,
+        far_timeouts: f64,
+        tick_start: usize,
+    ) -> TickOutcome {
+        let arrivals = n.arrivals.max(1) as f64;
+        let capacity = self.serving as f64 * self.slots as f64 * input.requests.tick_s;
+        let utilization = utilization(n.busy, capacity);
+        let timeout_share = (n.gave_up as f64 / arrivals + far_timeouts).min(1.0);
+        let p_wait = n.waited as f64 / arrivals;
+        let rejected = n.rejected as f64 / arrivals;
+        let [p95_s, p99_s] = self.tick_percentiles(tick_start, input.want_p95);
+        self.current
+            .measured
+            .add(utilization, timeout_share, p_wait, rejected);
         self.current.arrivals += n.arrivals;
         self.current.served += n.served;
         self.current.timeouts += n.gave_up;
         self.current.rejected += n.rejected;
-        let mean_wait_s = if n.served > 0 {
-            (n.wait_sum - n.gave_up as f64 * input.timeout_s) / n.served as f64
-        } else {
-            0.0
-        };
         let queue = queueing::QueueOutcome {
             p_wait,
             utilization,
             timeout_share,
             p99_s,
-            mean_wait_s,
-            mean_wait_all_s: if counted > 0.0 {
-                n.wait_sum / counted
-            } else {
-                0.0
-            },
+            mean_wait_s: n.mean_wait_s(input.timeout_s),
+            mean_wait_all_s: n.mean_wait_all_s(),
             ..formula.queue
         };
         TickOutcome {
@@ -915,6 +938,64 @@ impl ServiceModel for RequestEngine {
             p95_s: if input.want_p95 { p95_s } else { 0.0 },
             workers: formula.workers,
         }
+    }
+}
+
+/// The tick's worker slots of each instance (its workers, at most the admission's requests
+/// per node, at least 1) and the requests an instance holds at most: its own and its part of
+/// the balancer's pending queue (`None`: no limit).
+fn node_limits(input: &TickInput) -> (usize, Option<usize>) {
+    let per_node = input
+        .admission
+        .map_or(input.workers_per_instance, |a| a.per_node_requests);
+    let slots = input.workers_per_instance.min(per_node).max(1) as usize;
+    let cap = input
+        .admission
+        .map(|a| per_node.max(slots as u32) as usize + (a.pending / input.serving.max(1)) as usize);
+    (slots, cap)
+}
+
+/// The tick's slow instance over [t0, t1). The engine knows instances by index only: a slow
+/// index past the serving ones (after a scale-in) names one of them.
+fn slow_in_tick(input: &TickInput, t0: f64, t1: f64) -> Option<SlowInstance> {
+    input.requests.slow.map(|s| SlowInstance {
+        instance: s.instance % input.serving,
+        factor: s.factor,
+        from_s: t0,
+        to_s: t1,
+    })
+}
+
+impl ServiceModel for RequestEngine {
+    fn tick(&mut self, input: &TickInput) -> TickOutcome {
+        let formula = self.formulas.tick(input);
+        self.note_conditions(input, &formula);
+        let tick_s = input.requests.tick_s;
+        let t0 = self.clock;
+        let t1 = t0 + tick_s;
+        if input.serving == 0 || !(input.lambda > 0.0) || !(tick_s > 0.0) {
+            // Nothing to route: the formulas' reading (requests held for the first
+            // instance, or none at all).
+            self.clock = t1;
+            self.current.measured.add_formulas(&formula);
+            return formula;
+        }
+        self.prepare(input, t1);
+        let tick_start = self.sojourns.len();
+        // On the event list the failed-over requests' timeouts are the formulas' share (the
+        // event list keeps one patience for every request).
+        let (n, far_timeouts) = match self.path {
+            Path::Arrivals(_) => (self.tick_by_arrivals(input, t1), 0.0),
+            Path::Events(_) => (
+                self.tick_by_events(input, t1),
+                input
+                    .failed_over
+                    .extra_timeouts(&formula.queue.tail, input.timeout_s),
+            ),
+        };
+        self.clock = t1;
+        self.note_hosts(t1);
+        self.measure(input, &formula, &n, far_timeouts, tick_start)
     }
 
     fn close_minute(&mut self) -> Option<f64> {
@@ -983,6 +1064,7 @@ impl ServiceModel for RequestEngine {
 mod tests {
     use super::*;
     use crate::requests::percentiles;
+    use crate::requests::streams::ARRIVAL_STREAM;
 
     /// The hot key comes from a stream of its own, not from the arrivals' first draw (a
     /// fifth stream of a seed is the first one again), and every region's engine has the

@@ -21,6 +21,7 @@
 
 use super::heap::TimeHeap;
 use super::route::Router;
+use super::tally::Outcome;
 use super::{SlowInstance, TimeoutScope};
 use crate::rng::Mulberry32;
 use std::collections::VecDeque;
@@ -74,6 +75,20 @@ impl Instance {
             now
         } else {
             self.busy.min().unwrap_or(now)
+        }
+    }
+
+    /// Keeps how an accepted request arriving at `now` is held, for the count of held ones.
+    #[inline]
+    fn hold(&mut self, held_by: Held, now: f64) {
+        match held_by {
+            Held::Starts(start) => {
+                debug_assert!(self.starts.back().is_none_or(|&s| s <= start));
+                if start > now {
+                    self.starts.push_back(start);
+                }
+            }
+            Held::Leaves(leave) => self.leaving.push(leave),
         }
     }
 
@@ -136,6 +151,70 @@ impl Fate {
             Fate::Rejected | Fate::ResetWaiting { .. } | Fate::ResetInService { .. } => None,
         }
     }
+
+    /// How the request ended, as the counts see it.
+    #[inline]
+    pub(crate) fn outcome(&self) -> Outcome {
+        match *self {
+            Fate::Rejected => Outcome::Rejected,
+            Fate::GaveUp { .. } | Fate::TimedOutInService { .. } => Outcome::TimedOut,
+            Fate::ResetWaiting { .. } | Fate::ResetInService { .. } => Outcome::Reset,
+            Fate::Served { wait, service, .. } => Outcome::Served {
+                wait,
+                sojourn: wait + service,
+            },
+        }
+    }
+
+    /// Whether it found every worker of its instance busy.
+    #[inline]
+    pub(crate) fn waited(&self) -> bool {
+        match *self {
+            Fate::Rejected => false,
+            Fate::GaveUp { .. } => true,
+            Fate::ResetWaiting { waited, .. }
+            | Fate::ResetInService { waited, .. }
+            | Fate::TimedOutInService { waited, .. } => waited,
+            Fate::Served { wait, .. } => wait > 0.0,
+        }
+    }
+
+    /// The worker it held: (instance, start, end), the worker busy over [start, end).
+    #[inline]
+    pub(crate) fn worker(&self) -> Option<(usize, f64, f64)> {
+        match *self {
+            Fate::ResetInService {
+                instance,
+                start,
+                end,
+                ..
+            }
+            | Fate::TimedOutInService {
+                instance,
+                start,
+                end,
+                ..
+            }
+            | Fate::Served {
+                instance,
+                start,
+                end,
+                ..
+            } => Some((instance, start, end)),
+            Fate::Rejected | Fate::GaveUp { .. } | Fate::ResetWaiting { .. } => None,
+        }
+    }
+
+    /// Until when it waited in its instance's queue, for a request that arrived at `now`
+    /// with `patience`: (instance, when it started or gave up). `None` for one rejected or
+    /// cut by a stop while waiting.
+    #[inline]
+    pub(crate) fn queued_until(&self, now: f64, patience: f64) -> Option<(usize, f64)> {
+        match *self {
+            Fate::GaveUp { instance } => Some((instance, now + patience)),
+            _ => self.worker().map(|(instance, start, _)| (instance, start)),
+        }
+    }
 }
 
 /// Every instance's workers and held requests, and the rules they serve by.
@@ -148,9 +227,15 @@ pub(crate) struct ArrivalFleet {
     pub(crate) cap: Option<usize>,
     /// Whether the leave times of held requests are kept.
     pub(crate) track_held: bool,
+    /// The timeout from a request's arrival, s (on the wait for a worker, or on the whole
+    /// call, as [`ArrivalFleet::scope`] says).
+    pub(crate) patience: f64,
     /// What the patience bounds: the whole call (a request still in service at its deadline
     /// is cut there and its worker freed) or only the wait for a worker.
     pub(crate) scope: TimeoutScope,
+    pub(crate) slow: Option<SlowInstance>,
+    /// Whether the instances' responses are reported to outlier detection.
+    pub(crate) report: bool,
 }
 
 impl ArrivalFleet {
@@ -171,7 +256,10 @@ impl ArrivalFleet {
             slots,
             cap,
             track_held,
+            patience: f64::INFINITY,
             scope: TimeoutScope::default(),
+            slow: None,
+            report: false,
         }
     }
 
@@ -181,31 +269,70 @@ impl ArrivalFleet {
             .push(Instance::new(self.slots, f64::INFINITY));
     }
 
-    /// Routes and serves a request arriving at `now` with drawn service time `service` and
-    /// key hash `key_hash`; `patience` is the timeout from its arrival (on the wait for a
-    /// worker, or on the whole call, as [`ArrivalFleet::scope`] says).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn offer(
+    /// Busy worker time past `now` that is already committed: a worker whose free time
+    /// lies later is busy without a gap until then.
+    pub(crate) fn overhang(&self, now: f64) -> f64 {
+        self.instances
+            .iter()
+            .flat_map(|i| i.busy.iter())
+            .map(|f| (f - now).max(0.0))
+            .sum()
+    }
+
+    /// One arrival at `now`, with drawn service time `service` and key hash `key_hash`:
+    /// host selection as it stands then, the request routed and served, and its response
+    /// reported to outlier detection (which counts it once its time comes).
+    #[inline]
+    pub(crate) fn serve(
         &mut self,
         router: &mut Router,
         routing: &mut Mulberry32,
         now: f64,
         service: f64,
         key_hash: u64,
-        patience: f64,
-        slow: Option<&SlowInstance>,
     ) -> Fate {
-        let target = router.choose(routing, key_hash, |i| self.instances[i].held(now));
-        let Some(target) = target else {
-            return Fate::Rejected;
+        // Outlier detection sees the responses whose time has come, never a later one.
+        router.settle(now);
+        let fate = match self.route(router, routing, now, key_hash) {
+            Some(target) => self.accept(target, now, service),
+            None => Fate::Rejected,
         };
-        let inst = &mut self.instances[target];
-        if let Some(cap) = self.cap {
-            if inst.held(now) >= cap {
-                return Fate::Rejected;
+        if self.report {
+            if let Some((instance, at, ok)) = fate.response(now, self.patience) {
+                router.observe(instance, at, ok);
             }
         }
+        fate
+    }
+
+    /// The instance the policy sends a request arriving at `now` to; `None` when no
+    /// instance takes requests or the chosen one holds its limit (a 503).
+    #[inline]
+    fn route(
+        &mut self,
+        router: &mut Router,
+        routing: &mut Mulberry32,
+        now: f64,
+        key_hash: u64,
+    ) -> Option<usize> {
+        let target = router.choose(routing, key_hash, |i| self.instances[i].held(now))?;
+        let full = self
+            .cap
+            .is_some_and(|cap| self.instances[target].held(now) >= cap);
+        (!full).then_some(target)
+    }
+
+    /// Instance `target` takes a request arriving at `now` with drawn service time
+    /// `service`: it waits for the worker that frees first, unless its patience runs out
+    /// first or its instance stops before.
+    #[inline]
+    fn accept(&mut self, target: usize, now: f64, service: f64) -> Fate {
+        let patience = self.patience;
+        let deadline = self.scope.deadline(now, patience);
+        let slow = self.slow.as_ref();
+        let inst = &mut self.instances[target];
         let wait = (inst.first_free(now) - now).max(0.0);
+        let start = now + wait;
         // Where the request is held until it leaves: by a worker from `start`, or in the
         // queue until `leave`.
         let (held_by, fate) = if wait > patience && now + patience <= inst.stop_at {
@@ -213,65 +340,65 @@ impl ArrivalFleet {
                 Held::Leaves(now + patience),
                 Fate::GaveUp { instance: target },
             )
-        } else {
-            let start = now + wait;
+        } else if start >= inst.stop_at {
             let waited = wait > 0.0;
-            if start >= inst.stop_at {
-                (
-                    Held::Leaves(inst.stop_at),
-                    Fate::ResetWaiting {
-                        instance: target,
-                        waited,
-                    },
-                )
-            } else {
-                let service = service * SlowInstance::factor_at(slow, target, start);
-                let done = start + service;
-                let deadline = match self.scope {
-                    TimeoutScope::Call => now + patience,
-                    TimeoutScope::Queue => f64::INFINITY,
-                };
-                let end = done.min(deadline).min(inst.stop_at);
-                inst.take_worker(end);
-                let fate = if done > inst.stop_at && deadline > inst.stop_at {
-                    Fate::ResetInService {
-                        instance: target,
-                        waited,
-                        start,
-                        end,
-                    }
-                } else if done > deadline {
-                    Fate::TimedOutInService {
-                        instance: target,
-                        waited,
-                        start,
-                        end,
-                    }
-                } else {
-                    Fate::Served {
-                        instance: target,
-                        wait,
-                        service,
-                        start,
-                        end,
-                    }
-                };
-                (Held::Starts(start), fate)
-            }
+            let fate = Fate::ResetWaiting {
+                instance: target,
+                waited,
+            };
+            (Held::Leaves(inst.stop_at), fate)
+        } else {
+            let service = service * SlowInstance::factor_at(slow, target, start);
+            let (fate, end) = in_service(target, wait, service, start, deadline, inst.stop_at);
+            inst.take_worker(end);
+            (Held::Starts(start), fate)
         };
         if self.track_held {
-            match held_by {
-                Held::Starts(start) => {
-                    debug_assert!(inst.starts.back().is_none_or(|&s| s <= start));
-                    if start > now {
-                        inst.starts.push_back(start);
-                    }
-                }
-                Held::Leaves(leave) => inst.leaving.push(leave),
-            }
+            inst.hold(held_by, now);
         }
         fate
     }
+}
+
+/// The fate of a request on `instance` that waited `wait` and is served from `start` for
+/// `service`, and when its worker frees: at the end of the service, at its `deadline`, or
+/// at its instance's stop (`stop_at`), whichever comes first.
+#[inline]
+fn in_service(
+    instance: usize,
+    wait: f64,
+    service: f64,
+    start: f64,
+    deadline: f64,
+    stop_at: f64,
+) -> (Fate, f64) {
+    let waited = wait > 0.0;
+    let done = start + service;
+    let end = done.min(deadline).min(stop_at);
+    let fate = if done > stop_at && deadline > stop_at {
+        Fate::ResetInService {
+            instance,
+            waited,
+            start,
+            end,
+        }
+    } else if done > deadline {
+        Fate::TimedOutInService {
+            instance,
+            waited,
+            start,
+            end,
+        }
+    } else {
+        Fate::Served {
+            instance,
+            wait,
+            service,
+            start,
+            end,
+        }
+    };
+    (fate, end)
 }
 
 /// How an accepted request is held: by a worker from its start, or in the queue until it

@@ -14,15 +14,17 @@
 //! arrival-time engine, in the same order for everything but the hedges: without hedging both
 //! give the same requests the same fates.
 
+use super::arrivals::ArrivalFleet;
 use super::heap::Earliest;
 use super::hedging::{Hedging, TokenBucket};
 use super::keys::ServiceShape;
 use super::route::Router;
+use super::streams::Streams;
+use super::tally::{utilization, Outcome, Tally};
 use super::{
-    ChangeKind, Options, Plan, RunConfig, RunError, RunOutcome, SlowInstance, Tally, TimeoutScope,
-    ARRIVAL_STREAM, KEY_STREAM, ROUTING_STREAM, SERVICE_STREAM,
+    ChangeKind, InstanceChange, Options, Plan, RunConfig, RunError, RunOutcome, SlowInstance,
+    TimeoutScope,
 };
-use crate::rng::Mulberry32;
 use std::collections::{BinaryHeap, VecDeque};
 
 /// No copy.
@@ -259,6 +261,35 @@ impl Engine {
         }
     }
 
+    /// The event list that takes over from the arrival-time `fleet` at `now`, without
+    /// hedging yet: each worker's committed work stays as a busy worker until its free time.
+    pub(crate) fn take_over(
+        fleet: &ArrivalFleet,
+        now: f64,
+        service: ServiceShape,
+        service_mean: f64,
+        patience: f64,
+    ) -> Self {
+        let tally = Tally::new(1, 0);
+        let mut engine = Engine::new(
+            0,
+            fleet.slots,
+            fleet.cap,
+            service,
+            service_mean,
+            patience,
+            None,
+            tally,
+        );
+        for (i, inst) in fleet.instances.iter().enumerate() {
+            engine.add_node(now);
+            for free in inst.busy.iter().filter(|&f| f > now) {
+                engine.add_phantom(i, now, free);
+            }
+        }
+        engine
+    }
+
     /// Hedging from now on (`None`: off). The bucket is kept while hedging stays on, and
     /// starts as the configuration says when it is turned on.
     pub(crate) fn set_hedging(&mut self, hedging: Option<Hedging>) {
@@ -305,12 +336,20 @@ impl Engine {
         self.nodes[i].waiting
     }
 
-    /// The time of the next event, ∞ when none is pending.
-    pub(crate) fn next_time(&self) -> f64 {
+    /// The times of the next pending event of each kind (∞: none): a service's end (or a
+    /// cut, a give-up, a phantom's end), a hedge timer, a total timeout, a token's wake.
+    #[inline]
+    fn heads(&self) -> [f64; 4] {
         let done = self.heap.peek().map_or(f64::INFINITY, |e| e.time);
         let hedge = self.hedge_timers.front().map_or(f64::INFINITY, |t| t.time);
         let deadline = self.deadlines.front().map_or(f64::INFINITY, |t| t.time);
         let wake = self.token_wake.unwrap_or(f64::INFINITY);
+        [done, hedge, deadline, wake]
+    }
+
+    /// The time of the next event, ∞ when none is pending.
+    pub(crate) fn next_time(&self) -> f64 {
+        let [done, hedge, deadline, wake] = self.heads();
         earlier(earlier(earlier(done, hedge), deadline), wake)
     }
 
@@ -427,14 +466,8 @@ impl Engine {
                     self.nodes[i].queue.pop_front();
                     self.nodes[i].waiting -= 1;
                     self.events += 1;
-                    let r = copy.request;
-                    self.requests[r as usize].live -= 1;
-                    self.release_copy(c);
-                    let req = self.requests[r as usize];
-                    if !req.resolved && req.live == 0 {
-                        self.resolve(r, End::Timeout, now);
-                    }
-                    self.maybe_free_request(r);
+                    self.drop_copy(c);
+                    self.after_copy(copy.request, End::Timeout, now);
                 }
                 _ => break,
             }
@@ -474,10 +507,7 @@ impl Engine {
         copy.start = now;
         copy.service *= SlowInstance::factor_at(self.slow.as_ref(), i, now);
         let done = now + copy.service;
-        let deadline = match self.scope {
-            TimeoutScope::Call => copy.sent + self.patience,
-            TimeoutScope::Queue => f64::INFINITY,
-        };
+        let deadline = self.scope.deadline(copy.sent, self.patience);
         self.nodes[i].busy_by(1, now);
         self.busy_total += 1;
         if done > deadline {
@@ -487,30 +517,48 @@ impl Engine {
         }
     }
 
-    /// Copy `c` reaches its deadline in service: the attempt fails and its worker is freed
-    /// (the request fails with it when no other copy is left).
-    fn on_expire(&mut self, c: u32, now: f64) {
+    /// Copy `c` leaves service at `now`: served to the end (`served`), or cut at its
+    /// deadline (the attempt fails and its worker is freed). The request ends with it when
+    /// no other copy is left: answered, timed out, or reset when its instance stopped
+    /// meanwhile (its worker was given back then).
+    fn on_service_end(&mut self, c: u32, now: f64, served: bool) {
         let copy = self.copies[c as usize];
         let i = copy.instance as usize;
         let r = copy.request;
         self.requests[r as usize].live -= 1;
-        if !self.nodes[i].stopped {
-            self.nodes[i].busy_by(-1, now);
-            self.busy_total -= 1;
+        if self.nodes[i].stopped {
+            self.release_copy(c);
+            self.after_copy(r, End::Reset, now);
+            return;
         }
+        self.nodes[i].busy_by(-1, now);
+        self.busy_total -= 1;
+        if served {
+            self.on_served(c, r, i, now);
+            self.release_copy(c);
+            self.maybe_free_request(r);
+        } else {
+            self.release_copy(c);
+            self.after_copy(r, End::Timeout, now);
+        }
+        self.next_in_queue(i, now);
+    }
+
+    /// Copy `c` of request `r` was served to the end on instance `i`: the answer, or a
+    /// duplicate of one.
+    fn on_served(&mut self, c: u32, r: u32, i: usize, now: f64) {
         let req = self.requests[r as usize];
-        if !req.resolved && req.live == 0 {
-            let end = if self.nodes[i].stopped {
-                End::Reset
-            } else {
-                End::Timeout
-            };
-            self.resolve(r, end, now);
+        if req.counted {
+            self.tally.served_by[i] += 1;
         }
-        self.release_copy(c);
-        self.maybe_free_request(r);
-        if !self.nodes[i].stopped {
-            self.next_in_queue(i, now);
+        if req.resolved {
+            // Served after its request's answer: a duplicate. After a failure (its total
+            // timeout, a reset) it is wasted work but duplicates no answer.
+            if req.counted && req.succeeded {
+                self.tally.duplicates += 1;
+            }
+        } else {
+            self.resolve(r, End::Success(c), now);
         }
     }
 
@@ -523,47 +571,55 @@ impl Engine {
         }
     }
 
-    /// A copy that was refused or could not be placed.
+    /// A copy that was refused, could not be placed, gave up or was cut while waiting.
     fn drop_copy(&mut self, c: u32) {
         let r = self.copies[c as usize].request;
         self.requests[r as usize].live -= 1;
         self.release_copy(c);
     }
 
+    /// A copy of request `r` is gone: the request ends with `end` when it was its last,
+    /// and is freed once done with.
+    fn after_copy(&mut self, r: u32, end: End, now: f64) {
+        let req = self.requests[r as usize];
+        if !req.resolved && req.live == 0 {
+            self.resolve(r, end, now);
+        }
+        self.maybe_free_request(r);
+    }
+
+    /// Request `r` ends with `end` now, whatever its copies still do.
+    fn end_request(&mut self, r: u32, end: End, now: f64) {
+        self.resolve(r, end, now);
+        self.maybe_free_request(r);
+    }
+
     fn resolve(&mut self, r: u32, end: End, now: f64) {
         let req = self.requests[r as usize];
         self.requests[r as usize].resolved = true;
         let counted = req.counted;
-        match end {
+        let outcome = match end {
             End::Success(c) => {
                 self.requests[r as usize].succeeded = true;
+                self.on_success(now);
                 let copy = self.copies[c as usize];
                 if counted {
-                    // The winning copy's wait in its queue, and before it the time until it
-                    // was sent (0 for the first copy, sent at the arrival).
-                    self.tally.wait_sum += copy.start - copy.sent;
+                    // Before the winning copy's wait in its queue, the time until it was sent
+                    // (0 for the first copy, sent at the arrival).
                     self.tally.hedge_wait_sum += copy.sent - req.arrival;
-                    self.tally
-                        .sojourns
-                        .push(copy.start - req.arrival + copy.service);
-                    if copy.hedge {
-                        self.tally.hedges_won += 1;
-                    }
+                    self.tally.hedges_won += u64::from(copy.hedge);
                 }
-                if let Some(bucket) = &mut self.bucket {
-                    bucket.on_success();
-                    if bucket.tokens() >= 1.0
-                        && !self.awaiting_token.is_empty()
-                        && self.token_wake.is_none()
-                    {
-                        self.token_wake = Some(now);
-                    }
+                Outcome::Served {
+                    wait: copy.start - copy.sent,
+                    sojourn: copy.start - req.arrival + copy.service,
                 }
             }
-            End::Timeout if counted => self.tally.gave_up += 1,
-            End::Reset if counted => self.tally.reset += 1,
-            End::Rejected if counted => self.tally.rejected += 1,
-            _ => {}
+            End::Timeout => Outcome::TimedOut,
+            End::Reset => Outcome::Reset,
+            End::Rejected => Outcome::Rejected,
+        };
+        if counted {
+            self.tally.count(outcome);
         }
         // Best-effort cancellation: the copies still waiting leave their queues; those in
         // service run on. A copy past its patience had given up already.
@@ -582,39 +638,18 @@ impl Engine {
         }
     }
 
-    fn on_done(&mut self, c: u32, now: f64) {
-        let copy = self.copies[c as usize];
-        let i = copy.instance as usize;
-        let r = copy.request;
-        self.requests[r as usize].live -= 1;
-        if self.nodes[i].stopped {
-            // Cut when its instance stopped (its worker was already given back then).
-            self.release_copy(c);
-            let req = self.requests[r as usize];
-            if !req.resolved && req.live == 0 {
-                self.resolve(r, End::Reset, now);
+    /// A request succeeded: the bucket gains its refill, and a request waiting for a token
+    /// is woken when a whole one is there.
+    fn on_success(&mut self, now: f64) {
+        if let Some(bucket) = &mut self.bucket {
+            bucket.on_success();
+            if bucket.tokens() >= 1.0
+                && !self.awaiting_token.is_empty()
+                && self.token_wake.is_none()
+            {
+                self.token_wake = Some(now);
             }
-            self.maybe_free_request(r);
-            return;
         }
-        self.nodes[i].busy_by(-1, now);
-        self.busy_total -= 1;
-        let req = self.requests[r as usize];
-        if req.counted {
-            self.tally.served_by[i] += 1;
-        }
-        if req.resolved {
-            // Served after its request's answer: a duplicate. After a failure (its total
-            // timeout, a reset) it is wasted work but duplicates no answer.
-            if req.counted && req.succeeded {
-                self.tally.duplicates += 1;
-            }
-        } else {
-            self.resolve(r, End::Success(c), now);
-        }
-        self.release_copy(c);
-        self.maybe_free_request(r);
-        self.next_in_queue(i, now);
     }
 
     /// Whether some copy of the request may still succeed at `now`.
@@ -639,11 +674,7 @@ impl Engine {
                 self.nodes[i].waiting -= 1;
                 let r = self.copies[c as usize].request;
                 self.drop_copy(c);
-                let req = self.requests[r as usize];
-                if !req.resolved && req.live == 0 {
-                    self.resolve(r, End::Reset, now);
-                }
-                self.maybe_free_request(r);
+                self.after_copy(r, End::Reset, now);
             } else {
                 self.release_copy(c);
             }
@@ -656,90 +687,58 @@ impl Engine {
     }
 
     /// Handles the next pending event (its time is `now`, from [`Engine::next_time`]).
-    pub(crate) fn step(
-        &mut self,
-        now: f64,
-        router: &mut Router,
-        routing: &mut Mulberry32,
-        services: &mut Mulberry32,
-    ) {
-        let done = self.heap.peek().map_or(f64::INFINITY, |e| e.time);
-        let hedge = self.hedge_timers.front().map_or(f64::INFINITY, |t| t.time);
-        let deadline = self.deadlines.front().map_or(f64::INFINITY, |t| t.time);
-        let wake = self.token_wake.unwrap_or(f64::INFINITY);
+    pub(crate) fn step(&mut self, now: f64, router: &mut Router, streams: &mut Streams) {
+        let [done, hedge, deadline, wake] = self.heads();
         self.events += 1;
         if done <= hedge && done <= deadline && done <= wake {
-            let Some(event) = self.heap.pop() else {
-                return;
-            };
-            match event.item {
-                Kind::Done(c) => {
-                    let i = self.copies[c as usize].instance as usize;
-                    self.on_done(c, now);
-                    router.record(i, now, true);
-                }
-                Kind::Expire(c) => {
-                    let i = self.copies[c as usize].instance as usize;
-                    self.on_expire(c, now);
-                    router.record(i, now, false);
-                }
-                Kind::Phantom(i) => self.on_phantom_done(i as usize, now),
-                Kind::GiveUp { copy, sent } => {
-                    let c = self.copies[copy as usize];
-                    if c.state == State::Waiting && c.sent == sent {
-                        router.record(c.instance as usize, now, false);
-                    }
-                }
+            if let Some(event) = self.heap.pop() {
+                self.on_event(event.item, now, router);
             }
         } else if hedge <= deadline && hedge <= wake {
-            let Some(t) = self.hedge_timers.pop_front() else {
-                return;
-            };
-            self.on_hedge(
-                t.request,
-                t.generation,
-                now,
-                false,
-                router,
-                routing,
-                services,
-            );
+            if let Some(t) = self.hedge_timers.pop_front() {
+                self.on_hedge(t, now, false, router, streams);
+            }
         } else if deadline <= wake {
             let Some(t) = self.deadlines.pop_front() else {
                 return;
             };
             let req = self.requests[t.request as usize];
             if req.generation == t.generation && !req.resolved {
-                self.resolve(t.request, End::Timeout, now);
-                self.maybe_free_request(t.request);
+                self.end_request(t.request, End::Timeout, now);
             }
         } else {
-            self.on_token(now, router, routing, services);
+            self.on_token(now, router, streams);
+        }
+    }
+
+    /// A service ends or is cut, a waiting copy reaches its patience, or a phantom's work
+    /// ends; the instance's response goes to outlier detection.
+    fn on_event(&mut self, kind: Kind, now: f64, router: &mut Router) {
+        match kind {
+            Kind::Done(c) | Kind::Expire(c) => {
+                let served = matches!(kind, Kind::Done(_));
+                let i = self.copies[c as usize].instance as usize;
+                self.on_service_end(c, now, served);
+                router.record(i, now, served);
+            }
+            Kind::Phantom(i) => self.on_phantom_done(i as usize, now),
+            Kind::GiveUp { copy, sent } => {
+                let c = self.copies[copy as usize];
+                if c.state == State::Waiting && c.sent == sent {
+                    router.record(c.instance as usize, now, false);
+                }
+            }
         }
     }
 
     /// A success brought a token: the first request still waiting for one takes it, and the
     /// next is woken while tokens last.
-    fn on_token(
-        &mut self,
-        now: f64,
-        router: &mut Router,
-        routing: &mut Mulberry32,
-        services: &mut Mulberry32,
-    ) {
+    fn on_token(&mut self, now: f64, router: &mut Router, streams: &mut Streams) {
         self.token_wake = None;
         while let Some(t) = self.awaiting_token.pop_front() {
             let req = self.requests[t.request as usize];
             if req.generation == t.generation && !req.resolved {
-                self.on_hedge(
-                    t.request,
-                    t.generation,
-                    now,
-                    true,
-                    router,
-                    routing,
-                    services,
-                );
+                self.on_hedge(t, now, true, router, streams);
                 break;
             }
         }
@@ -758,84 +757,109 @@ impl Engine {
         self.next_in_queue(i, now);
     }
 
-    /// A request's hedge falls due (`woken`: it was waiting for a token and one came).
-    #[allow(clippy::too_many_arguments)]
+    /// Request `t.request`'s hedge falls due (`woken`: it was waiting for a token and one
+    /// came): with a token it is sent, and the next one set.
     fn on_hedge(
         &mut self,
-        r: u32,
-        generation: u32,
+        t: Timer,
         now: f64,
         woken: bool,
         router: &mut Router,
-        routing: &mut Mulberry32,
-        services: &mut Mulberry32,
+        streams: &mut Streams,
     ) {
-        let req = self.requests[r as usize];
-        if req.generation != generation || req.resolved {
-            return;
-        }
-        if !self.alive(r, now) {
-            self.resolve(r, End::Timeout, now);
-            self.maybe_free_request(r);
-            return;
-        }
-        let Some(h) = self.hedging else {
+        let Some((h, deadline)) = self.hedge_due(t, now) else {
             return;
         };
+        if !self.bucket.as_mut().is_some_and(TokenBucket::try_take) {
+            self.await_token(t, now, woken, deadline);
+            return;
+        }
+        self.send_hedge(t.request, now, router, streams);
+        let next = now + h.delay_s;
+        self.follow_up(
+            t.request,
+            t.generation,
+            (next < deadline).then_some(next),
+            deadline,
+        );
+    }
+
+    /// Whether the request of a hedge due at `now` may still be hedged: open, hedging on,
+    /// some copy of it still able to succeed, its total timeout not passed (else it fails
+    /// there). Hedging's settings and the total timeout's time.
+    fn hedge_due(&mut self, t: Timer, now: f64) -> Option<(Hedging, f64)> {
+        let r = t.request;
+        let req = self.requests[r as usize];
+        if req.generation != t.generation || req.resolved {
+            return None;
+        }
+        if !self.alive(r, now) {
+            self.end_request(r, End::Timeout, now);
+            return None;
+        }
+        let h = self.hedging?;
         let deadline = req.arrival + self.total_timeout;
         if now >= deadline {
             // The total timeout changed under it and has passed.
-            self.resolve(r, End::Timeout, now);
-            self.maybe_free_request(r);
-            return;
+            self.end_request(r, End::Timeout, now);
+            return None;
         }
-        if !self.bucket.as_mut().is_some_and(TokenBucket::try_take) {
-            // No token: the hedge waits for the next one a success brings, instead of
-            // looking again every delay (which, behind a copy that never ends, would cost an
-            // event every delay for ever). Meanwhile the request ends with its answer, its
-            // copies' patience, or its total timeout.
-            let waiting = Timer {
-                time: now,
-                request: r,
-                generation,
-            };
-            if woken {
-                self.awaiting_token.push_front(waiting);
-            } else {
-                self.awaiting_token.push_back(waiting);
-            }
-            if deadline.is_finite() {
-                self.arm_deadline(r, deadline, generation);
-            }
-            return;
+        Some((h, deadline))
+    }
+
+    /// No token: the hedge waits for the next one a success brings, instead of looking
+    /// again every delay (which, behind a copy that never ends, would cost an event every
+    /// delay for ever). Meanwhile the request ends with its answer, its copies' patience, or
+    /// its total timeout (at `deadline`).
+    fn await_token(&mut self, t: Timer, now: f64, woken: bool, deadline: f64) {
+        let waiting = Timer { time: now, ..t };
+        if woken {
+            self.awaiting_token.push_front(waiting);
+        } else {
+            self.awaiting_token.push_back(waiting);
         }
-        let used = req.used;
+        if deadline.is_finite() {
+            self.arm_deadline(t.request, deadline, t.generation);
+        }
+    }
+
+    /// Sends a copy of request `r` to an instance it has not used yet, when the policy finds
+    /// one.
+    fn send_hedge(&mut self, r: u32, now: f64, router: &mut Router, streams: &mut Streams) {
+        let req = self.requests[r as usize];
         router.settle(now);
-        let target = router.choose_other(routing, req.key_hash, &used[..req.n_used], |i| {
+        let used = &req.used[..req.n_used];
+        let target = router.choose_other(&mut streams.routing, req.key_hash, used, |i| {
             self.held(i, now)
         });
-        if let Some(target) = target {
-            let service = self.service.draw(services, self.service_mean);
-            let c = self.new_copy(r, target, now, service, true);
-            if req.counted {
-                self.tally.hedges_sent += 1;
-            }
-            if self.admit(c, target, now) == Admit::Rejected {
-                self.drop_copy(c);
-            }
+        let Some(target) = target else {
+            return;
+        };
+        let service = self.service.draw(&mut streams.services, self.service_mean);
+        let c = self.new_copy(r, target, now, service, true);
+        if req.counted {
+            self.tally.hedges_sent += 1;
         }
-        if now + h.delay_s < deadline {
-            schedule(
+        if self.admit(c, target, now) == Admit::Rejected {
+            self.drop_copy(c);
+        }
+    }
+
+    /// What follows a copy of request `r` sent now: its next hedge at `next_hedge`, or else
+    /// (after the last hedge, or without any) its total timeout at `deadline`, from which on
+    /// only that can end it.
+    fn follow_up(&mut self, r: u32, generation: u32, next_hedge: Option<f64>, deadline: f64) {
+        match next_hedge {
+            Some(time) => schedule(
                 &mut self.hedge_timers,
                 Timer {
-                    time: now + h.delay_s,
+                    time,
                     request: r,
                     generation,
                 },
-            );
-        } else {
-            // The last hedge: from here on only the total timeout can end the request.
-            self.arm_deadline(r, deadline, generation);
+            ),
+            None if deadline.is_finite() => self.arm_deadline(r, deadline, generation),
+            None => {}
         }
     }
 
@@ -855,64 +879,119 @@ impl Engine {
         }
     }
 
-    /// A request arriving at `now`; whether it found its instance's workers all busy (and
-    /// was counted as waiting).
-    #[allow(clippy::too_many_arguments)]
+    /// A request arriving at `now` with key hash `key_hash`: its service time drawn, then
+    /// routed and served (`counted`: its outcome counts).
     pub(crate) fn arrive(
         &mut self,
         now: f64,
-        service: f64,
         key_hash: u64,
         counted: bool,
         router: &mut Router,
-        routing: &mut Mulberry32,
+        streams: &mut Streams,
     ) {
+        let service = self.service.draw(&mut streams.services, self.service_mean);
         self.events += 1;
         // Outlier detection and slow start as they stand at the arrival.
         router.settle(now);
         let r = self.new_request(now, key_hash, counted);
-        let target = router.choose(routing, key_hash, |i| self.held(i, now));
-        match target {
-            None => self.resolve(r, End::Rejected, now),
+        let target = router.choose(&mut streams.routing, key_hash, |i| self.held(i, now));
+        let admitted = match target {
+            None => Admit::Rejected,
             Some(target) => {
                 let c = self.new_copy(r, target, now, service, false);
-                match self.admit(c, target, now) {
-                    Admit::Rejected => {
-                        self.drop_copy(c);
-                        self.resolve(r, End::Rejected, now);
-                    }
-                    admitted => {
-                        if counted && admitted == Admit::Queued {
-                            self.tally.waited += 1;
-                        }
-                        let generation = self.requests[r as usize].generation;
-                        // The total timeout is set by the last hedge timer of the chain
-                        // (few requests live that long); without a chain, here.
-                        let chain = self.hedging.filter(|h| h.delay_s < self.total_timeout);
-                        if let Some(h) = chain {
-                            schedule(
-                                &mut self.hedge_timers,
-                                Timer {
-                                    time: now + h.delay_s,
-                                    request: r,
-                                    generation,
-                                },
-                            );
-                        } else if self.total_timeout.is_finite() {
-                            schedule(
-                                &mut self.deadlines,
-                                Timer {
-                                    time: now + self.total_timeout,
-                                    request: r,
-                                    generation,
-                                },
-                            );
-                        }
-                    }
+                let admitted = self.admit(c, target, now);
+                if admitted == Admit::Rejected {
+                    self.drop_copy(c);
                 }
+                admitted
             }
+        };
+        if admitted == Admit::Rejected {
+            self.resolve(r, End::Rejected, now);
+        } else {
+            if counted && admitted == Admit::Queued {
+                self.tally.waited += 1;
+            }
+            let generation = self.requests[r as usize].generation;
+            // The total timeout is set by the last hedge timer of the chain (few requests
+            // live that long); without a chain, here.
+            let chain = self.hedging.filter(|h| h.delay_s < self.total_timeout);
+            let next_hedge = chain.map(|h| now + h.delay_s);
+            self.follow_up(r, generation, next_hedge, now + self.total_timeout);
         }
         self.maybe_free_request(r);
+    }
+
+    /// The event list of a whole run: its instances, the running ones' workers available.
+    fn for_run(config: &RunConfig, options: &Options, plan: &Plan) -> Self {
+        let mut engine = Engine::new(
+            plan.instances,
+            plan.slots,
+            plan.cap,
+            options.service,
+            config.service_s,
+            config.patience(),
+            options.hedging,
+            Tally::new(config.customers, plan.instances),
+        );
+        engine.slow = options.slow;
+        engine.scope = options.timeout_scope;
+        engine.capacity_now = plan.initially_active().len() * plan.slots;
+        engine
+    }
+
+    /// An instance starts, drains or stops at its time: the router told, the workers
+    /// available counted, a stopped instance's requests cut.
+    fn change(&mut self, change: &InstanceChange, router: &mut Router) {
+        change.route(router);
+        match change.kind {
+            ChangeKind::Start => self.capacity_now += self.slots,
+            ChangeKind::Drain => {}
+            ChangeKind::Stop => self.stop(change.instance as usize, change.at_s),
+        }
+    }
+}
+
+/// The window a run's utilization is measured over: busy and available worker time since
+/// the first counted arrival, and both as they stood at the last arrival.
+struct Window {
+    first_counted: f64,
+    last_t: f64,
+    busy: f64,
+    capacity: f64,
+    busy_at_last: f64,
+    capacity_at_last: f64,
+    last_arrival: f64,
+}
+
+impl Window {
+    fn new() -> Self {
+        Window {
+            first_counted: f64::INFINITY,
+            last_t: 0.0,
+            busy: 0.0,
+            capacity: 0.0,
+            busy_at_last: 0.0,
+            capacity_at_last: 0.0,
+            last_arrival: 0.0,
+        }
+    }
+
+    /// Time runs on to `now`, the engine's workers as they were since the last call.
+    fn advance(&mut self, now: f64, engine: &Engine) {
+        if now > self.first_counted {
+            let dt = now - self.last_t.max(self.first_counted);
+            self.busy += engine.busy_total as f64 * dt;
+            self.capacity += engine.capacity_now as f64 * dt;
+        }
+        self.last_t = now;
+    }
+
+    /// A request arrived at `now`.
+    fn arrival(&mut self, now: f64) {
+        self.last_arrival = now;
+        self.busy_at_last = self.busy;
+        self.capacity_at_last = self.capacity;
     }
 }
 
@@ -924,43 +1003,16 @@ pub(super) fn run(
     plan: &Plan,
     cap: u64,
 ) -> Result<RunOutcome, RunError> {
-    let active = plan.initially_active();
-    let patience = config.timeout_s.unwrap_or(f64::INFINITY);
-    let mut engine = Engine::new(
-        plan.instances,
-        plan.slots,
-        plan.cap,
-        options.service,
-        config.service_s,
-        patience,
-        options.hedging,
-        Tally::new(config.customers, plan.instances),
-    );
-    engine.slow = options.slow;
-    engine.scope = options.timeout_scope;
-    engine.capacity_now = active.len() * plan.slots;
-    let mut router = Router::new(config.routing, active);
-    router.set_choices(options.choice_count);
-    router.set_host_selection(options.host_selection, 0.0);
+    let mut router = plan.router(config, options);
+    let mut engine = Engine::for_run(config, options, plan);
     engine.report = router.detects_outliers();
-    let mut arrivals = Mulberry32::stream(config.seed, ARRIVAL_STREAM);
-    let mut services = Mulberry32::stream(config.seed, SERVICE_STREAM);
-    let mut routing = Mulberry32::stream(config.seed, ROUTING_STREAM);
-    let mut key_draws = Mulberry32::stream(config.seed, KEY_STREAM);
+    let mut streams = Streams::of(config.seed);
     let mean_gap = 1.0 / config.arrival_rate;
     let total = config.warmup + config.customers;
-
     let mut arrived = 0u64;
-    let mut next_arrival = arrivals.exponential(mean_gap);
+    let mut next_arrival = streams.arrivals.exponential(mean_gap);
     let mut next_change = 0usize;
-    // Busy and available worker time since the first counted arrival, and both as they
-    // stood at the last arrival.
-    let mut first_counted = f64::INFINITY;
-    let mut last_t: f64 = 0.0;
-    let (mut busy_time, mut capacity_time) = (0.0, 0.0);
-    let (mut busy_at_last, mut capacity_at_last) = (0.0, 0.0);
-    let mut last_arrival = 0.0;
-
+    let mut window = Window::new();
     loop {
         let t_arrival = if arrived < total {
             next_arrival
@@ -979,64 +1031,31 @@ pub(super) fn run(
         if engine.events > cap {
             return Err(RunError::EventCap { cap });
         }
-        if now > first_counted {
-            let dt = now - last_t.max(first_counted);
-            busy_time += engine.busy_total as f64 * dt;
-            capacity_time += engine.capacity_now as f64 * dt;
-        }
-        last_t = now;
-
+        window.advance(now, &engine);
         if t_change <= t_arrival && t_change <= t_event {
-            let change = plan.changes[next_change];
+            engine.change(&plan.changes[next_change], &mut router);
             next_change += 1;
-            let i = change.instance as usize;
-            router.settle(now);
-            match change.kind {
-                ChangeKind::Start => {
-                    router.add(change.instance, now);
-                    engine.capacity_now += plan.slots;
-                }
-                ChangeKind::Drain => router.remove(change.instance, now),
-                ChangeKind::Stop => {
-                    router.remove(change.instance, now);
-                    engine.stop(i, now);
-                }
+        } else if t_event <= t_arrival {
+            engine.step(now, &mut router, &mut streams);
+        } else {
+            if arrived == config.warmup {
+                window.first_counted = now;
             }
-            continue;
+            let key_hash = plan.key_hash(&mut streams.keys);
+            let counted = arrived >= config.warmup;
+            engine.arrive(now, key_hash, counted, &mut router, &mut streams);
+            arrived += 1;
+            next_arrival = streams.next_arrival(now, mean_gap);
+            window.arrival(now);
         }
-        if t_event <= t_arrival {
-            engine.step(now, &mut router, &mut routing, &mut services);
-            continue;
-        }
-
-        // An arrival.
-        let k = arrived;
-        arrived += 1;
-        next_arrival = now + arrivals.exponential(mean_gap);
-        let service = options.service.draw(&mut services, config.service_s);
-        let key_hash = plan.key_hash(&mut key_draws);
-        let counted = k >= config.warmup;
-        if k == config.warmup {
-            first_counted = now;
-        }
-        engine.arrive(now, service, key_hash, counted, &mut router, &mut routing);
-        last_arrival = now;
-        busy_at_last = busy_time;
-        capacity_at_last = capacity_time;
     }
-
-    let utilization = if capacity_at_last > 0.0 {
-        (busy_at_last / capacity_at_last).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let utilization = utilization(window.busy_at_last, window.capacity_at_last);
     let tokens_left = engine.bucket.map(|b| b.tokens());
-    let events = engine.events;
-    let hosts = router.host_counts(last_arrival);
+    let hosts = router.host_counts(window.last_arrival);
     let host_events = router.host_events().to_vec();
     Ok(engine
         .tally
-        .finish(utilization, tokens_left, events, hosts, host_events))
+        .finish(utilization, tokens_left, engine.events, hosts, host_events))
 }
 
 #[cfg(test)]

@@ -45,6 +45,8 @@ mod heap;
 pub mod hedging;
 pub mod keys;
 pub(crate) mod route;
+pub(crate) mod streams;
+pub(crate) mod tally;
 
 use crate::outlier::ENVOY_OUTLIER_DETECTION;
 use crate::relations::{
@@ -52,11 +54,13 @@ use crate::relations::{
     ENVOY_LOAD_BALANCERS, KIEFER_WOLFOWITZ_1955, MITZENMACHER_2001,
 };
 use crate::rng::Mulberry32;
-use arrivals::{ArrivalFleet, Fate};
+use arrivals::ArrivalFleet;
 pub use health::{HostCounts, HostEvent, HostSelection, SlowStart};
 pub use hedging::{HedgeError, Hedging, TokenBucket};
 pub use keys::{KeySpace, ServiceShape, ZipfKeys};
 use route::Router;
+use streams::Streams;
+use tally::{utilization, Tally};
 
 /// How the engine turns arrivals into starts, departures and timeouts, and how each policy
 /// routes.
@@ -124,6 +128,11 @@ impl RunConfig {
     /// (8 bytes each) for exact percentiles.
     pub const MAX_CUSTOMERS: u64 = 20_000_000;
 
+    /// The patience of every request, s (∞ without a timeout).
+    fn patience(&self) -> f64 {
+        self.timeout_s.unwrap_or(f64::INFINITY)
+    }
+
     fn check(&self) -> Result<(), ConfigError> {
         let bad = |field| Err(ConfigError { field });
         if self.instances == 0 {
@@ -175,6 +184,18 @@ pub struct InstanceChange {
     pub kind: ChangeKind,
 }
 
+impl InstanceChange {
+    /// Tells the router: a starting instance joins it, a draining or stopping one leaves it
+    /// (the responses due before the change count before it).
+    fn route(&self, router: &mut Router) {
+        router.settle(self.at_s);
+        match self.kind {
+            ChangeKind::Start => router.add(self.instance, self.at_s),
+            ChangeKind::Drain | ChangeKind::Stop => router.remove(self.instance, self.at_s),
+        }
+    }
+}
+
 /// One instance's service time multiplied by a factor for a while: a request whose service
 /// starts on it within [from, to) takes factor times its drawn service time.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -221,6 +242,18 @@ pub enum TimeoutScope {
     /// to the end. The patience of M/M/N+D (the minute model's timeouts), kept to hold the
     /// engine against those formulas.
     Queue,
+}
+
+impl TimeoutScope {
+    /// When a call sent at `sent` with `patience` is cut if still in service: at its
+    /// deadline when the timeout bounds the whole call, never when it bounds only the wait.
+    #[inline]
+    pub(crate) fn deadline(self, sent: f64, patience: f64) -> f64 {
+        match self {
+            TimeoutScope::Call => sent + patience,
+            TimeoutScope::Queue => f64::INFINITY,
+        }
+    }
 }
 
 /// What [`run_with`] adds to a [`RunConfig`].
@@ -306,66 +339,80 @@ fn bad(field: &'static str) -> RunError {
     RunError::Config(ConfigError { field })
 }
 
+/// The options' keys, service shape, limits and host selection, each in its range.
+fn check_settings(options: &Options) -> Result<(), RunError> {
+    if !options.keys.is_valid() {
+        return Err(bad("keys"));
+    }
+    if !options.service.is_valid() {
+        return Err(bad("service"));
+    }
+    if options.limits.max_requests == Some(0) {
+        return Err(bad("max_requests"));
+    }
+    if !options.host_selection.is_valid() {
+        return Err(bad("host_selection"));
+    }
+    Ok(())
+}
+
+/// Each instance's start and stop times (0 and ∞ for one that runs throughout), for the
+/// `running` instances at the start and those the `changes` (in time order) name: each
+/// instance goes not yet started → running → draining → stopped, in that order.
+fn lifetimes(running: u32, changes: &[InstanceChange]) -> Result<Vec<(f64, f64)>, RunError> {
+    let instances = changes
+        .iter()
+        .map(|c| c.instance.saturating_add(1))
+        .fold(running, u32::max);
+    if instances > MAX_INSTANCES {
+        return Err(bad("changes"));
+    }
+    let instances = instances as usize;
+    let mut state: Vec<u8> = (0..instances)
+        .map(|i| u8::from(i < running as usize))
+        .collect();
+    let mut alive: Vec<(f64, f64)> = state
+        .iter()
+        .map(|&s| {
+            if s == 1 {
+                (0.0, f64::INFINITY)
+            } else {
+                (f64::INFINITY, f64::INFINITY)
+            }
+        })
+        .collect();
+    for c in changes {
+        if !(c.at_s >= 0.0 && c.at_s.is_finite()) {
+            return Err(bad("changes"));
+        }
+        let i = c.instance as usize;
+        let next = match (state[i], c.kind) {
+            (0, ChangeKind::Start) => 1,
+            (1, ChangeKind::Drain) => 2,
+            (1 | 2, ChangeKind::Stop) => 3,
+            _ => return Err(bad("changes")),
+        };
+        match c.kind {
+            ChangeKind::Start => alive[i].0 = c.at_s,
+            ChangeKind::Stop => alive[i].1 = c.at_s,
+            ChangeKind::Drain => {}
+        }
+        state[i] = next;
+    }
+    Ok(alive)
+}
+
 impl Plan {
     fn new(config: &RunConfig, options: &Options) -> Result<Self, RunError> {
         config.check().map_err(RunError::Config)?;
         if config.instances > MAX_INSTANCES {
             return Err(bad("instances"));
         }
-        if !options.keys.is_valid() {
-            return Err(bad("keys"));
-        }
-        if !options.service.is_valid() {
-            return Err(bad("service"));
-        }
-        if options.limits.max_requests == Some(0) {
-            return Err(bad("max_requests"));
-        }
-        if !options.host_selection.is_valid() {
-            return Err(bad("host_selection"));
-        }
+        check_settings(options)?;
         let mut changes = options.changes.clone();
         changes.sort_by(|a, b| a.at_s.total_cmp(&b.at_s));
-        let instances = changes
-            .iter()
-            .map(|c| c.instance.saturating_add(1))
-            .fold(config.instances, u32::max);
-        if instances > MAX_INSTANCES {
-            return Err(bad("changes"));
-        }
-        let instances = instances as usize;
-        // Each instance: not yet started → running → draining → stopped, in that order.
-        let mut state: Vec<u8> = (0..instances)
-            .map(|i| u8::from(i < config.instances as usize))
-            .collect();
-        let mut alive: Vec<(f64, f64)> = state
-            .iter()
-            .map(|&s| {
-                if s == 1 {
-                    (0.0, f64::INFINITY)
-                } else {
-                    (f64::INFINITY, f64::INFINITY)
-                }
-            })
-            .collect();
-        for c in &changes {
-            if !(c.at_s >= 0.0 && c.at_s.is_finite()) {
-                return Err(bad("changes"));
-            }
-            let i = c.instance as usize;
-            let next = match (state[i], c.kind) {
-                (0, ChangeKind::Start) => 1,
-                (1, ChangeKind::Drain) => 2,
-                (1 | 2, ChangeKind::Stop) => 3,
-                _ => return Err(bad("changes")),
-            };
-            match c.kind {
-                ChangeKind::Start => alive[i].0 = c.at_s,
-                ChangeKind::Stop => alive[i].1 = c.at_s,
-                ChangeKind::Drain => {}
-            }
-            state[i] = next;
-        }
+        let alive = lifetimes(config.instances, &changes)?;
+        let instances = alive.len();
         if let Some(s) = &options.slow {
             let ok = (s.instance as usize) < instances
                 && s.factor > 0.0
@@ -409,6 +456,15 @@ impl Plan {
             .collect()
     }
 
+    /// The router of a run: the policy over the instances running at the start, with the
+    /// options' choices and host selection.
+    fn router(&self, config: &RunConfig, options: &Options) -> Router {
+        let mut router = Router::new(config.routing, self.initially_active());
+        router.set_choices(options.choice_count);
+        router.set_host_selection(options.host_selection, 0.0);
+        router
+    }
+
     /// Worker time available over [from, to): each instance's slots over the part of the
     /// window it runs.
     fn capacity(&self, from: f64, to: f64) -> f64 {
@@ -417,6 +473,18 @@ impl Plan {
             .map(|&(up, down)| (to.min(down) - from.max(up)).max(0.0))
             .sum::<f64>()
             * self.slots as f64
+    }
+
+    /// The instances of a run by arrival times, with every worker free at the start.
+    fn arrival_fleet(&self, config: &RunConfig, options: &Options) -> ArrivalFleet {
+        let track_held = (config.routing.reads_held() && self.instances > 1) || self.cap.is_some();
+        let mut fleet = ArrivalFleet::new(self.instances, self.slots, self.cap, track_held, |i| {
+            self.alive[i].1
+        });
+        fleet.patience = config.patience();
+        fleet.scope = options.timeout_scope;
+        fleet.slow = options.slow;
+        fleet
     }
 
     /// The hash of the next request's key (0 when the policy reads no key).
@@ -489,91 +557,6 @@ pub struct RunOutcome {
     pub events: u64,
 }
 
-/// Each kind of draw has its own stream of the seed ([`Mulberry32::stream`]): disjoint for
-/// 2^30 draws, and a run draws at most two per request for any of them (hedges aside).
-pub(crate) const ARRIVAL_STREAM: u32 = 0;
-pub(crate) const SERVICE_STREAM: u32 = 1;
-pub(crate) const ROUTING_STREAM: u32 = 2;
-pub(crate) const KEY_STREAM: u32 = 3;
-
-/// The counts both ways of running gather, turned into a [`RunOutcome`] at the end.
-pub(crate) struct Tally {
-    pub(crate) customers: u64,
-    pub(crate) sojourns: Vec<f64>,
-    pub(crate) served_by: Vec<u64>,
-    pub(crate) waited: u64,
-    pub(crate) gave_up: u64,
-    pub(crate) rejected: u64,
-    pub(crate) reset: u64,
-    pub(crate) wait_sum: f64,
-    pub(crate) hedge_wait_sum: f64,
-    pub(crate) hedges_sent: u64,
-    pub(crate) hedges_won: u64,
-    pub(crate) hedges_cancelled: u64,
-    pub(crate) duplicates: u64,
-}
-
-impl Tally {
-    pub(crate) fn new(customers: u64, instances: usize) -> Self {
-        let capacity = usize::try_from(customers).unwrap_or(usize::MAX);
-        Tally {
-            customers,
-            sojourns: Vec::with_capacity(capacity),
-            served_by: vec![0; instances],
-            waited: 0,
-            gave_up: 0,
-            rejected: 0,
-            reset: 0,
-            wait_sum: 0.0,
-            hedge_wait_sum: 0.0,
-            hedges_sent: 0,
-            hedges_won: 0,
-            hedges_cancelled: 0,
-            duplicates: 0,
-        }
-    }
-
-    fn finish(
-        mut self,
-        utilization: f64,
-        tokens_left: Option<f64>,
-        events: u64,
-        hosts: HostCounts,
-        host_events: Vec<HostEvent>,
-    ) -> RunOutcome {
-        let customers = self.customers as f64;
-        let served = self.sojourns.len();
-        let per_served = |sum: f64| if served > 0 { sum / served as f64 } else { 0.0 };
-        let mean_sojourn_s = per_served(self.sojourns.iter().sum::<f64>());
-        let [p50_s, p95_s, p99_s, p999_s] =
-            percentiles(&mut self.sojourns, [0.5, 0.95, 0.99, 0.999]);
-        RunOutcome {
-            p_wait: self.waited as f64 / customers,
-            mean_wait_s: per_served(self.wait_sum),
-            mean_hedge_wait_s: per_served(self.hedge_wait_sum),
-            mean_sojourn_s,
-            p50_s,
-            p95_s,
-            p99_s,
-            p999_s,
-            timeout_share: self.gave_up as f64 / customers,
-            rejected_share: self.rejected as f64 / customers,
-            reset_share: self.reset as f64 / customers,
-            utilization,
-            per_instance_served: self.served_by,
-            hedges_sent: self.hedges_sent,
-            hedges_won: self.hedges_won,
-            hedges_cancelled: self.hedges_cancelled,
-            duplicates: self.duplicates,
-            tokens_left,
-            hosts,
-            host_events,
-            customers: self.customers,
-            events,
-        }
-    }
-}
-
 /// Runs the engine.
 pub fn run(config: &RunConfig) -> Result<RunOutcome, ConfigError> {
     run_with(config, &Options::default()).map_err(|e| match e {
@@ -607,123 +590,47 @@ fn plan_requests(config: &RunConfig) -> u64 {
     config.warmup.saturating_add(config.customers)
 }
 
+/// Runs the engine by arrival times: each request's fate is known at its arrival.
 fn run_by_arrivals(config: &RunConfig, options: &Options, plan: &Plan) -> RunOutcome {
-    let n_inst = plan.instances;
-    let track_held = (config.routing.reads_held() && n_inst > 1) || plan.cap.is_some();
-    let mut fleet = ArrivalFleet::new(n_inst, plan.slots, plan.cap, track_held, |i| {
-        plan.alive[i].1
-    });
-    fleet.scope = options.timeout_scope;
-    let mut router = Router::new(config.routing, plan.initially_active());
-    router.set_choices(options.choice_count);
-    router.set_host_selection(options.host_selection, 0.0);
-    let outliers = router.detects_outliers();
-    let mut arrivals = Mulberry32::stream(config.seed, ARRIVAL_STREAM);
-    let mut services = Mulberry32::stream(config.seed, SERVICE_STREAM);
-    let mut routing = Mulberry32::stream(config.seed, ROUTING_STREAM);
-    let mut key_draws = Mulberry32::stream(config.seed, KEY_STREAM);
+    let mut router = plan.router(config, options);
+    let mut fleet = plan.arrival_fleet(config, options);
+    fleet.report = router.detects_outliers();
+    let mut streams = Streams::of(config.seed);
     let mean_gap = 1.0 / config.arrival_rate;
-    let patience = config.timeout_s.unwrap_or(f64::INFINITY);
     let total = config.warmup + config.customers;
-    let slow = options.slow.as_ref();
 
-    let mut tally = Tally::new(config.customers, n_inst);
+    let mut tally = Tally::new(config.customers, plan.instances);
     let mut busy = 0.0;
     let mut first_counted = 0.0;
     let mut now = 0.0;
     let mut next_change = 0;
-
     for k in 0..total {
-        now += arrivals.exponential(mean_gap);
-        let service = options.service.draw(&mut services, config.service_s);
-        let key_hash = plan.key_hash(&mut key_draws);
+        now = streams.next_arrival(now, mean_gap);
+        let service = options
+            .service
+            .draw(&mut streams.services, config.service_s);
+        let key_hash = plan.key_hash(&mut streams.keys);
         while let Some(change) = plan.changes.get(next_change).filter(|c| c.at_s <= now) {
-            // The responses due before the change count before it.
-            router.settle(change.at_s);
-            match change.kind {
-                ChangeKind::Start => router.add(change.instance, change.at_s),
-                ChangeKind::Drain | ChangeKind::Stop => router.remove(change.instance, change.at_s),
-            }
+            change.route(&mut router);
             next_change += 1;
         }
-        // Outlier detection sees the responses whose time has come, never a later one.
-        router.settle(now);
-        let counted = k >= config.warmup;
         if k == config.warmup {
             first_counted = now;
         }
-        let fate = fleet.offer(
-            &mut router,
-            &mut routing,
-            now,
-            service,
-            key_hash,
-            patience,
-            slow,
-        );
-        if outliers {
-            if let Some((instance, at, ok)) = fate.response(now, patience) {
-                router.observe(instance, at, ok);
-            }
-        }
-        if !counted {
+        let fate = fleet.serve(&mut router, &mut streams.routing, now, service, key_hash);
+        if k < config.warmup {
             continue;
         }
-        match fate {
-            Fate::Rejected => tally.rejected += 1,
-            Fate::GaveUp { .. } => {
-                tally.waited += 1;
-                tally.gave_up += 1;
-            }
-            Fate::ResetWaiting { waited, .. } => {
-                tally.waited += u64::from(waited);
-                tally.reset += 1;
-            }
-            Fate::ResetInService {
-                waited, start, end, ..
-            } => {
-                tally.waited += u64::from(waited);
-                // Work before the first counted arrival is not in the window.
-                busy += end - start.max(first_counted);
-                tally.reset += 1;
-            }
-            Fate::TimedOutInService {
-                waited, start, end, ..
-            } => {
-                tally.waited += u64::from(waited);
-                busy += end - start.max(first_counted);
-                tally.gave_up += 1;
-            }
-            Fate::Served {
-                instance,
-                wait,
-                service,
-                start,
-                end,
-            } => {
-                tally.waited += u64::from(wait > 0.0);
-                busy += end - start.max(first_counted);
-                tally.wait_sum += wait;
-                tally.sojourns.push(wait + service);
-                tally.served_by[instance] += 1;
-            }
+        if let Some((_, start, end)) = fate.worker() {
+            // Work before the first counted arrival is not in the window.
+            busy += end - start.max(first_counted);
         }
+        tally.count_fate(&fate);
     }
 
-    // Busy time after the last arrival is outside the window: after it, a worker whose free
-    // time lies later is busy without a gap until then.
-    let overhang: f64 = fleet
-        .instances
-        .iter()
-        .flat_map(|i| i.busy.iter())
-        .map(|f| (f - now).max(0.0))
-        .sum();
+    // Busy time after the last arrival is outside the window.
     let capacity = plan.capacity(first_counted, now);
-    let utilization = if capacity > 0.0 {
-        ((busy - overhang) / capacity).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let utilization = utilization(busy - fleet.overhang(now), capacity);
     let hosts = router.host_counts(now);
     tally.finish(
         utilization,

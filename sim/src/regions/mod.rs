@@ -21,8 +21,10 @@
 
 pub mod debrief;
 pub mod failover;
+mod probes;
 pub mod scenario;
 pub mod step;
+mod walk;
 
 use crate::message::{Message, MessageId};
 use crate::relations::{Relation, RelationId, THIS_MODEL};

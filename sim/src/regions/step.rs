@@ -5,8 +5,8 @@
 use super::failover::out_of_routing;
 use super::walk::Walk;
 use super::{
-    code, demand_shares, policy_of, Region, RegionAction, RegionHealth, RegionMinute, SourceView,
-    MAX_REGIONS, UTC_OFFSETS_MIN,
+    code, demand_shares, Region, RegionAction, RegionHealth, RegionMinute, SourceHealth,
+    SourceView, SourceViews, MAX_REGIONS, UTC_OFFSETS_MIN,
 };
 use crate::action::ActionKind;
 use crate::autoscale::target_tracking::TargetTracking;
@@ -16,6 +16,7 @@ use crate::event::{EventKind, FleetReason};
 use crate::fleet::{Fleet, InstanceState};
 #[cfg(test)]
 use crate::health::ProbeConfig;
+use crate::health::SourceKind;
 use crate::params::ModelParams;
 use crate::record::MinuteRecord;
 use crate::scenario::{Scenario, Scripted};
@@ -85,7 +86,7 @@ pub fn regions_of(
                 restoring: Vec::new(),
                 recovery_floor: None,
                 grey: Vec::new(),
-                health: RegionHealth::new(params.db_replicas),
+                health: RegionHealth::new(params),
                 outlier: Default::default(),
                 drained: false,
                 routed_to: r,
@@ -518,16 +519,14 @@ impl Simulation {
         total_rate: f64,
     ) -> RegionMinute {
         let region = &self.regions[r];
-        let ((ah, at), (dh, dt)) = region.health.counts();
-        // The policy in force at the minute's end (a change this minute included).
-        let policy = policy_of(&self.params);
-        let view = |state, healthy, total| SourceView {
-            state,
-            healthy,
-            total,
-            healthy_percent: policy.healthy_percent,
-            min_healthy: policy.min_healthy,
-        };
+        let sources = SourceViews(
+            region
+                .health
+                .sources
+                .iter()
+                .map(|s| (s.kind, self.source_view(s)))
+                .collect(),
+        );
         let (t, b, arrivals) = (&s.traffic, &s.backend, &s.arrivals);
         let a_rate: f64 = arrivals.iter().sum();
         RegionMinute {
@@ -539,8 +538,10 @@ impl Simulation {
                 self.failover_on,
                 region.drained,
             ),
-            app: view(region.health.app_state, ah, at),
-            database: view(region.health.db_state, dh, dt),
+            app: *sources
+                .get(SourceKind::AppFleet)
+                .expect("a region's sources include its app fleet"),
+            sources,
             routed_to: "",
             users_per_s,
             requests_per_s: t.rate,
@@ -566,6 +567,20 @@ impl Simulation {
             db_utilization: b.db_rho,
             db_failed: region.db_failed,
             fleet_cost_per_hour: s.service.sums.cost_per_hour,
+        }
+    }
+
+    /// A source's state and counts against its policy in force at the minute's end (a
+    /// change this minute included).
+    fn source_view(&self, s: &SourceHealth) -> SourceView {
+        let (healthy, total) = s.counts();
+        let policy = s.rule().policy(&self.params);
+        SourceView {
+            state: s.state,
+            healthy,
+            total,
+            healthy_percent: policy.healthy_percent,
+            min_healthy: policy.min_healthy,
         }
     }
 

@@ -5,7 +5,7 @@ use super::failover::{out_of_routing, route};
 use super::step::GREY_ERROR_SHARE;
 use super::{code, MAX_REGIONS};
 use crate::event::EventKind;
-use crate::health::{ProbeConfig, Resource};
+use crate::health::{ProbeConfig, Resource, SourceKind};
 use crate::message::{Message, MessageId};
 use crate::outlier::{ejection_s, ejects, may_eject, Ejection, OutlierConfig};
 use crate::sim::Simulation;
@@ -233,7 +233,7 @@ impl Simulation {
                 continue;
             }
             let (mut marked, mut dead, mut grey) = (0u32, 0u32, 0u32);
-            for (id, e) in &region.health.app {
+            for (id, e) in region.health.endpoints(SourceKind::AppFleet) {
                 if e.healthy && !region.outlier.is_ejected(*id) {
                     marked += 1;
                     dead += u32::from(region.crashed.contains(id));

@@ -163,51 +163,8 @@ impl Simulation {
         }
         self.start_health();
         match *a {
-            RegionAction::ZoneOutage { share, .. } => {
-                let r = self.at;
-                if share > 0.0 {
-                    let ids = self.service.fleet.serving_ids();
-                    let k = libm::round(share * ids.len() as f64) as usize;
-                    let crashed: Vec<u32> = ids.into_iter().take(k).collect();
-                    self.service
-                        .fleet
-                        .instances
-                        .retain(|i| !crashed.contains(&i.id));
-                    self.regions[r].grey.retain(|g| !crashed.contains(g));
-                    self.regions[r].crashed.extend(crashed.iter().copied());
-                    let left = self.service.fleet.live().max(1);
-                    self.regions[r].capacity_cap = Some(left);
-                    self.params.max_instances = left;
-                    if !crashed.is_empty() {
-                        self.emit(EventKind::InstancesCrashed {
-                            count: crashed.len() as u32,
-                        });
-                    }
-                } else {
-                    // The zone is back: the instance group boots the instances it lost
-                    // again, through the boot delay. Their endpoints stay in the backend
-                    // and fail their probes until they serve, so the region turns healthy
-                    // (and its users come back) only once they do; until then its
-                    // autoscaler keeps them.
-                    let ids = core::mem::take(&mut self.regions[r].crashed);
-                    self.regions[r].capacity_cap = None;
-                    self.params.max_instances = self.shared_max;
-                    if !ids.is_empty() {
-                        let boot_ms = secs(self.scenario.boot_minutes * 60);
-                        let build = self.deploys.live_build;
-                        self.service.fleet.restart(&ids, now_ms, boot_ms, build);
-                        self.emit(EventKind::InstancesStarted {
-                            count: ids.len() as u32,
-                            reason: FleetReason::ZoneBack,
-                        });
-                        let live = self.service.fleet.live();
-                        let region = &mut self.regions[r];
-                        region.restoring.extend(ids);
-                        region.recovery_floor = Some(live);
-                        self.settings.min_instances = self.settings.min_instances.max(live);
-                    }
-                }
-            }
+            RegionAction::ZoneOutage { share, .. } if share > 0.0 => self.zone_down(share),
+            RegionAction::ZoneOutage { .. } => self.zone_back(now_ms),
             RegionAction::DbFailure { on, .. } => self.regions[self.at].db_failed = on,
             RegionAction::BadBuild { share, .. } => {
                 let ids = self.service.fleet.serving_ids();
@@ -242,6 +199,55 @@ impl Simulation {
                 self.params.min_healthy = n;
                 self.reconfigured();
             }
+        }
+    }
+
+    /// A zone of the current region goes down: `share` of its serving instances crash (their
+    /// endpoints stay registered and fail their probes), and the region cannot grow past
+    /// what it has left.
+    fn zone_down(&mut self, share: f64) {
+        let r = self.at;
+        let ids = self.service.fleet.serving_ids();
+        let k = libm::round(share * ids.len() as f64) as usize;
+        let crashed: Vec<u32> = ids.into_iter().take(k).collect();
+        self.service
+            .fleet
+            .instances
+            .retain(|i| !crashed.contains(&i.id));
+        self.regions[r].grey.retain(|g| !crashed.contains(g));
+        self.regions[r].crashed.extend(crashed.iter().copied());
+        let left = self.service.fleet.live().max(1);
+        self.regions[r].capacity_cap = Some(left);
+        self.params.max_instances = left;
+        if !crashed.is_empty() {
+            self.emit(EventKind::InstancesCrashed {
+                count: crashed.len() as u32,
+            });
+        }
+    }
+
+    /// The current region's zone is back: the instance group boots the instances it lost
+    /// again, through the boot delay. Their endpoints stay in the backend and fail their
+    /// probes until they serve, so the region turns healthy (and its users come back) only
+    /// once they do; until then its autoscaler keeps them.
+    fn zone_back(&mut self, now_ms: Millis) {
+        let r = self.at;
+        let ids = core::mem::take(&mut self.regions[r].crashed);
+        self.regions[r].capacity_cap = None;
+        self.params.max_instances = self.shared_max;
+        if !ids.is_empty() {
+            let boot_ms = secs(self.scenario.boot_minutes * 60);
+            let build = self.deploys.live_build;
+            self.service.fleet.restart(&ids, now_ms, boot_ms, build);
+            self.emit(EventKind::InstancesStarted {
+                count: ids.len() as u32,
+                reason: FleetReason::ZoneBack,
+            });
+            let live = self.service.fleet.live();
+            let region = &mut self.regions[r];
+            region.restoring.extend(ids);
+            region.recovery_floor = Some(live);
+            self.settings.min_instances = self.settings.min_instances.max(live);
         }
     }
 

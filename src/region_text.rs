@@ -72,17 +72,24 @@ fn resource_text(resource: Resource) -> String {
         Resource::Replica { replica } => {
             tf(Msg::ResourceReplica, &[("replica", &replica.to_string())])
         }
-        Resource::Source {
-            source: SourceKind::AppFleet,
-        } => t(Msg::RegionsApp).to_owned(),
-        Resource::Source {
-            source: SourceKind::Database,
-        } => t(Msg::RegionsDatabase).to_owned(),
-        Resource::Source {
-            source: SourceKind::Composite,
+        Resource::SourceEndpoint { source, endpoint } => {
+            format!("{} {endpoint}", source_text(source))
         }
-        | Resource::Composite => t(Msg::RegionsComposite).to_owned(),
+        Resource::Source { source } => source_text(source),
+        Resource::Composite => t(Msg::RegionsComposite).to_owned(),
         Resource::ConsumerRouting => t(Msg::ResourceConsumer).to_owned(),
+    }
+}
+
+/// A health source in words ("app fleet"); a kind the page has no words for shows as its
+/// code.
+fn source_text(source: SourceKind) -> String {
+    match source {
+        SourceKind::AppFleet => t(Msg::RegionsApp).to_owned(),
+        SourceKind::Database => t(Msg::RegionsDatabase).to_owned(),
+        SourceKind::Composite => t(Msg::RegionsComposite).to_owned(),
+        #[allow(unreachable_patterns)]
+        other => other.as_str().to_owned(),
     }
 }
 

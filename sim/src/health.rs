@@ -122,27 +122,51 @@ pub const COMPOSITE: Relation = Relation {
     assumption: false,
 };
 
-/// What a health source watches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SourceKind {
-    /// The region's app fleet (its instances are the endpoints).
-    AppFleet,
-    /// The region's database replicas.
-    Database,
-    /// Another composite health check: seed 003 does not allow it as a source.
-    Composite,
+/// The registry of health sources: one line per kind of source a region's composite check
+/// combines, `Variant = "code", module::Type;`, the module being a file of
+/// `regions/sources/` whose type implements `regions::sources::Source`. It generates
+/// [`SourceKind`] here and the look-up of each kind's rules in the regions' model; adding a
+/// source is that file plus one line here.
+macro_rules! source_registry {
+    ($then:ident) => {
+        $then! {
+            /// The region's app fleet (its instances are the endpoints).
+            AppFleet = "app_fleet", app_fleet::AppFleet;
+            /// The region's database replicas.
+            Database = "database", database::Database;
+        }
+    };
+}
+pub(crate) use source_registry;
+
+/// Generates [`SourceKind`] from the registry's lines.
+macro_rules! source_kinds {
+    ($( $(#[$meta:meta])* $variant:ident = $code:literal, $module:ident :: $ty:ident; )*) => {
+        /// What a health source watches.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+        pub enum SourceKind {
+            $( $(#[$meta])* #[serde(rename = $code)] $variant, )*
+            /// Another composite health check: seed 003 does not allow it as a source.
+            #[serde(rename = "composite")]
+            Composite,
+        }
+
+        impl SourceKind {
+            /// The kinds a region's composite check combines, in the registry's order.
+            pub const REGIONAL: &'static [SourceKind] = &[$( Self::$variant, )*];
+
+            /// Its code, as the event log writes it.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $( Self::$variant => $code, )*
+                    Self::Composite => "composite",
+                }
+            }
+        }
+    };
 }
 
-impl SourceKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::AppFleet => "app_fleet",
-            Self::Database => "database",
-            Self::Composite => "composite",
-        }
-    }
-}
+source_registry!(source_kinds);
 
 /// Which resource a health transition is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -152,6 +176,8 @@ pub enum Resource {
     Endpoint { instance: u32 },
     /// A database replica (by index).
     Replica { replica: u32 },
+    /// An endpoint (by index) of another kind of health source.
+    SourceEndpoint { source: SourceKind, endpoint: u32 },
     /// A health source.
     Source { source: SourceKind },
     /// The region's composite health check.
@@ -166,6 +192,7 @@ impl Resource {
         match self {
             Self::Endpoint { .. } => "endpoint",
             Self::Replica { .. } => "replica",
+            Self::SourceEndpoint { .. } => "source_endpoint",
             Self::Source { source } => source.as_str(),
             Self::Composite => "composite",
             Self::ConsumerRouting => "consumer_routing",

@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 use oncall_sim::message::{Message, MessageId};
-use oncall_sim::regions::health::HealthState;
+use oncall_sim::regions::health::{HealthState, SourceKind};
 use oncall_sim::regions::{RegionAction, RegionMinute, SourceView};
 use oncall_sim::ActionKind;
 
@@ -63,7 +63,10 @@ fn region_row(r: &RegionMinute) -> impl IntoView {
             </td>
             <td data-field="app">{state_badge(r.app.state)} " " {source_text(&r.app)}</td>
             <td data-field="database">
-                {state_badge(r.database.state)} " " {source_text(&r.database)}
+                {r
+                    .sources
+                    .get(SourceKind::Database)
+                    .map(|s| view! { {state_badge(s.state)} " " {source_text(s)} })}
             </td>
             <td data-field="share">{pct(r.traffic_share)}</td>
             <td data-field="routed">{routed}</td>

@@ -1,10 +1,10 @@
 //! Regions: a run has one region (the service as it always was) or several. Each region
 //! owns its service unit (fleet, autoscaler instance, service model, cache), its database,
 //! its users (a share of the demand, in their own time zone), its cost and its health:
-//! endpoint probes, the health sources (the app fleet and the database's replicas) and the
-//! composite health check of seed 003, whose state the consumer's load balancer learns
-//! after a propagation delay and fails over on ([`failover`]). Outlier detection
-//! ([`outlier`]) is an option per region.
+//! endpoint probes, the health sources (the app fleet and the database's replicas, each kind
+//! a file of [`sources`]) and the composite health check of seed 003, whose state the
+//! consumer's load balancer learns after a propagation delay and fails over on
+//! ([`failover`]). Outlier detection ([`outlier`]) is an option per region.
 //!
 //! # Time inside the minute
 //!
@@ -20,14 +20,17 @@
 //! Transitions carry their second.
 
 pub mod failover;
+mod probes;
+pub mod sources;
 pub mod step;
+mod walk;
 
 use crate::message::{Message, MessageId};
 use crate::relations::{Relation, RelationId, THIS_MODEL};
 use crate::world::service::ServiceUnit;
 // Plain data the regions' model is built on, below it (their old paths kept).
 pub use crate::health;
-use crate::health::{AggregationPolicy, EndpointHealth, HealthState};
+use crate::health::{AggregationPolicy, EndpointHealth, HealthState, SourceKind};
 pub use crate::outlier;
 pub use crate::region_action::{self as action, RegionAction, RegionValueError, ACTION_NAMES};
 pub use crate::region_codes::{self as codes, code, index, MAX_REGIONS, REGION_CODES};
@@ -68,6 +71,30 @@ pub struct SourceView {
     pub min_healthy: u32,
 }
 
+/// The health sources of a region's minute, each under its kind.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SourceViews(pub Vec<(SourceKind, SourceView)>);
+
+impl SourceViews {
+    /// Source `kind`'s view, if the region has that source.
+    pub fn get(&self, kind: SourceKind) -> Option<&SourceView> {
+        self.0.iter().find(|(k, _)| *k == kind).map(|(_, v)| v)
+    }
+}
+
+/// Written as a map from each source's key to its view.
+impl serde::Serialize for SourceViews {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (kind, view) in &self.0 {
+            let key = sources::rule(*kind).map_or(kind.as_str(), |r| r.key());
+            map.serialize_entry(key, view)?;
+        }
+        map.end()
+    }
+}
+
 /// One region in one minute: what the regions panel and the per-region chart lines read.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct RegionMinute {
@@ -78,8 +105,13 @@ pub struct RegionMinute {
     pub consumer_view: HealthState,
     /// Whether the region takes traffic at the minute's end.
     pub in_routing: bool,
+    /// The app fleet's source (also among `sources`), for the readers of the fleet.
+    #[serde(skip)]
     pub app: SourceView,
-    pub database: SourceView,
+    /// Each health source's state with its counts, in the registry's order (written under
+    /// each source's key: `app`, `database`).
+    #[serde(flatten)]
+    pub sources: SourceViews,
     /// Where this region's users are sent at the minute's end.
     pub routed_to: &'static str,
     /// Requests per second of this region's users (wherever served).
@@ -106,45 +138,64 @@ pub struct RegionMinute {
     pub fleet_cost_per_hour: f64,
 }
 
+/// A health source's state: its endpoints and what its policy last found.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SourceHealth {
+    pub kind: SourceKind,
+    pub endpoints: sources::Endpoints,
+    pub state: HealthState,
+}
+
+impl SourceHealth {
+    /// Its healthy and total endpoints.
+    pub fn counts(&self) -> (u32, u32) {
+        let healthy = self.endpoints.iter().filter(|(_, e)| e.healthy).count() as u32;
+        (healthy, self.endpoints.len() as u32)
+    }
+
+    /// Its rules.
+    pub fn rule(&self) -> &'static dyn sources::Source {
+        sources::rule(self.kind).expect("a region's sources are kinds of the registry")
+    }
+}
+
 /// A region's health-check state.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct RegionHealth {
-    /// App endpoints: (instance id, health).
-    pub app: Vec<(u32, EndpointHealth)>,
-    /// Database replicas.
-    pub db: Vec<EndpointHealth>,
-    pub app_state: HealthState,
-    pub db_state: HealthState,
+    /// The composite check's sources, in the registry's order.
+    pub sources: Vec<SourceHealth>,
     pub composite: HealthState,
     pub propagation: failover::Propagation,
 }
 
 impl RegionHealth {
     /// Health checks created now: every source UNKNOWN until its first evaluation.
-    pub fn new(replicas: u32) -> Self {
+    pub fn new(params: &crate::params::ModelParams) -> Self {
         Self {
-            app: Vec::new(),
-            db: vec![EndpointHealth::READY; replicas as usize],
-            app_state: HealthState::Unknown,
-            db_state: HealthState::Unknown,
+            sources: sources::ALL
+                .iter()
+                .map(|s| SourceHealth {
+                    kind: s.kind(),
+                    endpoints: s.endpoints(params),
+                    state: HealthState::Unknown,
+                })
+                .collect(),
             composite: HealthState::Unknown,
             propagation: failover::Propagation::default(),
         }
     }
 
-    /// Healthy and total endpoints of the app fleet and of the database.
-    pub fn counts(&self) -> ((u32, u32), (u32, u32)) {
-        let healthy = |v: &mut dyn Iterator<Item = bool>| v.filter(|h| *h).count() as u32;
-        (
-            (
-                healthy(&mut self.app.iter().map(|(_, e)| e.healthy)),
-                self.app.len() as u32,
-            ),
-            (
-                healthy(&mut self.db.iter().map(|e| e.healthy)),
-                self.db.len() as u32,
-            ),
-        )
+    /// The endpoints of source `kind` (none when the region has no such source).
+    pub fn endpoints(&self, kind: SourceKind) -> &[(u32, EndpointHealth)] {
+        self.sources
+            .iter()
+            .find(|s| s.kind == kind)
+            .map_or(&[], |s| &s.endpoints)
+    }
+
+    /// Each source's state, in order.
+    pub fn states(&self) -> impl Iterator<Item = HealthState> + '_ {
+        self.sources.iter().map(|s| s.state)
     }
 }
 

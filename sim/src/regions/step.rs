@@ -2,10 +2,11 @@
 //! with the health checks, outlier detection and the consumer's routing walked second by
 //! second before the regions serve (see the module [`crate::regions`]).
 
-use super::failover::{out_of_routing, route};
+use super::failover::out_of_routing;
+use super::walk::Walk;
 use super::{
-    code, demand_shares, policy_of, Region, RegionAction, RegionHealth, RegionMinute, SourceView,
-    MAX_REGIONS, UTC_OFFSETS_MIN,
+    code, demand_shares, Region, RegionAction, RegionHealth, RegionMinute, SourceHealth,
+    SourceView, SourceViews, MAX_REGIONS, UTC_OFFSETS_MIN,
 };
 use crate::action::ActionKind;
 use crate::autoscale::target_tracking::TargetTracking;
@@ -13,17 +14,15 @@ use crate::autoscale::Autoscaler;
 use crate::engine::FailedOver;
 use crate::event::{EventKind, FleetReason};
 use crate::fleet::{Fleet, InstanceState};
-use crate::health::{
-    composite_state, probe_passes, probe_step, source_state, EndpointHealth, HealthState,
-    ProbeConfig, Resource, SourceKind,
-};
-use crate::message::{Message, MessageId};
-use crate::outlier::{ejection_s, ejects, may_eject, Ejection, OutlierConfig};
+#[cfg(test)]
+use crate::health::ProbeConfig;
+use crate::health::SourceKind;
 use crate::params::ModelParams;
 use crate::record::MinuteRecord;
 use crate::scenario::{Scenario, Scripted};
 use crate::sim::{Backend, MinuteService, Simulation, Traffic, Users};
-use crate::time::secs;
+use crate::time::{secs, Millis};
+use crate::world::budget::BurnReading;
 use crate::world::deploys::OPENING_BUILD;
 use crate::world::service::{CacheState, ServiceUnit};
 use crate::{cache, traffic};
@@ -87,7 +86,7 @@ pub fn regions_of(
                 restoring: Vec::new(),
                 recovery_floor: None,
                 grey: Vec::new(),
-                health: RegionHealth::new(params.db_replicas),
+                health: RegionHealth::new(params),
                 outlier: Default::default(),
                 drained: false,
                 routed_to: r,
@@ -97,17 +96,6 @@ pub fn regions_of(
             }
         })
         .collect()
-}
-
-/// What the second-by-second walk gives each region for the minute.
-#[derive(Clone, Debug, Default)]
-struct Walk {
-    /// Share of the minute region h's users were sent to region d: `to[h][d]`.
-    to: [[f64; MAX_REGIONS]; MAX_REGIONS],
-    /// Share of a region's requests sent to crashed instances still marked healthy.
-    blackhole: [f64; MAX_REGIONS],
-    /// Share of a region's requests served by its bad build.
-    grey: [f64; MAX_REGIONS],
 }
 
 impl Simulation {
@@ -175,51 +163,8 @@ impl Simulation {
         }
         self.start_health();
         match *a {
-            RegionAction::ZoneOutage { share, .. } => {
-                let r = self.at;
-                if share > 0.0 {
-                    let ids = self.service.fleet.serving_ids();
-                    let k = libm::round(share * ids.len() as f64) as usize;
-                    let crashed: Vec<u32> = ids.into_iter().take(k).collect();
-                    self.service
-                        .fleet
-                        .instances
-                        .retain(|i| !crashed.contains(&i.id));
-                    self.regions[r].grey.retain(|g| !crashed.contains(g));
-                    self.regions[r].crashed.extend(crashed.iter().copied());
-                    let left = self.service.fleet.live().max(1);
-                    self.regions[r].capacity_cap = Some(left);
-                    self.params.max_instances = left;
-                    if !crashed.is_empty() {
-                        self.emit(EventKind::InstancesCrashed {
-                            count: crashed.len() as u32,
-                        });
-                    }
-                } else {
-                    // The zone is back: the instance group boots the instances it lost
-                    // again, through the boot delay. Their endpoints stay in the backend
-                    // and fail their probes until they serve, so the region turns healthy
-                    // (and its users come back) only once they do; until then its
-                    // autoscaler keeps them.
-                    let ids = core::mem::take(&mut self.regions[r].crashed);
-                    self.regions[r].capacity_cap = None;
-                    self.params.max_instances = self.shared_max;
-                    if !ids.is_empty() {
-                        let boot_ms = secs(self.scenario.boot_minutes * 60);
-                        let build = self.deploys.live_build;
-                        self.service.fleet.restart(&ids, now_ms, boot_ms, build);
-                        self.emit(EventKind::InstancesStarted {
-                            count: ids.len() as u32,
-                            reason: FleetReason::ZoneBack,
-                        });
-                        let live = self.service.fleet.live();
-                        let region = &mut self.regions[r];
-                        region.restoring.extend(ids);
-                        region.recovery_floor = Some(live);
-                        self.settings.min_instances = self.settings.min_instances.max(live);
-                    }
-                }
-            }
+            RegionAction::ZoneOutage { share, .. } if share > 0.0 => self.zone_down(share),
+            RegionAction::ZoneOutage { .. } => self.zone_back(now_ms),
             RegionAction::DbFailure { on, .. } => self.regions[self.at].db_failed = on,
             RegionAction::BadBuild { share, .. } => {
                 let ids = self.service.fleet.serving_ids();
@@ -257,6 +202,55 @@ impl Simulation {
         }
     }
 
+    /// A zone of the current region goes down: `share` of its serving instances crash (their
+    /// endpoints stay registered and fail their probes), and the region cannot grow past
+    /// what it has left.
+    fn zone_down(&mut self, share: f64) {
+        let r = self.at;
+        let ids = self.service.fleet.serving_ids();
+        let k = libm::round(share * ids.len() as f64) as usize;
+        let crashed: Vec<u32> = ids.into_iter().take(k).collect();
+        self.service
+            .fleet
+            .instances
+            .retain(|i| !crashed.contains(&i.id));
+        self.regions[r].grey.retain(|g| !crashed.contains(g));
+        self.regions[r].crashed.extend(crashed.iter().copied());
+        let left = self.service.fleet.live().max(1);
+        self.regions[r].capacity_cap = Some(left);
+        self.params.max_instances = left;
+        if !crashed.is_empty() {
+            self.emit(EventKind::InstancesCrashed {
+                count: crashed.len() as u32,
+            });
+        }
+    }
+
+    /// The current region's zone is back: the instance group boots the instances it lost
+    /// again, through the boot delay. Their endpoints stay in the backend and fail their
+    /// probes until they serve, so the region turns healthy (and its users come back) only
+    /// once they do; until then its autoscaler keeps them.
+    fn zone_back(&mut self, now_ms: Millis) {
+        let r = self.at;
+        let ids = core::mem::take(&mut self.regions[r].crashed);
+        self.regions[r].capacity_cap = None;
+        self.params.max_instances = self.shared_max;
+        if !ids.is_empty() {
+            let boot_ms = secs(self.scenario.boot_minutes * 60);
+            let build = self.deploys.live_build;
+            self.service.fleet.restart(&ids, now_ms, boot_ms, build);
+            self.emit(EventKind::InstancesStarted {
+                count: ids.len() as u32,
+                reason: FleetReason::ZoneBack,
+            });
+            let live = self.service.fleet.live();
+            let region = &mut self.regions[r];
+            region.restoring.extend(ids);
+            region.recovery_floor = Some(live);
+            self.settings.min_instances = self.settings.min_instances.max(live);
+        }
+    }
+
     /// Whether a regional action or failure applies this minute (a one-region run then
     /// takes the regional path from this minute on).
     pub(crate) fn regional_action_due(&self) -> bool {
@@ -270,453 +264,6 @@ impl Simulation {
                 .script
                 .iter()
                 .any(|s| matches!(s, Scripted::RegionFailure { minute, .. } if *minute == m))
-    }
-
-    /// Health checks start (the first failure or health control of a one-region run).
-    fn start_health(&mut self) {
-        if !self.health_on {
-            self.health_on = true;
-            let replicas = self.params.db_replicas;
-            for r in &mut self.regions {
-                r.health = RegionHealth::new(replicas);
-            }
-            self.shared_min = self.settings.min_instances;
-        }
-    }
-
-    /// A changed aggregation policy takes effect at once: the sources and the composite
-    /// checks go back to UNKNOWN until their next evaluation.
-    fn reconfigured(&mut self) {
-        let second = self.tick_second;
-        self.tick_second = Some(0);
-        for r in 0..self.regions.len() {
-            let h = &mut self.regions[r].health;
-            let changes = [
-                (
-                    Resource::Source {
-                        source: SourceKind::AppFleet,
-                    },
-                    h.app_state,
-                ),
-                (
-                    Resource::Source {
-                        source: SourceKind::Database,
-                    },
-                    h.db_state,
-                ),
-                (Resource::Composite, h.composite),
-            ];
-            h.app_state = HealthState::Unknown;
-            h.db_state = HealthState::Unknown;
-            h.composite = HealthState::Unknown;
-            let at_s = self.minute * 60;
-            h.propagation
-                .send(at_s, HealthState::Unknown, self.params.propagation_delay_s);
-            for (resource, from) in changes {
-                if from != HealthState::Unknown {
-                    self.health_event(
-                        r,
-                        resource,
-                        from,
-                        HealthState::Unknown,
-                        Message::new(MessageId::HealthReasonReconfigured),
-                    );
-                }
-            }
-        }
-        self.tick_second = second;
-    }
-
-    fn health_event(
-        &mut self,
-        r: usize,
-        resource: Resource,
-        from: HealthState,
-        to: HealthState,
-        reason: Message,
-    ) {
-        self.journal.region = Some(code(r));
-        self.emit(EventKind::HealthTransition {
-            resource,
-            from,
-            to,
-            reason,
-        });
-        self.journal.region = (self.regions.len() > 1).then(|| code(self.at));
-    }
-
-    /// The endpoints of each region's app source: its serving instances, its crashed ones
-    /// and those of a zone that came back still booting (a new endpoint enters healthy: an
-    /// instance's boot ends when it passes its readiness checks; a returning one stays
-    /// unhealthy until its probes pass).
-    fn sync_endpoints(&mut self) {
-        for r in 0..self.regions.len() {
-            if !self.regions[r].restoring.is_empty() {
-                // A returning instance that serves now is an endpoint like the others (one
-                // stopped meanwhile leaves the backend).
-                let Some(fleet) = self.region_fleet(r) else {
-                    continue;
-                };
-                let booting: Vec<u32> = self.regions[r]
-                    .restoring
-                    .iter()
-                    .copied()
-                    .filter(|id| {
-                        fleet.instances.iter().any(|i| {
-                            i.id == *id && !i.rollback && i.state != InstanceState::Serving
-                        })
-                    })
-                    .collect();
-                self.regions[r].restoring = booting;
-            }
-            let Some(fleet) = self.region_fleet(r) else {
-                continue;
-            };
-            let region = &self.regions[r];
-            // Unchanged since the last minute (the usual case): nothing to do.
-            let mut serving = fleet
-                .instances
-                .iter()
-                .filter(|i| !i.rollback && i.state == InstanceState::Serving)
-                .map(|i| i.id)
-                .chain(region.crashed.iter().copied())
-                .chain(region.restoring.iter().copied());
-            let app = &region.health.app;
-            let same =
-                app.iter().all(|(id, _)| serving.next() == Some(*id)) && serving.next().is_none();
-            if same {
-                continue;
-            }
-            let mut ids = fleet.serving_ids();
-            ids.extend(self.regions[r].crashed.iter().copied());
-            ids.extend(self.regions[r].restoring.iter().copied());
-            let old = core::mem::take(&mut self.regions[r].health.app);
-            self.regions[r].health.app = ids
-                .into_iter()
-                .map(|id| {
-                    let e = old
-                        .iter()
-                        .find(|(i, _)| *i == id)
-                        .map_or(EndpointHealth::READY, |(_, e)| *e);
-                    (id, e)
-                })
-                .collect();
-        }
-    }
-
-    /// One round of probes in every region at second `t` of the run.
-    fn probe_all(&mut self, t: u32, cfg: &ProbeConfig) {
-        let policy = policy_of(&self.params);
-        let delay = self.params.propagation_delay_s;
-        let (request_timeout, probe_timeout) = (self.params.timeout_s, f64::from(cfg.timeout_s));
-        for r in 0..self.regions.len() {
-            let timeout_share = self.regions[r].last_timeout_share;
-            let mut changes = Vec::new();
-            let region = &mut self.regions[r];
-            for (id, e) in region.health.app.iter_mut() {
-                let crashed = region.crashed.contains(id) || region.restoring.contains(id);
-                let next = probe_step(
-                    *e,
-                    probe_passes(!crashed, timeout_share, request_timeout, probe_timeout),
-                    cfg,
-                );
-                if next.healthy != e.healthy {
-                    changes.push((Resource::Endpoint { instance: *id }, e.healthy, crashed));
-                }
-                *e = next;
-            }
-            let db_down = region.db_failed;
-            for (k, e) in region.health.db.iter_mut().enumerate() {
-                let next = probe_step(*e, !db_down, cfg);
-                if next.healthy != e.healthy {
-                    changes.push((Resource::Replica { replica: k as u32 }, e.healthy, db_down));
-                }
-                *e = next;
-            }
-            for (resource, was, down) in changes {
-                let (from, to) = if was {
-                    (HealthState::Healthy, HealthState::Unhealthy)
-                } else {
-                    (HealthState::Unhealthy, HealthState::Healthy)
-                };
-                let reason = match (to, down) {
-                    (HealthState::Healthy, _) => MessageId::HealthReasonProbesPassed,
-                    (_, true) => MessageId::HealthReasonDown,
-                    _ => MessageId::HealthReasonProbeTimeout,
-                };
-                let threshold = if to == HealthState::Healthy {
-                    cfg.healthy_threshold
-                } else {
-                    cfg.unhealthy_threshold
-                };
-                self.health_event(
-                    r,
-                    resource,
-                    from,
-                    to,
-                    Message::new(reason).int("probes", threshold),
-                );
-            }
-            let ((ah, at), (dh, dt)) = self.regions[r].health.counts();
-            let app = source_state(ah, at, policy);
-            let db = source_state(dh, dt, policy);
-            let composite = composite_state(&[app, db]);
-            let h = &self.regions[r].health;
-            let before = [h.app_state, h.db_state, h.composite];
-            let h = &mut self.regions[r].health;
-            h.app_state = app;
-            h.db_state = db;
-            h.composite = composite;
-            if composite != before[2] {
-                h.propagation.send(t, composite, delay);
-            }
-            let sources = [
-                (SourceKind::AppFleet, before[0], app, ah, at),
-                (SourceKind::Database, before[1], db, dh, dt),
-            ];
-            for (source, from, to, healthy, total) in sources {
-                if from != to {
-                    self.health_event(
-                        r,
-                        Resource::Source { source },
-                        from,
-                        to,
-                        Message::new(MessageId::HealthReasonPolicy)
-                            .int("healthy", healthy)
-                            .int("total", total)
-                            .int("percent", policy.healthy_percent)
-                            .int("min", policy.min_healthy),
-                    );
-                }
-            }
-            if composite != before[2] {
-                self.health_event(
-                    r,
-                    Resource::Composite,
-                    before[2],
-                    composite,
-                    Message::new(MessageId::HealthReasonSources)
-                        .code("app", app.as_str())
-                        .code("database", db.as_str()),
-                );
-            }
-        }
-    }
-
-    /// One sweep of outlier detection at second `t`, with the requests per second each
-    /// region receives now.
-    #[allow(clippy::needless_range_loop)]
-    fn outlier_sweep(&mut self, t: u32, rate: &[f64; MAX_REGIONS], cfg: &OutlierConfig) {
-        for r in 0..self.regions.len() {
-            if !self.regions[r].outlier.on {
-                continue;
-            }
-            self.visit(r);
-            let back: Vec<u32> = self.regions[r]
-                .outlier
-                .ejected
-                .iter()
-                .filter(|e| e.until_s <= t)
-                .map(|e| e.instance)
-                .collect();
-            self.regions[r].outlier.ejected.retain(|e| e.until_s > t);
-            for &instance in &back {
-                self.emit(EventKind::Unejected { instance });
-            }
-            let ids = self.service.fleet.serving_ids();
-            let hosts = ids.len() as u32;
-            let in_service = ids
-                .iter()
-                .filter(|id| !self.regions[r].outlier.is_ejected(**id))
-                .count()
-                .max(1);
-            let per_host = rate[r] / in_service as f64 * f64::from(cfg.interval_s);
-            for id in ids {
-                let region = &self.regions[r];
-                // A host back from ejection served nothing since the last sweep: the next
-                // sweep judges it.
-                if region.outlier.is_ejected(id) || back.contains(&id) {
-                    continue;
-                }
-                let e = if region.grey.contains(&id) {
-                    GREY_ERROR_SHARE
-                } else {
-                    region.last_error_rate
-                };
-                let ejected = region.outlier.ejected.len() as u32;
-                if ejects(per_host, e, cfg) && may_eject(ejected, hosts, cfg) {
-                    let times = self.regions[r].outlier.count(id);
-                    let seconds = ejection_s(times, cfg);
-                    self.regions[r].outlier.ejected.push(Ejection {
-                        instance: id,
-                        until_s: t + seconds,
-                    });
-                    self.emit(EventKind::Ejected {
-                        instance: id,
-                        seconds,
-                    });
-                }
-            }
-        }
-    }
-
-    /// Walks the minute from event to event (probes, arrivals at the consumer, outlier
-    /// sweeps): between two events nothing changes, so each stretch counts for its length.
-    #[allow(clippy::needless_range_loop)]
-    fn walk_minute(&mut self, users: &[f64; MAX_REGIONS]) -> Walk {
-        let n = self.regions.len();
-        let probes = ProbeConfig::default();
-        let outlier = OutlierConfig::default();
-        let mut walk = Walk::default();
-        self.sync_endpoints();
-        let start = self.minute * 60;
-        let end = start + 60;
-        // The moments something may change, in order. While every region is quiet a
-        // round of probes changes nothing, so none is walked.
-        let any_outlier = self.regions.iter().any(|r| r.outlier.on);
-        let probing = (0..n).any(|r| !self.quiet(r, &probes));
-        let arrivals_due = self.regions.iter().any(|r| {
-            r.health
-                .propagation
-                .in_flight
-                .iter()
-                .any(|(t, _)| (start..end).contains(t))
-        });
-        // The usual minute: one stretch from its start, nothing to list.
-        let mut times: Vec<u32> = Vec::new();
-        if probing || any_outlier || arrivals_due {
-            times.extend((start..end).filter(|t| {
-                (probing && t.is_multiple_of(probes.interval_s))
-                    || (any_outlier && *t > start && t.is_multiple_of(outlier.interval_s))
-            }));
-            for r in &self.regions {
-                times.extend(
-                    r.health
-                        .propagation
-                        .in_flight
-                        .iter()
-                        .map(|(t, _)| *t)
-                        .filter(|t| (start..end).contains(t)),
-                );
-            }
-            times.push(start);
-            times.sort_unstable();
-            times.dedup();
-        }
-        let only_start = [start];
-        let times: &[u32] = if times.is_empty() {
-            &only_start
-        } else {
-            &times
-        };
-        let mut routed = [0usize; MAX_REGIONS];
-        for (h, d) in routed.iter_mut().enumerate().take(n) {
-            *d = self.regions[h].routed_to;
-        }
-        for (k, &t) in times.iter().enumerate() {
-            let j = t - start;
-            self.tick_second = Some(j);
-            if probing && t.is_multiple_of(probes.interval_s) {
-                self.probe_all(t, &probes);
-            }
-            for r in 0..n {
-                for (from, to) in self.regions[r].health.propagation.arrive(t) {
-                    self.health_event(
-                        r,
-                        Resource::ConsumerRouting,
-                        from,
-                        to,
-                        Message::new(MessageId::HealthReasonPropagated)
-                            .int("delay", self.params.propagation_delay_s),
-                    );
-                }
-            }
-            // Routing changes with what the consumer learns, and with a drain by hand.
-            {
-                for h in 0..n {
-                    let now = self.route_of(h);
-                    if now != routed[h] {
-                        self.journal.region = None;
-                        self.emit(EventKind::Rerouted {
-                            users: code(h),
-                            from: code(routed[h]),
-                            to: code(now),
-                        });
-                        routed[h] = now;
-                    }
-                }
-            }
-            if any_outlier && j > 0 && t.is_multiple_of(outlier.interval_s) {
-                let mut rate = [0.0; MAX_REGIONS];
-                for h in 0..n {
-                    rate[routed[h]] += users[h];
-                }
-                self.outlier_sweep(t, &rate, &outlier);
-            }
-            let until = times.get(k + 1).copied().unwrap_or(end);
-            let w = f64::from(until - t) / 60.0;
-            for h in 0..n {
-                walk.to[h][routed[h]] += w;
-            }
-            for r in 0..n {
-                let region = &self.regions[r];
-                if region.crashed.is_empty() && region.grey.is_empty() {
-                    continue;
-                }
-                let (mut marked, mut dead, mut grey) = (0u32, 0u32, 0u32);
-                for (id, e) in &region.health.app {
-                    if e.healthy && !region.outlier.is_ejected(*id) {
-                        marked += 1;
-                        dead += u32::from(region.crashed.contains(id));
-                        grey += u32::from(region.grey.contains(id));
-                    }
-                }
-                if marked > 0 {
-                    walk.blackhole[r] += f64::from(dead) / f64::from(marked) * w;
-                    walk.grey[r] += f64::from(grey) / f64::from(marked) * w;
-                }
-            }
-        }
-        self.tick_second = None;
-        for h in 0..n {
-            self.regions[h].routed_to = routed[h];
-        }
-        walk
-    }
-
-    /// Whether a round of probes would change nothing in region `r`: nothing crashed, its
-    /// database up, no probe can time out, every endpoint healthy with no failure counted,
-    /// and its sources and composite already what their counts give.
-    fn quiet(&self, r: usize, cfg: &ProbeConfig) -> bool {
-        let region = &self.regions[r];
-        let h = &region.health;
-        let steady = |e: &EndpointHealth| e.healthy && e.streak == 0;
-        if !region.crashed.is_empty()
-            || region.db_failed
-            || !probe_passes(
-                true,
-                region.last_timeout_share,
-                self.params.timeout_s,
-                f64::from(cfg.timeout_s),
-            )
-            || !h.app.iter().all(|(_, e)| steady(e))
-            || !h.db.iter().all(steady)
-        {
-            return false;
-        }
-        let policy = policy_of(&self.params);
-        let app = source_state(h.app.len() as u32, h.app.len() as u32, policy);
-        let db = source_state(h.db.len() as u32, h.db.len() as u32, policy);
-        h.app_state == app && h.db_state == db && h.composite == composite_state(&[app, db])
-    }
-
-    /// Where the consumer sends region `h`'s users now.
-    fn route_of(&self, h: usize) -> usize {
-        let mut out = [false; MAX_REGIONS];
-        for (o, r) in out.iter_mut().zip(&self.regions) {
-            *o = out_of_routing(r.health.propagation.view, self.failover_on, r.drained);
-        }
-        route(h, &out[..self.regions.len()])
     }
 
     /// The cache and the database of region `r` for the requests sent to it:
@@ -746,13 +293,35 @@ impl Simulation {
         )
     }
 
-    /// Simulates the next minute of a run with regions (or with health checks on).
+    /// Simulates the next minute of a run with regions (or with health checks on): the
+    /// shared stages, then the walk of the minute's seconds, each region's service, the
+    /// service's record and each region's close.
     pub(crate) fn step_regions(&mut self) -> &MinuteRecord {
         let m = self.minute;
         let p = self.params.clone();
-        let n = self.regions.len();
-        let start_ms = secs(m * 60);
+        self.open_regional_minute(secs(m * 60));
+        let traffic = self.traffic(&p);
+        let users = self.users(traffic.rate);
+        let routed_at_start = self.routed_at_start();
+        let walk = self.walk_minute(&users);
+        let served = self.serve_regions(&users, &traffic, &walk, &p);
+        let errors = region_errors(&served, &walk);
+        let mix = Mix::of(&served);
+        let error_rate = if served.len() == 1 {
+            errors[0]
+        } else {
+            mix.mean(|r| errors[r])
+        };
+        let burn = self.budget.observe(error_rate, p.slo);
+        let record = self.regional_record(&traffic, &served, &mix, error_rate, &burn, &p);
+        self.close_service_minute(record, &burn, &traffic, &p);
+        let views = self.close_regions(&served, &users, &errors, &routed_at_start, &p);
+        self.end_regional_minute(views)
+    }
 
+    /// The minute's first stages, shared by every region: the actions and the scripts, the
+    /// rolling update's step in every fleet, and each fleet's boots and drains.
+    fn open_regional_minute(&mut self, start_ms: Millis) {
         self.visit(0);
         self.apply_due_actions();
         self.run_regional_script();
@@ -762,229 +331,282 @@ impl Simulation {
         for unit in self.regions.iter_mut().filter_map(|r| r.unit.as_mut()) {
             self.deploys.roll_out_fleet(&mut unit.fleet);
         }
-        for r in 0..n {
+        for r in 0..self.regions.len() {
             self.visit(r);
             self.fleet_at_minute_start(start_ms);
         }
         self.visit(0);
-        let traffic = self.traffic(&p);
-        let users = self.users(traffic.rate);
-        // Whether the consumer routes to each region (its drain by hand aside) as the
-        // minute starts: a zone's returning instances are kept until a whole minute of it.
+    }
+
+    /// Whether the consumer routes to each region (its drain by hand aside) as the minute
+    /// starts: a zone's returning instances are kept until a whole minute of it.
+    fn routed_at_start(&self) -> [bool; MAX_REGIONS] {
         let mut routed_at_start = [false; MAX_REGIONS];
         for (o, r) in routed_at_start.iter_mut().zip(&self.regions) {
             *o = !out_of_routing(r.health.propagation.view, self.failover_on, false);
         }
-        let walk = self.walk_minute(&users);
+        routed_at_start
+    }
 
-        let mut served: Vec<(Traffic, Backend, MinuteService, [f64; MAX_REGIONS])> =
-            Vec::with_capacity(n);
+    /// Each region serves the time-weighted mean of what the walk routed to it.
+    fn serve_regions(
+        &mut self,
+        users: &[f64; MAX_REGIONS],
+        traffic: &Traffic,
+        walk: &Walk,
+        p: &ModelParams,
+    ) -> Vec<Served> {
+        let n = self.regions.len();
+        let mut served = Vec::with_capacity(n);
         for r in 0..n {
             self.visit(r);
             let mut arrivals = [0.0; MAX_REGIONS];
             for h in 0..n {
                 arrivals[h] = users[h] * walk.to[h][r];
             }
-            let rate: f64 = arrivals.iter().sum();
-            let admitted_users: [f64; MAX_REGIONS] =
-                arrivals.map(|a| a * (1.0 - traffic.shed_share));
-            let t = Traffic {
-                rate,
-                shed_share: traffic.shed_share,
-                admitted: rate * (1.0 - traffic.shed_share) * (1.0 - walk.blackhole[r]),
-            };
-            let b = if n == 1 {
-                self.backend(&t, &p)
-            } else {
-                self.region_backend(r, &admitted_users, &p)
-            };
-            self.failed_over = FailedOver {
-                share: if rate > 0.0 {
-                    (rate - arrivals[r]) / rate
-                } else {
-                    0.0
-                },
-                penalty_s: p.cross_region_ms / 1000.0,
-            };
-            let s = self.serve_minute(&t, &b, &p);
-            self.failed_over = FailedOver::default();
-            served.push((t, b, s, arrivals));
+            served.push(self.serve_region(r, arrivals, traffic, walk.blackhole[r], p));
         }
+        served
+    }
 
-        // Each region's errors: requests sent to crashed instances, those its bad build
-        // fails, and what its queue and database fail.
-        let mut errors = [0.0; MAX_REGIONS];
-        for (r, e) in errors.iter_mut().enumerate().take(n) {
-            let served_errors = served[r].2.sums.error_rate;
-            *e = 1.0
-                - (1.0 - walk.blackhole[r])
-                    * (1.0 - walk.grey[r] * GREY_ERROR_SHARE)
-                    * (1.0 - served_errors);
-        }
-        let admitted_all: f64 = served
-            .iter()
-            .map(|(t, ..)| t.rate * (1.0 - t.shed_share))
-            .sum();
-        let mut weights = [0.0; MAX_REGIONS];
-        for (w, (t, ..)) in weights.iter_mut().zip(&served) {
-            *w = if admitted_all > 0.0 {
-                t.rate * (1.0 - t.shed_share) / admitted_all
-            } else {
-                1.0 / n as f64
-            };
-        }
-        let mean = |f: &dyn Fn(usize) -> f64| (0..n).map(|r| weights[r] * f(r)).sum::<f64>();
-        let error_rate = if n == 1 {
-            errors[0]
-        } else {
-            mean(&|r| errors[r])
+    /// Region `r` (the current one) serves `arrivals[h]` requests per second from region
+    /// h's users, `blackhole` of them sent to crashed instances.
+    fn serve_region(
+        &mut self,
+        r: usize,
+        arrivals: [f64; MAX_REGIONS],
+        traffic: &Traffic,
+        blackhole: f64,
+        p: &ModelParams,
+    ) -> Served {
+        let rate: f64 = arrivals.iter().sum();
+        let admitted_users: [f64; MAX_REGIONS] = arrivals.map(|a| a * (1.0 - traffic.shed_share));
+        let t = Traffic {
+            rate,
+            shed_share: traffic.shed_share,
+            admitted: rate * (1.0 - traffic.shed_share) * (1.0 - blackhole),
         };
-        let burn = self.budget.observe(error_rate, p.slo);
-        let penalty = p.cross_region_ms;
-        let foreign = |r: usize| {
-            let a = &served[r].3;
-            let all: f64 = a.iter().sum();
-            if all > 0.0 {
-                (all - a[r]) / all
+        let backend = if self.regions.len() == 1 {
+            self.backend(&t, p)
+        } else {
+            self.region_backend(r, &admitted_users, p)
+        };
+        self.failed_over = FailedOver {
+            share: if rate > 0.0 {
+                (rate - arrivals[r]) / rate
             } else {
                 0.0
-            }
+            },
+            penalty_s: p.cross_region_ms / 1000.0,
         };
-        // The p99 of all requests is at most the largest of the regions' p99 (failed-over
-        // requests carry the cross-region penalty).
-        let p99_s = (0..n)
-            .filter(|r| served[*r].0.rate > 0.0 || n == 1)
-            .map(|r| {
-                served[r].2.p99_s
-                    + if foreign(r) > 0.01 {
-                        penalty / 1000.0
-                    } else {
-                        0.0
-                    }
-            })
-            .fold(0.0, f64::max);
-        let sum_u = |f: &dyn Fn(&MinuteService) -> u32| served.iter().map(|s| f(&s.2)).sum::<u32>();
-        let cost_per_hour: f64 = served.iter().map(|s| s.2.sums.cost_per_hour).sum();
+        let service = self.serve_minute(&t, &backend, p);
+        self.failed_over = FailedOver::default();
+        Served {
+            traffic: t,
+            backend,
+            service,
+            arrivals,
+        }
+    }
+
+    /// The service's record of the minute, from every region's.
+    fn regional_record(
+        &mut self,
+        traffic: &Traffic,
+        served: &[Served],
+        mix: &Mix,
+        error_rate: f64,
+        burn: &BurnReading,
+        p: &ModelParams,
+    ) -> MinuteRecord {
+        let m = self.minute;
+        let n = served.len();
+        let p99_s = regional_p99_s(served, p.cross_region_ms);
+        let sum_u =
+            |f: &dyn Fn(&MinuteService) -> u32| served.iter().map(|s| f(&s.service)).sum::<u32>();
+        let sums = |r: usize| &served[r].service.sums;
+        let cost_per_hour: f64 = served.iter().map(|s| s.service.sums.cost_per_hour).sum();
         let serving = sum_u(&|s| s.last.serving);
         let live_share = self.fleet_share(|b, live| b == live);
         self.visit(0);
         let cache = self.service.cache;
-        let record = MinuteRecord {
+        MinuteRecord {
             minute: m,
             clock: self.clock_at(m),
             requests_per_s: traffic.rate,
             serving,
             booting: sum_u(&|s| s.last.booting),
-            cache_hit: mean(&|r| served[r].1.hit),
-            db_utilization: (0..n).map(|r| served[r].1.db_rho).fold(0.0, f64::max),
+            cache_hit: mix.mean(|r| served[r].backend.hit),
+            db_utilization: (0..n).map(|r| served[r].backend.db_rho).fold(0.0, f64::max),
             shed_share: traffic.shed_share,
             fleet_cost_per_hour: cost_per_hour,
             cost_so_far: self.ledger.cost_so_far,
-            cache_age_s: cache::mean_age_s(served[0].1.ttl_s),
-            bad_build_share: mean(&|r| served[r].2.sums.bad_share),
+            cache_age_s: cache::mean_age_s(served[0].backend.ttl_s),
+            bad_build_share: mix.mean(|r| sums(r).bad_share),
             build: self.deploys.live_build,
             build_share: live_share,
-            feature_available: if served[0].1.heavy { 1.0 } else { 0.0 },
-            utilization: mean(&|r| served[r].2.sums.utilization),
+            feature_available: if served[0].backend.heavy { 1.0 } else { 0.0 },
+            utilization: mix.mean(|r| sums(r).utilization),
             error_rate,
-            timeout_share: mean(&|r| served[r].2.sums.timeout_share),
+            timeout_share: mix.mean(|r| sums(r).timeout_share),
             p99_ms: p99_s * 1000.0,
             burn_rate_1h: burn.burn_1h,
             budget_left: self.budget.left,
             paging: burn.page,
             p99_approx_ms: (0..n)
-                .map(|r| served[r].2.sums.p99_approx_s * 1000.0)
+                .map(|r| sums(r).p99_approx_s * 1000.0)
                 .fold(0.0, f64::max),
             burn_rate_5m: burn.burn_5m,
             draining: sum_u(&|s| s.last.draining),
-            capacity_per_s: served.iter().map(|s| s.2.sums.capacity_per_s).sum(),
-            service_time_ms: mean(&|r| served[r].2.sums.service_ms),
-            query_time_ms: mean(&|r| served[r].1.query_ms),
+            capacity_per_s: served.iter().map(|s| s.service.sums.capacity_per_s).sum(),
+            service_time_ms: mix.mean(|r| sums(r).service_ms),
+            query_time_ms: mix.mean(|r| served[r].backend.query_ms),
             cache_warm: cache.warm,
             warmup_minutes_left: cache.warmup_left,
             rollback_minutes_left: self.deploys.rollback_ready_minute.map_or(0, |r| r - m),
-            erlang_c: mean(&|r| served[r].2.sums.erlang_c),
-            rejected_share: mean(&|r| served[r].2.sums.rejected),
-        };
-
-        self.budget.spend(error_rate, traffic.admitted, p.slo);
-        self.ledger.close_minute(cost_per_hour);
-        self.visit(0);
-        // The page is the service's, not a region's.
-        self.journal.region = None;
-        self.page_follows(&burn);
-        self.journal.history.push(record);
-        let total_rate: f64 = served.iter().map(|s| s.0.rate).sum();
-        let mut views = Vec::with_capacity(n);
-        for r in 0..n {
-            self.visit(r);
-            let (t, b, s, arrivals) = &served[r];
-            self.refill_cache(b, &p);
-            self.refill_foreign(r, arrivals, b, &p);
-            let region = &mut self.regions[r];
-            region.last_timeout_share = s.last.served.queue.timeout_share;
-            region.last_error_rate = s.sums.error_rate;
-            let ((ah, at), (dh, dt)) = region.health.counts();
-            // The policy in force at the minute's end (a change this minute included).
-            let policy = policy_of(&self.params);
-            let view = |state, healthy, total| SourceView {
-                state,
-                healthy,
-                total,
-                healthy_percent: policy.healthy_percent,
-                min_healthy: policy.min_healthy,
-            };
-            let a_rate: f64 = arrivals.iter().sum();
-            views.push(RegionMinute {
-                region: code(r),
-                composite: region.health.composite,
-                consumer_view: region.health.propagation.view,
-                in_routing: !out_of_routing(
-                    region.health.propagation.view,
-                    self.failover_on,
-                    region.drained,
-                ),
-                app: view(region.health.app_state, ah, at),
-                database: view(region.health.db_state, dh, dt),
-                routed_to: "",
-                users_per_s: users[r],
-                requests_per_s: t.rate,
-                traffic_share: if total_rate > 0.0 {
-                    t.rate / total_rate
-                } else {
-                    0.0
-                },
-                failed_over_share: if a_rate > 0.0 {
-                    (a_rate - arrivals[r]) / a_rate
-                } else {
-                    0.0
-                },
-                serving: s.last.serving,
-                booting: s.last.booting,
-                crashed: region.crashed.len() as u32,
-                ejected: region.outlier.ejected.len() as u32,
-                outlier_detection: region.outlier.on,
-                drained: region.drained,
-                error_rate: errors[r],
-                p99_ms: s.p99_s * 1000.0,
-                cache_hit: b.hit,
-                db_utilization: b.db_rho,
-                db_failed: region.db_failed,
-                fleet_cost_per_hour: s.sums.cost_per_hour,
-            });
-            self.scale_at_minute_end(s, t.admitted, secs((m + 1) * 60));
-            // The zone's instances all served and the consumer routed to the region the
-            // whole minute: its autoscaler, which has seen a minute of the region's own
-            // traffic, is free to follow it.
-            let region = &mut self.regions[r];
-            if region.recovery_floor.is_some()
-                && region.restoring.is_empty()
-                && routed_at_start[r]
-                && !out_of_routing(region.health.propagation.view, self.failover_on, false)
-            {
-                region.recovery_floor = None;
-            }
+            erlang_c: mix.mean(|r| sums(r).erlang_c),
+            rejected_share: mix.mean(|r| sums(r).rejected),
         }
+    }
+
+    /// The service's close of the minute: the budget spent, the cost booked, the page (the
+    /// service's, not a region's) and the record kept.
+    fn close_service_minute(
+        &mut self,
+        record: MinuteRecord,
+        burn: &BurnReading,
+        traffic: &Traffic,
+        p: &ModelParams,
+    ) {
+        self.budget
+            .spend(record.error_rate, traffic.admitted, p.slo);
+        self.ledger.close_minute(record.fleet_cost_per_hour);
+        self.visit(0);
+        self.journal.region = None;
+        self.page_follows(burn);
+        self.journal.history.push(record);
+    }
+
+    /// Each region's close of the minute: its cache refills, its autoscaler decides, and
+    /// what the regions panel shows of it.
+    fn close_regions(
+        &mut self,
+        served: &[Served],
+        users: &[f64; MAX_REGIONS],
+        errors: &[f64; MAX_REGIONS],
+        routed_at_start: &[bool; MAX_REGIONS],
+        p: &ModelParams,
+    ) -> Vec<RegionMinute> {
+        let total_rate: f64 = served.iter().map(|s| s.traffic.rate).sum();
+        let end_ms = secs((self.minute + 1) * 60);
+        let mut views = Vec::with_capacity(served.len());
+        for (r, s) in served.iter().enumerate() {
+            self.visit(r);
+            self.refill_cache(&s.backend, p);
+            self.refill_foreign(r, &s.arrivals, &s.backend, p);
+            let region = &mut self.regions[r];
+            region.last_timeout_share = s.service.last.served.queue.timeout_share;
+            region.last_error_rate = s.service.sums.error_rate;
+            views.push(self.region_minute(r, s, users[r], errors[r], total_rate));
+            self.scale_at_minute_end(&s.service, s.traffic.admitted, end_ms);
+            self.lift_recovery_floor(r, routed_at_start[r]);
+        }
+        views
+    }
+
+    /// Region `r` in the minute, as the regions panel and the per-region chart lines read
+    /// it (where its users go is filled in once every region has closed).
+    fn region_minute(
+        &self,
+        r: usize,
+        s: &Served,
+        users_per_s: f64,
+        error_rate: f64,
+        total_rate: f64,
+    ) -> RegionMinute {
+        let region = &self.regions[r];
+        let sources = SourceViews(
+            region
+                .health
+                .sources
+                .iter()
+                .map(|s| (s.kind, self.source_view(s)))
+                .collect(),
+        );
+        let (t, b, arrivals) = (&s.traffic, &s.backend, &s.arrivals);
+        let a_rate: f64 = arrivals.iter().sum();
+        RegionMinute {
+            region: code(r),
+            composite: region.health.composite,
+            consumer_view: region.health.propagation.view,
+            in_routing: !out_of_routing(
+                region.health.propagation.view,
+                self.failover_on,
+                region.drained,
+            ),
+            app: *sources
+                .get(SourceKind::AppFleet)
+                .expect("a region's sources include its app fleet"),
+            sources,
+            routed_to: "",
+            users_per_s,
+            requests_per_s: t.rate,
+            traffic_share: if total_rate > 0.0 {
+                t.rate / total_rate
+            } else {
+                0.0
+            },
+            failed_over_share: if a_rate > 0.0 {
+                (a_rate - arrivals[r]) / a_rate
+            } else {
+                0.0
+            },
+            serving: s.service.last.serving,
+            booting: s.service.last.booting,
+            crashed: region.crashed.len() as u32,
+            ejected: region.outlier.ejected.len() as u32,
+            outlier_detection: region.outlier.on,
+            drained: region.drained,
+            error_rate,
+            p99_ms: s.service.p99_s * 1000.0,
+            cache_hit: b.hit,
+            db_utilization: b.db_rho,
+            db_failed: region.db_failed,
+            fleet_cost_per_hour: s.service.sums.cost_per_hour,
+        }
+    }
+
+    /// A source's state and counts against its policy in force at the minute's end (a
+    /// change this minute included).
+    fn source_view(&self, s: &SourceHealth) -> SourceView {
+        let (healthy, total) = s.counts();
+        let policy = s.rule().policy(&self.params);
+        SourceView {
+            state: s.state,
+            healthy,
+            total,
+            healthy_percent: policy.healthy_percent,
+            min_healthy: policy.min_healthy,
+        }
+    }
+
+    /// The zone's instances all served and the consumer routed to region `r` the whole
+    /// minute: its autoscaler, which has seen a minute of the region's own traffic, is free
+    /// to follow it.
+    fn lift_recovery_floor(&mut self, r: usize, routed_at_start: bool) {
+        let region = &mut self.regions[r];
+        if region.recovery_floor.is_some()
+            && region.restoring.is_empty()
+            && routed_at_start
+            && !out_of_routing(region.health.propagation.view, self.failover_on, false)
+        {
+            region.recovery_floor = None;
+        }
+    }
+
+    /// The minute's end: where each region's users go, the regions' minute kept, and the
+    /// controls back to the shared ones.
+    fn end_regional_minute(&mut self, mut views: Vec<RegionMinute>) -> &MinuteRecord {
         for (h, v) in views.iter_mut().enumerate() {
             v.routed_to = code(self.route_of(h));
         }
@@ -1147,6 +769,88 @@ impl Simulation {
         })
     }
 }
+
+/// What one region served in the minute.
+struct Served {
+    traffic: Traffic,
+    backend: Backend,
+    service: MinuteService,
+    /// Requests per second sent to it from each region's users.
+    arrivals: [f64; MAX_REGIONS],
+}
+
+/// Each region's weight in the minute's means: its share of the admitted requests (equal
+/// shares when nothing was admitted).
+struct Mix {
+    weights: [f64; MAX_REGIONS],
+    n: usize,
+}
+
+impl Mix {
+    fn of(served: &[Served]) -> Self {
+        let n = served.len();
+        let admitted_all: f64 = served
+            .iter()
+            .map(|s| s.traffic.rate * (1.0 - s.traffic.shed_share))
+            .sum();
+        let mut weights = [0.0; MAX_REGIONS];
+        for (w, s) in weights.iter_mut().zip(served) {
+            let t = &s.traffic;
+            *w = if admitted_all > 0.0 {
+                t.rate * (1.0 - t.shed_share) / admitted_all
+            } else {
+                1.0 / n as f64
+            };
+        }
+        Self { weights, n }
+    }
+
+    /// The weighted mean of `f` over the regions.
+    fn mean(&self, f: impl Fn(usize) -> f64) -> f64 {
+        (0..self.n).map(|r| self.weights[r] * f(r)).sum::<f64>()
+    }
+}
+
+/// Each region's errors: requests sent to crashed instances, those its bad build fails,
+/// and what its queue and database fail.
+fn region_errors(served: &[Served], walk: &Walk) -> [f64; MAX_REGIONS] {
+    let mut errors = [0.0; MAX_REGIONS];
+    for (r, e) in errors.iter_mut().enumerate().take(served.len()) {
+        let served_errors = served[r].service.sums.error_rate;
+        *e = 1.0
+            - (1.0 - walk.blackhole[r])
+                * (1.0 - walk.grey[r] * GREY_ERROR_SHARE)
+                * (1.0 - served_errors);
+    }
+    errors
+}
+
+/// The p99 of all requests: at most the largest of the regions' p99, failed-over requests
+/// carrying the cross-region penalty (`penalty_ms`).
+fn regional_p99_s(served: &[Served], penalty_ms: f64) -> f64 {
+    let n = served.len();
+    let foreign = |r: usize| {
+        let a = &served[r].arrivals;
+        let all: f64 = a.iter().sum();
+        if all > 0.0 {
+            (all - a[r]) / all
+        } else {
+            0.0
+        }
+    };
+    (0..n)
+        .filter(|r| served[*r].traffic.rate > 0.0 || n == 1)
+        .map(|r| {
+            served[r].service.p99_s
+                + if foreign(r) > 0.01 {
+                    penalty_ms / 1000.0
+                } else {
+                    0.0
+                }
+        })
+        .fold(0.0, f64::max)
+}
+
 #[cfg(test)]
 mod quiet_tests {
     use crate::setup::RunSetup;

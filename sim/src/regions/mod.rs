@@ -20,10 +20,7 @@
 //! Transitions carry their second.
 
 pub mod failover;
-mod probes;
 pub mod sources;
-pub mod step;
-mod walk;
 
 use crate::message::{Message, MessageId};
 use crate::relations::{Relation, RelationId, THIS_MODEL};

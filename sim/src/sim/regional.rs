@@ -2,12 +2,8 @@
 //! with the health checks, outlier detection and the consumer's routing walked second by
 //! second before the regions serve (see the module [`crate::regions`]).
 
-use super::failover::out_of_routing;
 use super::walk::Walk;
-use super::{
-    code, demand_shares, Region, RegionAction, RegionHealth, RegionMinute, SourceHealth,
-    SourceView, SourceViews, MAX_REGIONS, UTC_OFFSETS_MIN,
-};
+use super::{Backend, MinuteService, Simulation, Traffic, Users};
 use crate::action::ActionKind;
 use crate::autoscale::target_tracking::TargetTracking;
 use crate::autoscale::Autoscaler;
@@ -19,8 +15,12 @@ use crate::health::ProbeConfig;
 use crate::health::SourceKind;
 use crate::params::ModelParams;
 use crate::record::MinuteRecord;
+use crate::regions::failover::out_of_routing;
+use crate::regions::{
+    code, demand_shares, Region, RegionAction, RegionHealth, RegionMinute, SourceHealth,
+    SourceView, SourceViews, MAX_REGIONS, UTC_OFFSETS_MIN,
+};
 use crate::scenario::{Scenario, Scripted};
-use crate::sim::{Backend, MinuteService, Simulation, Traffic, Users};
 use crate::time::{secs, Millis};
 use crate::world::budget::BurnReading;
 use crate::world::deploys::OPENING_BUILD;
@@ -658,7 +658,7 @@ impl Simulation {
                 r.share,
                 self.params.diurnal_amplitude,
                 t,
-                super::region_clock_min(clock, r.utc_offset_min),
+                crate::regions::region_clock_min(clock, r.utc_offset_min),
             );
         }
         let total: f64 = means.iter().sum();

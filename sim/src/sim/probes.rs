@@ -3,8 +3,7 @@
 //! source (their endpoints, when a probe passes) is in [`super::sources`]; the rounds and
 //! the aggregation are the same for all.
 
-use super::sources::{Endpoints, ProbeScene};
-use super::{code, RegionHealth};
+use super::Simulation;
 use crate::event::EventKind;
 use crate::fleet::InstanceState;
 use crate::health::{
@@ -12,7 +11,8 @@ use crate::health::{
     SourceKind,
 };
 use crate::message::{Message, MessageId};
-use crate::sim::Simulation;
+use crate::regions::sources::{Endpoints, ProbeScene};
+use crate::regions::{code, RegionHealth};
 
 /// An endpoint whose probes changed its health: the endpoint, whether it was healthy, and
 /// whether it is down (rather than too slow to answer).

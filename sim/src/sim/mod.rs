@@ -8,6 +8,10 @@
 //! ([`crate::world`]); the service stage asks a [`ServiceModel`] how the fleet serves a tick.
 //! The clock is integer: a minute and the second within it.
 
+mod probes;
+mod regional;
+mod walk;
+
 use crate::action::{Action, ActionKind, Settings};
 use crate::autoscale::target_tracking::TargetTracking;
 use crate::autoscale::{Autoscaler, Observation, PolicyId, Removal};
@@ -229,7 +233,7 @@ impl Simulation {
             settings.hedge = hedge.is_on();
         }
         let model = service_model(scenario, &params, seed, 0);
-        let regions = crate::regions::step::regions_of(scenario, &params, seed, &mut fleet);
+        let regions = regional::regions_of(scenario, &params, seed, &mut fleet);
         Self {
             surge: scenario.surge.map(|d| d.draw(seed)),
             drift: scenario.drift.map(|d| d.draw(seed)),

@@ -1,14 +1,14 @@
 //! The second-by-second walk of a regional minute: probes, arrivals at the consumer and
 //! outlier sweeps, from event to event, and what it gives each region's minute.
 
-use super::failover::{out_of_routing, route};
-use super::step::GREY_ERROR_SHARE;
-use super::{code, MAX_REGIONS};
+use super::regional::GREY_ERROR_SHARE;
+use super::Simulation;
 use crate::event::EventKind;
 use crate::health::{ProbeConfig, Resource, SourceKind};
 use crate::message::{Message, MessageId};
 use crate::outlier::{ejection_s, ejects, may_eject, Ejection, OutlierConfig};
-use crate::sim::Simulation;
+use crate::regions::failover::{out_of_routing, route};
+use crate::regions::{code, MAX_REGIONS};
 
 /// The moments of a minute's walk.
 struct WalkPlan {

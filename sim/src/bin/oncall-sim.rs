@@ -1126,8 +1126,6 @@ const MAX_DES_WORKERS: u32 = 100_000;
 /// lists are always there; `rejected_share` only with per-node limits, `hedges_cancelled` and
 /// `tokens_left` only with hedging.
 fn des(args: &[String]) -> Result<String, Failure> {
-    use requests::hedging::{self, Hedging};
-    use requests::keys::{self, KeySpace, ServiceShape};
     let pairs = flags(
         args,
         &[
@@ -1154,22 +1152,44 @@ fn des(args: &[String]) -> Result<String, Failure> {
             "--seed",
         ],
     )?;
+    let workload = des_workload(&pairs)?;
+    let options = des_options(&pairs, &workload)?;
+    let config = workload.config;
+    let started = std::time::Instant::now();
+    let out = requests::run_with(&config, &options).map_err(des_refusal)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let events_per_s = if seconds > 0.0 {
+        out.events as f64 / seconds
+    } else {
+        0.0
+    };
+    Ok(des_output(&out, &options, events_per_s))
+}
+
+/// `des`'s workload: the run's configuration from the required flags and the policy's.
+struct DesWorkload {
+    config: requests::RunConfig,
+}
+
+/// The workload's flags: servers, arrival rate, service time, customers, instances, the
+/// policy, the timeout and the seed.
+fn des_workload(pairs: &[(&str, &str)]) -> Result<DesWorkload, Failure> {
     let servers = parse_u32(
         "--servers",
-        required(&pairs, "--servers")?,
+        required(pairs, "--servers")?,
         1,
         MAX_DES_WORKERS,
     )?;
     let lambda = parse_f64(
         "--arrival-rate",
-        required(&pairs, "--arrival-rate")?,
+        required(pairs, "--arrival-rate")?,
         1e-9,
         1e9,
         M::CliPositiveRateRange,
     )?;
     let service = parse_f64(
         "--service-time",
-        required(&pairs, "--service-time")?,
+        required(pairs, "--service-time")?,
         1e-9,
         1e6,
         M::CliServiceTimeRange,
@@ -1177,15 +1197,15 @@ fn des(args: &[String]) -> Result<String, Failure> {
     let max_customers = u32::try_from(requests::RunConfig::MAX_CUSTOMERS).unwrap_or(u32::MAX);
     let customers = parse_u32(
         "--customers",
-        required(&pairs, "--customers")?,
+        required(pairs, "--customers")?,
         1,
         max_customers,
     )?;
-    let instances = match single(&pairs, "--instances")? {
+    let instances = match single(pairs, "--instances")? {
         Some(v) => parse_u32("--instances", v, 1, MAX_DES_WORKERS)?,
         None => 1,
     };
-    let routing = match single(&pairs, "--lb")? {
+    let routing = match single(pairs, "--lb")? {
         Some(v) => v.parse::<Routing>().map_err(|_| {
             not_allowed(
                 "--lb",
@@ -1195,10 +1215,10 @@ fn des(args: &[String]) -> Result<String, Failure> {
         })?,
         None => Routing::RoundRobin,
     };
-    let timeout = single(&pairs, "--timeout")?
+    let timeout = single(pairs, "--timeout")?
         .map(|v| parse_f64("--timeout", v, 0.0, 1e9, M::CliWithinRange))
         .transpose()?;
-    let seed = match single(&pairs, "--seed")? {
+    let seed = match single(pairs, "--seed")? {
         Some(v) => parse_u32("--seed", v, 0, u32::MAX)?,
         None => 1,
     };
@@ -1211,16 +1231,39 @@ fn des(args: &[String]) -> Result<String, Failure> {
     }
     let workers = servers / instances;
 
+    let config = requests::RunConfig {
+        instances,
+        workers_per_instance: workers,
+        arrival_rate: lambda,
+        service_s: service,
+        customers: u64::from(customers),
+        warmup: 0,
+        routing,
+        timeout_s: timeout,
+        seed,
+    };
+    Ok(DesWorkload { config })
+}
+
+/// `des`'s options beyond the workload: the key space, least request's choices, the service
+/// shape, node limits, a slow instance, ordering keys and hedging.
+fn des_options(
+    pairs: &[(&str, &str)],
+    workload: &DesWorkload,
+) -> Result<requests::Options, Failure> {
+    use requests::keys::{self, KeySpace, ServiceShape};
+    let routing = workload.config.routing;
+    let instances = workload.config.instances;
     let mut options = requests::Options::default();
     let mut space = KeySpace::default();
-    if let Some(v) = single(&pairs, "--keys")? {
+    if let Some(v) = single(pairs, "--keys")? {
         space.keys = parse_u32("--keys", v, 1, keys::MAX_KEYS)?;
     }
-    if let Some(v) = single(&pairs, "--zipf")? {
+    if let Some(v) = single(pairs, "--zipf")? {
         space.exponent = parse_f64("--zipf", v, 0.0, keys::MAX_EXPONENT, M::CliZipfRange)?;
     }
     options.keys = space;
-    if let Some(v) = single(&pairs, "--choice-count")? {
+    if let Some(v) = single(pairs, "--choice-count")? {
         if routing != Routing::LeastRequest {
             return Err(Failure::Usage(
                 Message::new(M::CliChoiceCountLeastRequest)
@@ -1235,52 +1278,20 @@ fn des(args: &[String]) -> Result<String, Failure> {
             requests::MAX_CHOICE_COUNT,
         )?;
     }
-    if let Some(v) = single(&pairs, "--sigma")? {
+    if let Some(v) = single(pairs, "--sigma")? {
         let sigma = parse_f64("--sigma", v, 0.0, keys::MAX_SIGMA, M::CliSigmaRange)?;
         options.service = ServiceShape::Lognormal { sigma };
     }
-    if let Some(v) = single(&pairs, "--max-requests")? {
+    if let Some(v) = single(pairs, "--max-requests")? {
         options.limits.max_requests = Some(parse_u32("--max-requests", v, 1, 1_000_000)?);
     }
-    if let Some(v) = single(&pairs, "--max-pending")? {
+    if let Some(v) = single(pairs, "--max-pending")? {
         options.limits.max_pending = Some(parse_u32("--max-pending", v, 0, 1_000_000)?);
     }
-    if let Some(v) = single(&pairs, "--slow")? {
-        let shape = || {
-            not_allowed(
-                "--slow",
-                v,
-                Message::new(M::CliSlowShape)
-                    .int("instances", instances)
-                    .given("max_factor", format!("{}", requests::MAX_SLOW_FACTOR))
-                    .given("max_s", format!("{MAX_DES_TIME_S:e}")),
-            )
-        };
-        let parts: Vec<&str> = v.split(',').map(str::trim).collect();
-        let [instance, factor, from, to] = parts[..] else {
-            return Err(shape());
-        };
-        let number = |text: &str| parse_number(text).filter(|x| x.is_finite());
-        let slow = (|| {
-            Some(requests::SlowInstance {
-                instance: parse_whole(instance).and_then(|n| u32::try_from(n).ok())?,
-                factor: number(factor)?,
-                from_s: number(from)?,
-                to_s: number(to)?,
-            })
-        })()
-        .filter(|s| {
-            s.instance < instances
-                && s.factor > 0.0
-                && s.factor <= requests::MAX_SLOW_FACTOR
-                && s.from_s >= 0.0
-                && s.to_s >= s.from_s
-                && s.to_s <= MAX_DES_TIME_S
-        })
-        .ok_or_else(shape)?;
-        options.slow = Some(slow);
+    if let Some(v) = single(pairs, "--slow")? {
+        options.slow = Some(des_slow(v, instances)?);
     }
-    options.ordering_keys = match single(&pairs, "--ordering-keys")? {
+    options.ordering_keys = match single(pairs, "--ordering-keys")? {
         None | Some("off") => false,
         Some("on") => true,
         Some(other) => {
@@ -1291,6 +1302,50 @@ fn des(args: &[String]) -> Result<String, Failure> {
             ))
         }
     };
+    options.hedging = des_hedging(pairs)?;
+    Ok(options)
+}
+
+/// `--slow instance,factor,from,to`: one instance serving `factor` times slower in a window.
+fn des_slow(v: &str, instances: u32) -> Result<requests::SlowInstance, Failure> {
+    let shape = || {
+        not_allowed(
+            "--slow",
+            v,
+            Message::new(M::CliSlowShape)
+                .int("instances", instances)
+                .given("max_factor", format!("{}", requests::MAX_SLOW_FACTOR))
+                .given("max_s", format!("{MAX_DES_TIME_S:e}")),
+        )
+    };
+    let parts: Vec<&str> = v.split(',').map(str::trim).collect();
+    let [instance, factor, from, to] = parts[..] else {
+        return Err(shape());
+    };
+    let number = |text: &str| parse_number(text).filter(|x| x.is_finite());
+    let slow = (|| {
+        Some(requests::SlowInstance {
+            instance: parse_whole(instance).and_then(|n| u32::try_from(n).ok())?,
+            factor: number(factor)?,
+            from_s: number(from)?,
+            to_s: number(to)?,
+        })
+    })()
+    .filter(|s| {
+        s.instance < instances
+            && s.factor > 0.0
+            && s.factor <= requests::MAX_SLOW_FACTOR
+            && s.from_s >= 0.0
+            && s.to_s >= s.from_s
+            && s.to_s <= MAX_DES_TIME_S
+    })
+    .ok_or_else(shape)?;
+    Ok(slow)
+}
+
+/// Hedging, when any of its flags is given.
+fn des_hedging(pairs: &[(&str, &str)]) -> Result<Option<requests::hedging::Hedging>, Failure> {
+    use requests::hedging::{self, Hedging};
     let hedge_flags = [
         "--hedge-delay-ms",
         "--max-tokens",
@@ -1298,109 +1353,102 @@ fn des(args: &[String]) -> Result<String, Failure> {
         "--initial-tokens",
         "--total-timeout",
     ];
-    if hedge_flags
+    if !hedge_flags
         .iter()
         .any(|f| pairs.iter().any(|(n, _)| n == f))
     {
-        let mut h = Hedging::default();
-        if let Some(v) = single(&pairs, "--hedge-delay-ms")? {
-            let (lo, hi) = hedging::HEDGE_DELAY_RANGE_S;
-            let ms = parse_f64(
-                "--hedge-delay-ms",
-                v,
-                lo * 1e3,
-                hi * 1e3,
-                M::CliHedgeDelayRange,
-            )?;
-            h.delay_s = ms / 1e3;
-        }
-        if let Some(v) = single(&pairs, "--max-tokens")? {
-            let (lo, hi) = hedging::MAX_TOKENS_RANGE;
-            h.max_tokens = parse_u32("--max-tokens", v, lo, hi)?;
-        }
-        if let Some(v) = single(&pairs, "--refill-ratio")? {
-            let (lo, hi) = hedging::REFILL_RATIO_RANGE;
-            h.refill_ratio = parse_f64("--refill-ratio", v, lo, hi, M::CliRefillRatioRange)?;
-        }
-        if let Some(v) = single(&pairs, "--initial-tokens")? {
-            let max = f64::from(h.max_tokens);
-            let what = Message::new(M::CliInitialTokensRange).int("max", h.max_tokens);
-            let b0 = parse_number(v)
-                .filter(|x| x.is_finite() && (0.0..=max).contains(x))
-                .ok_or_else(|| not_allowed("--initial-tokens", v, what))?;
-            h.initial_tokens = Some(b0);
-        }
-        if let Some(v) = single(&pairs, "--total-timeout")? {
-            h.total_timeout_s = Some(parse_f64(
-                "--total-timeout",
-                v,
-                1e-9,
-                1e9,
-                M::CliTotalTimeoutRange,
-            )?);
-        }
-        options.hedging = Some(h);
+        return Ok(None);
     }
-    let config = requests::RunConfig {
-        instances,
-        workers_per_instance: workers,
-        arrival_rate: lambda,
-        service_s: service,
-        customers: u64::from(customers),
-        warmup: 0,
-        routing,
-        timeout_s: timeout,
-        seed,
-    };
-    let started = std::time::Instant::now();
-    let out = requests::run_with(&config, &options).map_err(|e| {
-        Failure::Usage(match e {
-            requests::RunError::Config(e) => Message::new(M::CliDesRefused).code("field", e.field),
-            requests::RunError::Hedge(requests::HedgeError::DelayNotBelowTimeouts {
-                delay_s,
-                request_timeout_s,
-                total_timeout_s,
-            }) => {
-                let seconds = |t: f64| {
-                    if t.is_finite() {
-                        format!("{t} s")
-                    } else {
-                        "none".to_string()
-                    }
-                };
-                Message::new(M::CliHedgeDelayNotBelow)
-                    .given("delay_ms", format!("{}", delay_s * 1e3))
-                    .given("request", seconds(request_timeout_s))
-                    .given("total", seconds(total_timeout_s))
-            }
-            requests::RunError::Hedge(requests::HedgeError::WithOrderingKeys) => {
-                Message::new(M::CliHedgeWithOrderingKeys)
-            }
-            requests::RunError::Hedge(requests::HedgeError::Field(field)) => {
-                Message::new(M::CliDesRefused).code("field", field)
-            }
-            requests::RunError::EventCap { cap } => {
-                return Failure::Failed(
-                    Message::new(M::CliDesEventCap)
-                        .int("cap", i64::try_from(cap).unwrap_or(i64::MAX))
-                        .int(
-                            "per",
-                            i64::try_from(requests::EVENTS_PER_REQUEST).unwrap_or(i64::MAX),
-                        )
-                        .int(
-                            "base",
-                            i64::try_from(requests::EVENT_CAP_BASE).unwrap_or(i64::MAX),
-                        ),
-                )
-            }
-        })
-    })?;
-    let seconds = started.elapsed().as_secs_f64();
-    let events_per_s = if seconds > 0.0 {
-        out.events as f64 / seconds
-    } else {
-        0.0
-    };
+    let mut h = Hedging::default();
+    if let Some(v) = single(pairs, "--hedge-delay-ms")? {
+        let (lo, hi) = hedging::HEDGE_DELAY_RANGE_S;
+        let ms = parse_f64(
+            "--hedge-delay-ms",
+            v,
+            lo * 1e3,
+            hi * 1e3,
+            M::CliHedgeDelayRange,
+        )?;
+        h.delay_s = ms / 1e3;
+    }
+    if let Some(v) = single(pairs, "--max-tokens")? {
+        let (lo, hi) = hedging::MAX_TOKENS_RANGE;
+        h.max_tokens = parse_u32("--max-tokens", v, lo, hi)?;
+    }
+    if let Some(v) = single(pairs, "--refill-ratio")? {
+        let (lo, hi) = hedging::REFILL_RATIO_RANGE;
+        h.refill_ratio = parse_f64("--refill-ratio", v, lo, hi, M::CliRefillRatioRange)?;
+    }
+    if let Some(v) = single(pairs, "--initial-tokens")? {
+        let max = f64::from(h.max_tokens);
+        let what = Message::new(M::CliInitialTokensRange).int("max", h.max_tokens);
+        let b0 = parse_number(v)
+            .filter(|x| x.is_finite() && (0.0..=max).contains(x))
+            .ok_or_else(|| not_allowed("--initial-tokens", v, what))?;
+        h.initial_tokens = Some(b0);
+    }
+    if let Some(v) = single(pairs, "--total-timeout")? {
+        h.total_timeout_s = Some(parse_f64(
+            "--total-timeout",
+            v,
+            1e-9,
+            1e9,
+            M::CliTotalTimeoutRange,
+        )?);
+    }
+    Ok(Some(h))
+}
+
+/// Why the engine refused a `des` run, or stopped it.
+fn des_refusal(e: requests::RunError) -> Failure {
+    Failure::Usage(match e {
+        requests::RunError::Config(e) => Message::new(M::CliDesRefused).code("field", e.field),
+        requests::RunError::Hedge(requests::HedgeError::DelayNotBelowTimeouts {
+            delay_s,
+            request_timeout_s,
+            total_timeout_s,
+        }) => {
+            let seconds = |t: f64| {
+                if t.is_finite() {
+                    format!("{t} s")
+                } else {
+                    "none".to_string()
+                }
+            };
+            Message::new(M::CliHedgeDelayNotBelow)
+                .given("delay_ms", format!("{}", delay_s * 1e3))
+                .given("request", seconds(request_timeout_s))
+                .given("total", seconds(total_timeout_s))
+        }
+        requests::RunError::Hedge(requests::HedgeError::WithOrderingKeys) => {
+            Message::new(M::CliHedgeWithOrderingKeys)
+        }
+        requests::RunError::Hedge(requests::HedgeError::Field(field)) => {
+            Message::new(M::CliDesRefused).code("field", field)
+        }
+        requests::RunError::EventCap { cap } => {
+            return Failure::Failed(
+                Message::new(M::CliDesEventCap)
+                    .int("cap", i64::try_from(cap).unwrap_or(i64::MAX))
+                    .int(
+                        "per",
+                        i64::try_from(requests::EVENTS_PER_REQUEST).unwrap_or(i64::MAX),
+                    )
+                    .int(
+                        "base",
+                        i64::try_from(requests::EVENT_CAP_BASE).unwrap_or(i64::MAX),
+                    ),
+            )
+        }
+    })
+}
+
+/// `des`'s JSON object: every field the run gives, hedging's and the limits' only when on.
+fn des_output(
+    out: &requests::RunOutcome,
+    options: &requests::Options,
+    events_per_s: f64,
+) -> String {
     let mut obj = serde_json::Map::new();
     obj.insert("p_wait".into(), out.p_wait.into());
     obj.insert("mean_wait_s".into(), out.mean_wait_s.into());
@@ -1431,5 +1479,5 @@ fn des(args: &[String]) -> Result<String, Failure> {
     }
     obj.insert("customers".into(), out.customers.into());
     obj.insert("events_per_s".into(), events_per_s.into());
-    Ok(format!("{}\n", serde_json::Value::Object(obj)))
+    format!("{}\n", serde_json::Value::Object(obj))
 }

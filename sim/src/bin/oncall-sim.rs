@@ -1361,15 +1361,9 @@ fn des_hedging(pairs: &[(&str, &str)]) -> Result<Option<requests::hedging::Hedgi
     }
     let mut h = Hedging::default();
     if let Some(v) = single(pairs, "--hedge-delay-ms")? {
-        let (lo, hi) = hedging::HEDGE_DELAY_RANGE_S;
-        let ms = parse_f64(
-            "--hedge-delay-ms",
-            v,
-            lo * 1e3,
-            hi * 1e3,
-            M::CliHedgeDelayRange,
-        )?;
-        h.delay_s = ms / 1e3;
+        let (lo, hi) = hedging::HEDGE_DELAY_RANGE_MS;
+        let ms = parse_f64("--hedge-delay-ms", v, lo, hi, M::CliHedgeDelayRange)?;
+        h.delay_s = hedging::delay_seconds(ms);
     }
     if let Some(v) = single(pairs, "--max-tokens")? {
         let (lo, hi) = hedging::MAX_TOKENS_RANGE;

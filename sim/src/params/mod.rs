@@ -397,7 +397,7 @@ model_params! {
         slo: f64 = 0.999, 0.9, 0.99999, "";
         diurnal_amplitude: f64 = 0.25, 0.0, 0.9, "";
         traffic_drift_cv: f64 = 0.02, 0.0, 0.5, "";
-        hedge_delay_ms: f64 = 1000.0, 100.0, 10_000.0, "ms";
+        hedge_delay_ms: f64 = crate::requests::hedging::DEFAULT_HEDGE_DELAY_MS, crate::requests::hedging::HEDGE_DELAY_RANGE_MS.0, crate::requests::hedging::HEDGE_DELAY_RANGE_MS.1, "ms";
         hedge_max_tokens: u32 = 50.0, 1.0, 250.0, "tokens";
         hedge_refill_ratio: f64 = 0.1, 0.001, 0.2, "tokens_per_success";
         total_timeout_s: f64 = 600.0, 0.1, 3600.0, "s";
@@ -463,7 +463,7 @@ impl ModelParams {
     /// The hedging these parameters configure (whether it is on is the run's setting).
     pub fn hedging(&self) -> crate::requests::Hedging {
         crate::requests::Hedging {
-            delay_s: self.hedge_delay_ms / 1000.0,
+            delay_s: crate::requests::hedging::delay_seconds(self.hedge_delay_ms),
             max_tokens: self.hedge_max_tokens,
             refill_ratio: self.hedge_refill_ratio,
             initial_tokens: None,
@@ -475,8 +475,12 @@ impl ModelParams {
     /// and the total timeout, and hedging cannot be combined with ordering keys. Checked
     /// when hedging is on.
     pub fn hedging_rule(&self) -> Result<(), ParamError> {
-        let delay_s = self.hedge_delay_ms / 1000.0;
-        if !(delay_s < self.timeout_s && delay_s < self.total_timeout_s) {
+        use crate::requests::hedging::{delay_below_timeouts, delay_seconds};
+        if !delay_below_timeouts(
+            delay_seconds(self.hedge_delay_ms),
+            self.timeout_s,
+            self.total_timeout_s,
+        ) {
             return Err(ParamError {
                 field: "hedge_delay_ms".into(),
                 problem: Message::new(MessageId::HedgeDelayNotBelowTimeouts)

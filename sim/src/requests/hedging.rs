@@ -18,10 +18,24 @@
 
 use crate::relations::{Relation, RelationId, DEAN_BARROSO_2013, PUBSUB_HEDGING};
 
-/// Default hedge delay, seconds (source: 1 s).
-pub const DEFAULT_HEDGE_DELAY_S: f64 = 1.0;
-/// Allowed hedge delays, seconds (source: 100 ms to 10 s).
-pub const HEDGE_DELAY_RANGE_S: (f64, f64) = (0.1, 10.0);
+/// Default hedge delay, milliseconds (source: 1 s): the default of the parameter
+/// `hedge_delay_ms`, whose row reads it from here.
+pub const DEFAULT_HEDGE_DELAY_MS: f64 = 1000.0;
+/// Allowed hedge delays, milliseconds (source: 100 ms to 10 s): the range of the parameter
+/// `hedge_delay_ms` and of the command line's `--hedge-delay-ms`.
+pub const HEDGE_DELAY_RANGE_MS: (f64, f64) = (100.0, 10_000.0);
+
+/// A hedge delay given in milliseconds (as the parameter and the command line give it), in
+/// the seconds the engine counts in.
+pub fn delay_seconds(delay_ms: f64) -> f64 {
+    delay_ms / 1000.0
+}
+
+/// The source's rule (seed 002): the hedge delay below both the request timeout and the
+/// total timeout, all in seconds (an absent timeout is infinite).
+pub fn delay_below_timeouts(delay_s: f64, request_timeout_s: f64, total_timeout_s: f64) -> bool {
+    delay_s < request_timeout_s && delay_s < total_timeout_s
+}
 /// Default maximum tokens (source: 50).
 pub const DEFAULT_MAX_TOKENS: u32 = 50;
 /// Allowed maximum tokens (source: 1 to 250).
@@ -62,7 +76,7 @@ pub struct Hedging {
 impl Default for Hedging {
     fn default() -> Self {
         Hedging {
-            delay_s: DEFAULT_HEDGE_DELAY_S,
+            delay_s: delay_seconds(DEFAULT_HEDGE_DELAY_MS),
             max_tokens: DEFAULT_MAX_TOKENS,
             refill_ratio: DEFAULT_REFILL_RATIO,
             initial_tokens: None,
@@ -105,8 +119,8 @@ impl Hedging {
         request_timeout_s: Option<f64>,
         ordering_keys: bool,
     ) -> Result<(), HedgeError> {
-        let (lo, hi) = HEDGE_DELAY_RANGE_S;
-        if !(self.delay_s >= lo && self.delay_s <= hi) {
+        let (lo, hi) = HEDGE_DELAY_RANGE_MS;
+        if !(self.delay_s >= delay_seconds(lo) && self.delay_s <= delay_seconds(hi)) {
             return Err(HedgeError::Field("hedge_delay_s"));
         }
         let (lo, hi) = MAX_TOKENS_RANGE;
@@ -129,7 +143,7 @@ impl Hedging {
         }
         let request = request_timeout_s.unwrap_or(f64::INFINITY);
         let total = self.total_timeout();
-        if !(self.delay_s < request && self.delay_s < total) {
+        if !delay_below_timeouts(self.delay_s, request, total) {
             return Err(HedgeError::DelayNotBelowTimeouts {
                 delay_s: self.delay_s,
                 request_timeout_s: request,

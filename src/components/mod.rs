@@ -12,6 +12,7 @@ pub mod host;
 mod icons;
 mod metrics_table;
 mod notices;
+mod outcome_table;
 pub mod reference;
 #[cfg(feature = "extended")]
 mod regional_debrief;

@@ -39,10 +39,11 @@ use oncall_sim::ActionKind;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::commands::{HostCommand, QueueFull, MAX_QUEUED};
-use crate::components::run::{RunHandle, SPEEDS};
+use crate::components::run::RunHandle;
 use crate::embed::EmbedOptions;
 use crate::i18n::{tf, Msg};
 use crate::metrics::{Value, METRICS};
+use crate::speed::{speed_index, speeds_list};
 
 /// The `source` every message carries.
 const SOURCE: &str = "oncall-sim";
@@ -270,14 +271,10 @@ fn read_command(
         "step" => HostCommand::Step,
         "reset" => HostCommand::Reset,
         "speed" => {
-            let wanted = value.and_then(|v| v.as_f64());
-            let index = SPEEDS
-                .iter()
-                .position(|&s| wanted == Some(f64::from(s)))
-                .ok_or_else(|| {
-                    let list: Vec<String> = SPEEDS.iter().map(u32::to_string).collect();
-                    tf(Msg::HostSpeedInvalid, &[("list", &list.join(", "))])
-                })?;
+            let index = value
+                .and_then(|v| v.as_f64())
+                .and_then(speed_index)
+                .ok_or_else(|| tf(Msg::HostSpeedInvalid, &[("list", &speeds_list())]))?;
             HostCommand::Speed(index)
         }
         "act" => {

@@ -2,10 +2,11 @@ use leptos::prelude::*;
 use oncall_sim::budget::BudgetAccounting;
 
 use crate::components::icons::{Icon, IconView};
-use crate::components::run::{use_run, RunHandle, UndoKind, SPEEDS};
+use crate::components::run::{use_run, RunHandle, UndoKind};
 use crate::format::{format_value, Format, Value};
 use crate::i18n::{plural, t, tf, Msg};
 use crate::metrics::{Level, Limits, METRICS};
+use crate::speed::SPEEDS;
 
 /// The minutes simulated: while a link replays in request mode, those replayed so far (the
 /// snapshot still shows the run as it was before the replay). The first build's replays

@@ -272,30 +272,7 @@ fn ParamField(
                 .map(|(_, text)| text.clone())
         })
     };
-    let set_error = move |text: Option<String>| {
-        errors.update(|list| {
-            list.retain(|(n, _)| *n != name);
-            if let Some(text) = text {
-                list.push((name, text));
-            }
-        });
-    };
-    let commit = move |text: String| {
-        let mut next = setup.get_untracked();
-        match next.set_text(name, &text) {
-            Ok(()) => {
-                set_error(None);
-                if setup.with_untracked(|s| *s != next) {
-                    on_change.try_run(next);
-                } else {
-                    // Same value, written differently ("0.60"): show it as the run has it.
-                    revision.update(|r| *r += 1);
-                }
-            }
-            Err(e) => set_error(Some(error_text(&e))),
-        }
-    };
-
+    let commit = move |text: String| commit_text(setup, name, &text, errors, revision, on_change);
     let input = if is_switch(spec) {
         view! {
             <input
@@ -304,18 +281,7 @@ fn ParamField(
                 aria-describedby=format!("{help_id} {error_id}")
                 prop:checked=move || value() == Some(1.0)
                 on:change=move |ev| {
-                    let on = event_target_checked(&ev);
-                    let mut next = setup.get_untracked();
-                    match next.set(name, if on { 1.0 } else { 0.0 }) {
-                        Ok(()) => {
-                            set_error(None);
-                            on_change.try_run(next);
-                        }
-                        Err(e) => {
-                            set_error(Some(error_text(&SetError::Rejected(e))));
-                            revision.update(|r| *r += 1);
-                        }
-                    }
+                    set_switch(setup, name, event_target_checked(&ev), errors, revision, on_change)
                 }
             />
         }
@@ -357,6 +323,63 @@ fn ParamField(
                 {error}
             </p>
         </div>
+    }
+}
+
+/// Shows `text` as the error under parameter `name`'s input (none: clears it).
+fn set_error(errors: FieldErrors, name: &'static str, text: Option<String>) {
+    errors.update(|list| {
+        list.retain(|(n, _)| *n != name);
+        if let Some(text) = text {
+            list.push((name, text));
+        }
+    });
+}
+
+/// Sets parameter `name` to the value typed, `text`; a refused value is shown under its
+/// input and changes nothing.
+fn commit_text(
+    setup: Signal<PolicySetup>,
+    name: &'static str,
+    text: &str,
+    errors: FieldErrors,
+    revision: RwSignal<u32>,
+    on_change: Callback<PolicySetup>,
+) {
+    let mut next = setup.get_untracked();
+    match next.set_text(name, text) {
+        Ok(()) => {
+            set_error(errors, name, None);
+            if setup.with_untracked(|s| *s != next) {
+                on_change.try_run(next);
+            } else {
+                // Same value, written differently ("0.60"): show it as the run has it.
+                revision.update(|r| *r += 1);
+            }
+        }
+        Err(e) => set_error(errors, name, Some(error_text(&e))),
+    }
+}
+
+/// Turns the switch `name` on or off; a refusal is shown under it and the switch goes back.
+fn set_switch(
+    setup: Signal<PolicySetup>,
+    name: &'static str,
+    on: bool,
+    errors: FieldErrors,
+    revision: RwSignal<u32>,
+    on_change: Callback<PolicySetup>,
+) {
+    let mut next = setup.get_untracked();
+    match next.set(name, if on { 1.0 } else { 0.0 }) {
+        Ok(()) => {
+            set_error(errors, name, None);
+            on_change.try_run(next);
+        }
+        Err(e) => {
+            set_error(errors, name, Some(error_text(&SetError::Rejected(e))));
+            revision.update(|r| *r += 1);
+        }
     }
 }
 

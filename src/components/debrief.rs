@@ -8,7 +8,7 @@ use oncall_sim::par::{ParKind, ParLine, ParSearch};
 use oncall_sim::{coach, scenario, Action, RunSummary};
 
 use crate::components::outcome_table::{
-    budget_text, cost_text, outcome_row, outcome_table, Outcome, PAR_ROW,
+    budget_text, cost_text, outcome_row, outcome_table, Outcome,
 };
 use crate::components::run::{use_run, RunHandle};
 use crate::event_text::action_text;
@@ -406,14 +406,14 @@ fn par_view(par: RwSignal<Par>, summary: RunSummary, opening_ttl_s: u32) -> impl
                     cost: l.cost,
                     minutes_paging: l.minutes_paging,
                 };
-                outcome_row(PAR_ROW, key, name, outcome)
+                outcome_row(name, outcome).attr("data-par", key)
             })
             .collect_view();
-        let you = outcome_row(PAR_ROW, "you", t(Msg::ParYou), outcome_of(&summary));
+        let you = outcome_row(t(Msg::ParYou), outcome_of(&summary)).attr("data-par", "you");
         view! {
             {verdict_view(&summary, opening_ttl_s, &lines, done)}
             <h3>{t(Msg::ParHeading)}</h3>
-            {outcome_table("par", None, Msg::ParIntro, (you, rows))}
+            {outcome_table("par", t(Msg::ParIntro), (you, rows))}
         }
     }
 }

@@ -4,16 +4,10 @@
 //! with regions, the regional comparison are both one of these.
 
 use leptos::prelude::*;
+use leptos::tachys::view::add_attr::AddAnyAttr;
 
 use crate::format::{self, format_value, Format, Value};
 use crate::i18n::{t, Locale, Msg};
-
-/// The attribute that keys a par table's rows (`data-par="textbook"`).
-pub(crate) const PAR_ROW: &str = "data-par";
-
-/// The attribute that keys a regional comparison's rows (`data-comparison="failover_off"`).
-#[cfg(feature = "extended")]
-pub(crate) const COMPARISON_ROW: &str = "data-comparison";
 
 /// One run's outcome, in the figures the tables compare.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,17 +32,17 @@ pub(crate) fn minutes_text(m: u32) -> String {
     format_value(Format::Minutes, Value::Number(f64::from(m)))
 }
 
-/// An outcome table: `class` and `field` (its `data-field`) say which, `caption` what it
-/// compares; `rows` are its [`outcome_row`]s, the run as played first.
+/// An outcome table: `class` says which, `caption` (in words) what it compares; `rows` are
+/// its [`outcome_row`]s, the run as played first. The caller may add attributes to the table
+/// (the regional comparison's `data-field`).
 pub(crate) fn outcome_table(
     class: &'static str,
-    field: Option<&'static str>,
-    caption: Msg,
+    caption: &'static str,
     rows: impl IntoView,
-) -> impl IntoView {
+) -> impl IntoView + AddAnyAttr {
     view! {
-        <table class=class data-field=field>
-            <caption class="muted">{t(caption)}</caption>
+        <table class=class>
+            <caption class="muted">{caption}</caption>
             <thead>
                 <tr>
                     <th scope="col">{t(Msg::ParWhat)}</th>
@@ -62,14 +56,9 @@ pub(crate) fn outcome_table(
     }
 }
 
-/// One run of an outcome table: keyed by `key` in the attribute `row` ([`PAR_ROW`] or the
-/// comparison's), headed by `name`.
-pub(crate) fn outcome_row(
-    row: &'static str,
-    key: &'static str,
-    name: impl IntoView,
-    outcome: Outcome,
-) -> impl IntoView {
+/// One run of an outcome table, headed by `name`. The caller keys it (`data-par="textbook"`
+/// in the par table, `data-comparison="failover_off"` in the regional comparison).
+pub(crate) fn outcome_row(name: impl IntoView, outcome: Outcome) -> impl IntoView + AddAnyAttr {
     view! {
         <tr>
             <th scope="row">{name}</th>
@@ -78,5 +67,4 @@ pub(crate) fn outcome_row(
             <td>{minutes_text(outcome.minutes_paging)}</td>
         </tr>
     }
-    .attr(row, key)
 }

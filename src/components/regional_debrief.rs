@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use oncall_sim::regions::debrief::{replay, ComparisonKind, ComparisonLine};
 use oncall_sim::setup::RunSetup;
 
-use crate::components::outcome_table::{outcome_row, outcome_table, Outcome, COMPARISON_ROW};
+use crate::components::outcome_table::{outcome_row, outcome_table, Outcome};
 use crate::components::run::{use_run, RunHandle};
 use crate::i18n::{core_text, t, tf, Msg};
 
@@ -105,21 +105,13 @@ pub fn regional_comparison(as_played: Outcome) -> Option<impl IntoView> {
             (None, true) => String::new(),
         })
     };
-    let as_played = outcome_row(
-        COMPARISON_ROW,
-        "as_played",
-        t(Msg::RegionalAsPlayed),
-        as_played,
-    );
+    let as_played =
+        outcome_row(t(Msg::RegionalAsPlayed), as_played).attr("data-comparison", "as_played");
     Some(view! {
         <h3>{t(Msg::RegionalHeading)}</h3>
         {twists}
-        {outcome_table(
-            "par regional",
-            Some("regional-comparison"),
-            Msg::RegionalIntro,
-            (as_played, rows),
-        )}
+        {outcome_table("par regional", t(Msg::RegionalIntro), (as_played, rows))
+            .attr("data-field", "regional-comparison")}
         <p class="muted" data-field="regional-status" aria-live="polite">{status}</p>
     })
 }
@@ -132,7 +124,7 @@ fn line_row(line: &ComparisonLine) -> impl IntoView {
         cost: line.cost,
         minutes_paging: line.minutes_paging,
     };
-    outcome_row(COMPARISON_ROW, key, t(name), outcome)
+    outcome_row(t(name), outcome).attr("data-comparison", key)
 }
 
 #[cfg(test)]

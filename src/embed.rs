@@ -17,8 +17,8 @@
 
 use oncall_sim::message::clip;
 
-use crate::components::run::SPEEDS;
 use crate::i18n::{t, tf, Msg};
+use crate::speed::{speed_index, speeds_list};
 
 /// The link parameters this module owns.
 pub const EMBED_PARAMS: [&str; 8] = [
@@ -92,7 +92,7 @@ pub struct EmbedOptions {
     /// The controls shown, by action name; `None`: all of them.
     pub controls: Option<Vec<&'static str>>,
     pub autoplay: bool,
-    /// Index into [`SPEEDS`], when the link sets one.
+    /// Index into [`crate::speed::SPEEDS`], when the link sets one.
     pub speed: Option<usize>,
     pub theme: Theme,
     /// The clock stops when the page fires (`pause_on_page`, on by default).
@@ -154,16 +154,39 @@ impl EmbedOptions {
 /// understood.
 pub fn read_embed(rest: &[(String, String)]) -> (EmbedOptions, Vec<String>) {
     let mut options = EmbedOptions::default();
-    let mut notices = Vec::new();
-    let last = |name: &str| {
-        rest.iter()
+    let mut reader = Reader {
+        rest,
+        notices: Vec::new(),
+    };
+    reader.switches(&mut options);
+    reader.speed(&mut options);
+    reader.theme(&mut options);
+    reader.locked(&mut options);
+    reader.controls(&mut options);
+    reader.origins(&mut options);
+    (options, reader.notices)
+}
+
+/// The link parameters being read, and the notices about them so far.
+struct Reader<'a> {
+    rest: &'a [(String, String)],
+    notices: Vec<String>,
+}
+
+impl<'a> Reader<'a> {
+    /// The value of the last `name` in the link, trimmed.
+    fn last(&self, name: &str) -> Option<&'a str> {
+        self.rest
+            .iter()
             .rev()
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.trim())
-    };
-    // The value is quoted clipped: a link may carry any amount of text.
-    let mut invalid = |param: &str, value: &str, allowed: &str, fallback: &str| {
-        notices.push(tf(
+    }
+
+    /// A notice that `value` of `param` is not one of `allowed`, and what the page does
+    /// instead. The value is quoted clipped: a link may carry any amount of text.
+    fn invalid(&mut self, param: &str, value: &str, allowed: &str, fallback: &str) {
+        self.notices.push(tf(
             Msg::NoticeInvalid,
             &[
                 ("param", param),
@@ -172,47 +195,58 @@ pub fn read_embed(rest: &[(String, String)]) -> (EmbedOptions, Vec<String>) {
                 ("fallback", fallback),
             ],
         ));
-    };
-    let switch_allowed = || tf(Msg::OneOf, &[("list", "1, 0")]);
-    for (name, slot, fallback) in [
-        ("embed", &mut options.compact, Msg::EmbedOffFallback),
-        ("autoplay", &mut options.autoplay, Msg::EmbedOffFallback),
-        (
-            "pause_on_page",
-            &mut options.pause_on_page,
-            Msg::StaysOnFallback,
-        ),
-    ] {
-        if let Some(value) = last(name) {
-            match value {
-                "1" | "true" => *slot = true,
-                "0" | "false" => *slot = false,
-                _ => invalid(name, value, &switch_allowed(), t(fallback)),
+    }
+
+    /// `embed`, `autoplay` and `pause_on_page`: on (`1`, `true`) or off (`0`, `false`).
+    fn switches(&mut self, options: &mut EmbedOptions) {
+        let switch_allowed = || tf(Msg::OneOf, &[("list", "1, 0")]);
+        for (name, slot, fallback) in [
+            ("embed", &mut options.compact, Msg::EmbedOffFallback),
+            ("autoplay", &mut options.autoplay, Msg::EmbedOffFallback),
+            (
+                "pause_on_page",
+                &mut options.pause_on_page,
+                Msg::StaysOnFallback,
+            ),
+        ] {
+            if let Some(value) = self.last(name) {
+                match value {
+                    "1" | "true" => *slot = true,
+                    "0" | "false" => *slot = false,
+                    _ => self.invalid(name, value, &switch_allowed(), t(fallback)),
+                }
             }
         }
     }
-    if let Some(value) = last("speed") {
+
+    /// `speed`: one of the speeds, in simulated minutes per second.
+    fn speed(&mut self, options: &mut EmbedOptions) {
+        let Some(value) = self.last("speed") else {
+            return;
+        };
         let found = value
             .parse::<u32>()
             .ok()
-            .and_then(|v| SPEEDS.iter().position(|&s| s == v));
+            .and_then(|v| speed_index(f64::from(v)));
         match found {
             Some(i) => options.speed = Some(i),
-            None => {
-                let list: Vec<String> = SPEEDS.iter().map(u32::to_string).collect();
-                invalid(
-                    "speed",
-                    value,
-                    &tf(Msg::OneOf, &[("list", &list.join(", "))]),
-                    t(Msg::SpeedFallback),
-                );
-            }
+            None => self.invalid(
+                "speed",
+                value,
+                &tf(Msg::OneOf, &[("list", &speeds_list())]),
+                t(Msg::SpeedFallback),
+            ),
         }
     }
-    if let Some(value) = last("theme") {
+
+    /// `theme`: one of [`Theme::NAMES`].
+    fn theme(&mut self, options: &mut EmbedOptions) {
+        let Some(value) = self.last("theme") else {
+            return;
+        };
         match Theme::parse(value) {
             Some(theme) => options.theme = theme,
-            None => invalid(
+            None => self.invalid(
                 "theme",
                 value,
                 &tf(Msg::OneOf, &[("list", &Theme::NAMES.join(", "))]),
@@ -220,7 +254,12 @@ pub fn read_embed(rest: &[(String, String)]) -> (EmbedOptions, Vec<String>) {
             ),
         }
     }
-    if let Some(value) = last("locked") {
+
+    /// `locked`: the settings of [`LOCKABLE`] that cannot be changed.
+    fn locked(&mut self, options: &mut EmbedOptions) {
+        let Some(value) = self.last("locked") else {
+            return;
+        };
         let (names, wrong) = pick(value, &LOCKABLE);
         for name in names {
             match name {
@@ -231,7 +270,7 @@ pub fn read_embed(rest: &[(String, String)]) -> (EmbedOptions, Vec<String>) {
         }
         if !wrong.is_empty() {
             let allowed = tf(Msg::OneOf, &[("list", &LOCKABLE.join(", "))]);
-            invalid(
+            self.invalid(
                 "locked",
                 &wrong.join(","),
                 &allowed,
@@ -239,12 +278,17 @@ pub fn read_embed(rest: &[(String, String)]) -> (EmbedOptions, Vec<String>) {
             );
         }
     }
-    if let Some(value) = last("controls") {
+
+    /// `controls`: the controls of [`CONTROLS`] shown.
+    fn controls(&mut self, options: &mut EmbedOptions) {
+        let Some(value) = self.last("controls") else {
+            return;
+        };
         let (names, wrong) = pick(value, CONTROLS);
         options.controls = Some(names);
         if !wrong.is_empty() {
             let allowed = tf(Msg::OneOf, &[("list", &CONTROLS.join(", "))]);
-            invalid(
+            self.invalid(
                 "controls",
                 &wrong.join(","),
                 &allowed,
@@ -252,7 +296,12 @@ pub fn read_embed(rest: &[(String, String)]) -> (EmbedOptions, Vec<String>) {
             );
         }
     }
-    if let Some(value) = last("origins") {
+
+    /// `origins`: the host pages whose commands are obeyed.
+    fn origins(&mut self, options: &mut EmbedOptions) {
+        let Some(value) = self.last("origins") else {
+            return;
+        };
         options.origins_given = true;
         let mut wrong = Vec::new();
         for item in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -263,7 +312,7 @@ pub fn read_embed(rest: &[(String, String)]) -> (EmbedOptions, Vec<String>) {
             }
         }
         if !wrong.is_empty() {
-            invalid(
+            self.invalid(
                 "origins",
                 &wrong.join(","),
                 t(Msg::OriginsAllowed),
@@ -271,7 +320,6 @@ pub fn read_embed(rest: &[(String, String)]) -> (EmbedOptions, Vec<String>) {
             );
         }
     }
-    (options, notices)
 }
 
 /// The items of a comma-separated list that are among `known` (each once, in the order
@@ -351,6 +399,7 @@ pub fn iframe_snippet(href: &str, title: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::speed::SPEEDS;
 
     fn pairs(query: &str) -> Vec<(String, String)> {
         crate::link::parse_query(query)

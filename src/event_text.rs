@@ -126,14 +126,25 @@ pub fn describe(event: &Event, clock_at: &dyn Fn(u32) -> String) -> (EventFamily
 }
 
 fn describe_kind(kind: &EventKind, clock_at: &dyn Fn(u32) -> String) -> (EventFamily, String) {
-    use EventFamily as F;
-    match kind {
+    decision_text(kind)
+        .or_else(|| release_text(kind, clock_at))
+        .or_else(|| page_text(kind))
+        .or_else(|| fleet_text(kind))
+        .or_else(|| cache_and_traffic_text(kind))
+        // Regions: health transitions, failover, ejections and injected failures speak
+        // through the core's catalog.
+        .unwrap_or_else(|| (regional_family(kind), regional_text(kind)))
+}
+
+/// What the user and the autoscaler decided: actions (taken or refused) and scaling.
+fn decision_text(kind: &EventKind) -> Option<(EventFamily, String)> {
+    Some(match kind {
         EventKind::Action { action } => (
-            F::Action,
+            EventFamily::Action,
             tf(Msg::EvAction, &[("action", &action_text(action))]),
         ),
         EventKind::ActionRefused { action, reason } => (
-            F::Action,
+            EventFamily::Action,
             tf(
                 Msg::EvActionRefused,
                 &[
@@ -142,37 +153,39 @@ fn describe_kind(kind: &EventKind, clock_at: &dyn Fn(u32) -> String) -> (EventFa
                 ],
             ),
         ),
+        EventKind::Scaling {
+            policy,
+            driver,
+            from,
+            to,
+            detail,
+        } => (
+            EventFamily::Scaling,
+            tf(
+                Msg::EvScaling,
+                &[
+                    ("policy", &policy_name_text(*policy)),
+                    ("driver", driver.as_str()),
+                    ("from", &from.to_string()),
+                    ("to", &instances(*to)),
+                    ("detail", &core_text(detail)),
+                ],
+            ),
+        ),
+        _ => return None,
+    })
+}
+
+/// Builds going out and rolled back. `clock_at` gives the rollback's switch-over time.
+fn release_text(
+    kind: &EventKind,
+    clock_at: &dyn Fn(u32) -> String,
+) -> Option<(EventFamily, String)> {
+    Some(match kind {
         // A dashboard knows a build's number and when it went out, not whether it is bad.
         EventKind::Deploy { build, .. } => (
-            F::Deploy,
+            EventFamily::Deploy,
             tf(Msg::EvDeploy, &[("build", &build.to_string())]),
-        ),
-        EventKind::PageFired {
-            burn_rate_1h,
-            burn_rate_5m,
-        } => (
-            F::Page,
-            tf(
-                Msg::EvPageFired,
-                &[
-                    ("long", &burn(*burn_rate_1h)),
-                    ("short", &burn(*burn_rate_5m)),
-                    ("threshold", &burn(oncall_sim::budget::PAGE_BURN)),
-                ],
-            ),
-        ),
-        EventKind::PageResolved {
-            burn_rate_1h,
-            burn_rate_5m,
-        } => (
-            F::Page,
-            tf(
-                Msg::EvPageResolved,
-                &[
-                    ("long", &burn(*burn_rate_1h)),
-                    ("short", &burn(*burn_rate_5m)),
-                ],
-            ),
         ),
         EventKind::RollbackStarted {
             build,
@@ -180,7 +193,7 @@ fn describe_kind(kind: &EventKind, clock_at: &dyn Fn(u32) -> String) -> (EventFa
             ready_minute,
             restarted,
         } => (
-            F::Rollback,
+            EventFamily::Rollback,
             tf(
                 if *restarted {
                     Msg::EvRollbackRestarted
@@ -195,51 +208,83 @@ fn describe_kind(kind: &EventKind, clock_at: &dyn Fn(u32) -> String) -> (EventFa
             ),
         ),
         EventKind::RollbackFinished { build, .. } => (
-            F::Rollback,
+            EventFamily::Rollback,
             tf(Msg::EvRollbackFinished, &[("build", &build.to_string())]),
         ),
-        EventKind::InstancesStarted { count, reason } => (
-            F::Fleet,
-            tf(
-                Msg::EvInstancesStarted,
-                &[
-                    ("instances", &instances(*count)),
-                    ("reason", reason_text(*reason)),
-                ],
-            ),
+        _ => return None,
+    })
+}
+
+/// The page firing and resolving, with the burn rates that decided it.
+fn page_text(kind: &EventKind) -> Option<(EventFamily, String)> {
+    let text = match kind {
+        EventKind::PageFired {
+            burn_rate_1h,
+            burn_rate_5m,
+        } => tf(
+            Msg::EvPageFired,
+            &[
+                ("long", &burn(*burn_rate_1h)),
+                ("short", &burn(*burn_rate_5m)),
+                ("threshold", &burn(oncall_sim::budget::PAGE_BURN)),
+            ],
         ),
-        EventKind::InstancesServing { count } => (
-            F::Fleet,
-            tf(
-                Msg::EvInstancesServing,
-                &[("instances", &instances(*count))],
-            ),
+        EventKind::PageResolved {
+            burn_rate_1h,
+            burn_rate_5m,
+        } => tf(
+            Msg::EvPageResolved,
+            &[
+                ("long", &burn(*burn_rate_1h)),
+                ("short", &burn(*burn_rate_5m)),
+            ],
         ),
-        EventKind::InstancesDraining { count, seconds } => (
-            F::Fleet,
-            tf(
-                Msg::EvInstancesDraining,
-                &[
-                    ("instances", &instances(*count)),
-                    (
-                        "seconds",
-                        &format_value(Format::Seconds, Value::Number(*seconds)),
-                    ),
-                ],
-            ),
+        _ => return None,
+    };
+    Some((EventFamily::Page, text))
+}
+
+/// Instances starting, serving, draining and stopping.
+fn fleet_text(kind: &EventKind) -> Option<(EventFamily, String)> {
+    let text = match kind {
+        EventKind::InstancesStarted { count, reason } => tf(
+            Msg::EvInstancesStarted,
+            &[
+                ("instances", &instances(*count)),
+                ("reason", reason_text(*reason)),
+            ],
         ),
-        EventKind::InstancesStopped { count, reason } => (
-            F::Fleet,
-            tf(
-                Msg::EvInstancesStopped,
-                &[
-                    ("instances", &instances(*count)),
-                    ("reason", reason_text(*reason)),
-                ],
-            ),
+        EventKind::InstancesServing { count } => tf(
+            Msg::EvInstancesServing,
+            &[("instances", &instances(*count))],
         ),
+        EventKind::InstancesDraining { count, seconds } => tf(
+            Msg::EvInstancesDraining,
+            &[
+                ("instances", &instances(*count)),
+                (
+                    "seconds",
+                    &format_value(Format::Seconds, Value::Number(*seconds)),
+                ),
+            ],
+        ),
+        EventKind::InstancesStopped { count, reason } => tf(
+            Msg::EvInstancesStopped,
+            &[
+                ("instances", &instances(*count)),
+                ("reason", reason_text(*reason)),
+            ],
+        ),
+        _ => return None,
+    };
+    Some((EventFamily::Fleet, text))
+}
+
+/// The cache flushed and warmed up, and traffic surging.
+fn cache_and_traffic_text(kind: &EventKind) -> Option<(EventFamily, String)> {
+    Some(match kind {
         EventKind::CacheFlush { share } => (
-            F::Cache,
+            EventFamily::Cache,
             tf(
                 Msg::EvCacheFlush,
                 &[(
@@ -249,7 +294,7 @@ fn describe_kind(kind: &EventKind, clock_at: &dyn Fn(u32) -> String) -> (EventFa
             ),
         ),
         EventKind::WarmupStarted { minutes } => (
-            F::Cache,
+            EventFamily::Cache,
             tf(
                 Msg::EvWarmupStarted,
                 &[(
@@ -258,31 +303,10 @@ fn describe_kind(kind: &EventKind, clock_at: &dyn Fn(u32) -> String) -> (EventFa
                 )],
             ),
         ),
-        EventKind::WarmupFinished => (F::Cache, t(Msg::EvWarmupFinished).to_owned()),
-        EventKind::SurgeStarted { .. } => (F::Traffic, t(Msg::EvSurgeStarted).to_owned()),
-        EventKind::Scaling {
-            policy,
-            driver,
-            from,
-            to,
-            detail,
-        } => (
-            F::Scaling,
-            tf(
-                Msg::EvScaling,
-                &[
-                    ("policy", &policy_name_text(*policy)),
-                    ("driver", driver.as_str()),
-                    ("from", &from.to_string()),
-                    ("to", &instances(*to)),
-                    ("detail", &core_text(detail)),
-                ],
-            ),
-        ),
-        // Regions: health transitions, failover, ejections and injected failures speak
-        // through the core's catalog.
-        other => (regional_family(other), regional_text(other)),
-    }
+        EventKind::WarmupFinished => (EventFamily::Cache, t(Msg::EvWarmupFinished).to_owned()),
+        EventKind::SurgeStarted { .. } => (EventFamily::Traffic, t(Msg::EvSurgeStarted).to_owned()),
+        _ => return None,
+    })
 }
 
 #[cfg(feature = "extended")]

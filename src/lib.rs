@@ -11,7 +11,8 @@
 //! - [`link`]: the run as a link (query string ↔ the core's `ShareState`, notices);
 //! - [`components`]: the page; [`charts`]: figures drawn on canvases;
 //! - [`i18n`]: the message catalog; [`format`]: every number written for a person;
-//!   [`metrics`], [`event_text`]: values and events in words; [`theme`]: the one palette.
+//!   [`metrics`], [`event_text`]: values and events in words; [`theme`]: the one palette;
+//!   [`speed`]: the clock's speeds.
 //! - [`policy`]: the autoscaling policy, its parameters, the elastic scaler's configuration
 //!   file, and two policies compared.
 
@@ -32,6 +33,7 @@ pub mod policy;
 #[cfg(feature = "extended")]
 pub mod region_text;
 pub mod seed;
+pub mod speed;
 pub mod theme;
 pub mod url_state;
 

@@ -5,7 +5,7 @@ use oncall_sim::action::{
 use oncall_sim::autoscale::lowest_minimum;
 use oncall_sim::ActionKind;
 
-use crate::components::run::use_run;
+use crate::components::run::{use_run, RunHandle};
 use crate::format::{format_value, plain, Format, Value};
 use crate::i18n::Locale;
 use crate::i18n::{instances, policy_name_text, t, tf, Msg};
@@ -33,8 +33,6 @@ fn percent(x: f64) -> String {
     format_value(Format::Percent { decimals: 0 }, Value::Number(x))
 }
 
-/// A slider that shows its value and unit, and emits its action when released (or at each
-/// key press), not at every pixel of a drag.
 /// Whether the link leaves the control out of the page (`controls=` in an embedding link).
 /// The control is still rendered, hidden, so that the page's layout and shortcuts stay the
 /// same; no style rule is written at run time (the page's content security policy forbids
@@ -43,6 +41,8 @@ fn left_out(control: &str) -> bool {
     use_context::<crate::embed::EmbedOptions>().is_some_and(|o| !o.shows_control(control))
 }
 
+/// A slider that shows its value and unit, and emits its action when released (or at each
+/// key press), not at every pixel of a drag.
 #[component]
 fn Slider(
     control: &'static str,
@@ -182,60 +182,185 @@ fn ActionButton(
 #[component]
 pub fn Controls() -> impl IntoView {
     let run = use_run();
-    let settings = move || run.snapshot.with(|s| s.settings.clone());
     let disabled = Signal::derive(move || run.snapshot.with(|s| s.finished || s.replay_left > 0));
     // Model constants the explanations quote, from the run's own parameters.
     let params = Memo::new(move |_| {
         run.generation.track();
         run.with(|c| c.sim().params().clone()).unwrap_or_default()
     });
-    let pending = move |name: &str| {
-        run.snapshot
-            .with(|s| s.pending.iter().any(|k| k.name() == name))
-    };
-    let queued = move || {
-        tf(
-            Msg::Queued,
-            &[("clock", &run.snapshot.with(|s| s.next_clock.clone()))],
-        )
-    };
-    let minutes_left = |n: u32| format_value(Format::Minutes, Value::Number(f64::from(n)));
+    view! {
+        <section class="panel controls-panel" id="controls" aria-labelledby="controls-heading">
+            <h2 id="controls-heading">{t(Msg::ControlsHeading)}</h2>
+            {pending_note(run)}
+            {min_instances_slider(run, disabled)}
+            {autoscaling_toggle(run, disabled)}
+            {target_utilization_slider(run, disabled)}
+            {cache_ttl_slider(run, disabled)}
+            {warm_cache_button(run, params, disabled)}
+            {shed_slider(run, params, disabled)}
+            {heavy_feature_toggle(run, disabled)}
+            {rollback_button(run, params, disabled)}
+        </section>
+    }
+}
 
-    let warm_status = Signal::derive(move || {
+/// The model's parameters of the run, for the explanations.
+type Params = Memo<oncall_sim::ModelParams>;
+
+/// The settings in force.
+fn settings(run: RunHandle) -> oncall_sim::Settings {
+    run.snapshot.with(|s| s.settings.clone())
+}
+
+/// Whether an action named `name` waits for the next minute.
+fn pending(run: RunHandle, name: &str) -> bool {
+    run.snapshot
+        .with(|s| s.pending.iter().any(|k| k.name() == name))
+}
+
+/// "Queued for 09:14": an action waiting for the next minute.
+fn queued(run: RunHandle) -> String {
+    tf(
+        Msg::Queued,
+        &[("clock", &run.snapshot.with(|s| s.next_clock.clone()))],
+    )
+}
+
+fn minutes_left(n: u32) -> String {
+    format_value(Format::Minutes, Value::Number(f64::from(n)))
+}
+
+/// The note above the controls: actions waiting for the next minute, or the exercise over.
+fn pending_note(run: RunHandle) -> impl IntoView {
+    let note = move || {
+        run.snapshot.with(|s| {
+            if s.finished {
+                Some(t(Msg::ControlsOver).to_owned())
+            } else if s.pending.is_empty() {
+                None
+            } else {
+                Some(tf(
+                    Msg::ControlsPending,
+                    &[("minute", &s.minutes.to_string()), ("clock", &s.next_clock)],
+                ))
+            }
+        })
+    };
+    view! {
+        <p class="pending-note" role="status" class:hidden=move || note().is_none()>
+            {note}
+        </p>
+    }
+}
+
+/// The fleet's minimum; 0 (scale to zero) only under the policies that hold requests for a
+/// starting instance.
+fn min_instances_slider(run: RunHandle, disabled: Signal<bool>) -> impl IntoView {
+    let (_, min_hi) = MIN_INSTANCES_RANGE;
+    let min_lo = move || lowest_minimum(run.snapshot.with(|s| s.policy));
+    view! {
+        <Slider
+            control="min_instances"
+            label=Msg::CtlMinInstances
+            help=Signal::derive(|| t(Msg::CtlMinInstancesHelp).to_owned())
+            min=Signal::derive(move || f64::from(min_lo()))
+            max=f64::from(min_hi)
+            step=1.0
+            position=Signal::derive(move || f64::from(settings(run).min_instances))
+            show=|x| instances(x.round() as u32)
+            on_commit=Callback::new(move |x: f64| {
+                let n = (x.round() as u32).clamp(min_lo(), min_hi);
+                run.act(ActionKind::MinInstances(n));
+            })
+            disabled=disabled
+        />
+    }
+}
+
+/// Autoscaling on or off, under the run's policy.
+fn autoscaling_toggle(run: RunHandle, disabled: Signal<bool>) -> impl IntoView {
+    let help = Signal::derive(move || {
+        tf(
+            Msg::CtlAutoscalingHelp,
+            &[("policy", &policy_name_text(run.snapshot.with(|s| s.policy)))],
+        )
+    });
+    view! {
+        <Toggle
+            control="autoscaling"
+            label=Msg::CtlAutoscaling
+            help=help
+            checked=Signal::derive(move || settings(run).autoscaling)
+            on_toggle=Callback::new(move |on: bool| run.act(ActionKind::Autoscaling(on)))
+            disabled=disabled
+        />
+    }
+}
+
+/// The utilization the autoscaler aims at.
+fn target_utilization_slider(run: RunHandle, disabled: Signal<bool>) -> impl IntoView {
+    view! {
+        <Slider
+            control="target_utilization"
+            label=Msg::CtlTargetUtilization
+            help=Signal::derive(|| t(Msg::CtlTargetUtilizationHelp).to_owned())
+            min=TARGET_UTILIZATION_RANGE.0
+            max=TARGET_UTILIZATION_RANGE.1
+            step=0.05
+            position=Signal::derive(move || settings(run).target_utilization)
+            show=percent
+            on_commit=Callback::new(move |x: f64| {
+                run.act(ActionKind::TargetUtilization(fraction(x, TARGET_UTILIZATION_RANGE)));
+            })
+            disabled=disabled
+        />
+    }
+}
+
+/// The TTL of a slider position.
+fn ttl_stop(x: f64) -> u32 {
+    TTL_STOPS[(x.round().max(0.0) as usize).min(TTL_STOPS.len() - 1)]
+}
+
+/// The cache's TTL, on the slider's stops.
+fn cache_ttl_slider(run: RunHandle, disabled: Signal<bool>) -> impl IntoView {
+    view! {
+        <Slider
+            control="cache_ttl_s"
+            label=Msg::CtlCacheTtl
+            help=Signal::derive(|| t(Msg::CtlCacheTtlHelp).to_owned())
+            min=0.0
+            max=(TTL_STOPS.len() - 1) as f64
+            step=1.0
+            position=Signal::derive(move || ttl_position(settings(run).cache_ttl_s) as f64)
+            show=|x| format_value(Format::Seconds, Value::Number(f64::from(ttl_stop(x))))
+            on_commit=Callback::new(move |x: f64| {
+                let stop = ttl_stop(x);
+                run.act(ActionKind::CacheTtlS(stop.clamp(CACHE_TTL_RANGE.0, CACHE_TTL_RANGE.1)));
+            })
+            disabled=disabled
+        />
+    }
+}
+
+/// Warming the cache: queued, running (with its progress) or idle.
+fn warm_cache_button(run: RunHandle, params: Params, disabled: Signal<bool>) -> impl IntoView {
+    let status = Signal::derive(move || {
         let left = run.snapshot.with(|s| s.record.warmup_minutes_left);
-        if pending("warm_cache") {
-            queued()
+        if pending(run, "warm_cache") {
+            queued(run)
         } else if left > 0 {
             tf(Msg::WarmupRunning, &[("minutes", &minutes_left(left))])
         } else {
             t(Msg::Idle).to_owned()
         }
     });
-    let warm_progress = Signal::derive(move || {
+    let progress = Signal::derive(move || {
         let left = run.snapshot.with(|s| s.record.warmup_minutes_left);
         let total = f64::from(params.with(|p| p.warmup_minutes).max(1));
         (left > 0).then(|| 1.0 - f64::from(left) / total)
     });
-    let rollback_status = Signal::derive(move || {
-        let left = run.snapshot.with(|s| s.record.rollback_minutes_left);
-        if pending("rollback") {
-            queued()
-        } else if left > 0 {
-            tf(Msg::RollbackRunning, &[("minutes", &minutes_left(left))])
-        } else {
-            match run.snapshot.with(|s| s.rollback_target) {
-                Some(build) => tf(Msg::RollbackTo, &[("build", &build.to_string())]),
-                None => t(Msg::RollbackNothing).to_owned(),
-            }
-        }
-    });
-    let rollback_progress = Signal::derive(move || {
-        let left = run.snapshot.with(|s| s.record.rollback_minutes_left);
-        let total = f64::from(params.with(|p| p.rollback_minutes).max(1));
-        (left > 0).then(|| (1.0 - f64::from(left) / total).max(0.0))
-    });
-
-    let warm_help = Signal::derive(move || {
+    let help = Signal::derive(move || {
         params.with(|p| {
             tf(
                 Msg::CtlWarmCacheHelp,
@@ -256,13 +381,81 @@ pub fn Controls() -> impl IntoView {
             )
         })
     });
-    let shed_help = Signal::derive(move || {
+    view! {
+        <ActionButton
+            control="warm_cache"
+            label=Msg::CtlWarmCache
+            help=help
+            status=status
+            progress=progress
+            on_press=Callback::new(move |()| run.act(ActionKind::WarmCache))
+            disabled=disabled
+        />
+    }
+}
+
+/// The share of low-priority traffic shed.
+fn shed_slider(run: RunHandle, params: Params, disabled: Signal<bool>) -> impl IntoView {
+    let help = Signal::derive(move || {
         tf(
             Msg::CtlShedHelp,
             &[("share", &percent(params.with(|p| p.low_priority_share)))],
         )
     });
-    let rollback_help = Signal::derive(move || {
+    view! {
+        <Slider
+            control="shed_low_priority"
+            label=Msg::CtlShed
+            help=help
+            min=SHED_RANGE.0
+            max=SHED_RANGE.1
+            step=0.05
+            position=Signal::derive(move || settings(run).shed_low_priority)
+            show=percent
+            on_commit=Callback::new(move |x: f64| {
+                run.act(ActionKind::ShedLowPriority(fraction(x, SHED_RANGE)));
+            })
+            disabled=disabled
+        />
+    }
+}
+
+/// The heavy feature on or off.
+fn heavy_feature_toggle(run: RunHandle, disabled: Signal<bool>) -> impl IntoView {
+    view! {
+        <Toggle
+            control="heavy_feature"
+            label=Msg::CtlHeavyFeature
+            help=Signal::derive(|| t(Msg::CtlHeavyFeatureHelp).to_owned())
+            checked=Signal::derive(move || settings(run).heavy_feature)
+            on_toggle=Callback::new(move |on: bool| run.act(ActionKind::HeavyFeature(on)))
+            disabled=disabled
+        />
+    }
+}
+
+/// Rolling back to the last good build: queued, running (with its progress), the build it
+/// would go back to, or nothing to roll back to.
+fn rollback_button(run: RunHandle, params: Params, disabled: Signal<bool>) -> impl IntoView {
+    let status = Signal::derive(move || {
+        let left = run.snapshot.with(|s| s.record.rollback_minutes_left);
+        if pending(run, "rollback") {
+            queued(run)
+        } else if left > 0 {
+            tf(Msg::RollbackRunning, &[("minutes", &minutes_left(left))])
+        } else {
+            match run.snapshot.with(|s| s.rollback_target) {
+                Some(build) => tf(Msg::RollbackTo, &[("build", &build.to_string())]),
+                None => t(Msg::RollbackNothing).to_owned(),
+            }
+        }
+    });
+    let progress = Signal::derive(move || {
+        let left = run.snapshot.with(|s| s.record.rollback_minutes_left);
+        let total = f64::from(params.with(|p| p.rollback_minutes).max(1));
+        (left > 0).then(|| (1.0 - f64::from(left) / total).max(0.0))
+    });
+    let help = Signal::derive(move || {
         tf(
             Msg::CtlRollbackHelp,
             &[(
@@ -274,136 +467,18 @@ pub fn Controls() -> impl IntoView {
             )],
         )
     });
-    let autoscaling_help = Signal::derive(move || {
-        tf(
-            Msg::CtlAutoscalingHelp,
-            &[("policy", &policy_name_text(run.snapshot.with(|s| s.policy)))],
-        )
-    });
-    let pending_note = move || {
-        run.snapshot.with(|s| {
-            if s.finished {
-                Some(t(Msg::ControlsOver).to_owned())
-            } else if s.pending.is_empty() {
-                None
-            } else {
-                Some(tf(
-                    Msg::ControlsPending,
-                    &[("minute", &s.minutes.to_string()), ("clock", &s.next_clock)],
-                ))
-            }
-        })
-    };
-
-    let act = move |kind: ActionKind| run.act(kind);
-    let (_, min_hi) = MIN_INSTANCES_RANGE;
-    // 0 (scale to zero) only under the policies that hold requests for a starting instance.
-    let min_lo = move || lowest_minimum(run.snapshot.with(|s| s.policy));
-
     view! {
-        <section class="panel controls-panel" id="controls" aria-labelledby="controls-heading">
-            <h2 id="controls-heading">{t(Msg::ControlsHeading)}</h2>
-            <p class="pending-note" role="status" class:hidden=move || pending_note().is_none()>
-                {pending_note}
-            </p>
-            <Slider
-                control="min_instances"
-                label=Msg::CtlMinInstances
-                help=Signal::derive(|| t(Msg::CtlMinInstancesHelp).to_owned())
-                min=Signal::derive(move || f64::from(min_lo()))
-                max=f64::from(min_hi)
-                step=1.0
-                position=Signal::derive(move || f64::from(settings().min_instances))
-                show=|x| instances(x.round() as u32)
-                on_commit=Callback::new(move |x: f64| {
-                    let n = (x.round() as u32).clamp(min_lo(), min_hi);
-                    act(ActionKind::MinInstances(n));
-                })
-                disabled=disabled
-            />
-            <Toggle
-                control="autoscaling"
-                label=Msg::CtlAutoscaling
-                help=autoscaling_help
-                checked=Signal::derive(move || settings().autoscaling)
-                on_toggle=Callback::new(move |on: bool| act(ActionKind::Autoscaling(on)))
-                disabled=disabled
-            />
-            <Slider
-                control="target_utilization"
-                label=Msg::CtlTargetUtilization
-                help=Signal::derive(|| t(Msg::CtlTargetUtilizationHelp).to_owned())
-                min=TARGET_UTILIZATION_RANGE.0
-                max=TARGET_UTILIZATION_RANGE.1
-                step=0.05
-                position=Signal::derive(move || settings().target_utilization)
-                show=percent
-                on_commit=Callback::new(move |x: f64| {
-                    act(ActionKind::TargetUtilization(fraction(x, TARGET_UTILIZATION_RANGE)));
-                })
-                disabled=disabled
-            />
-            <Slider
-                control="cache_ttl_s"
-                label=Msg::CtlCacheTtl
-                help=Signal::derive(|| t(Msg::CtlCacheTtlHelp).to_owned())
-                min=0.0
-                max=(TTL_STOPS.len() - 1) as f64
-                step=1.0
-                position=Signal::derive(move || ttl_position(settings().cache_ttl_s) as f64)
-                show=|x| {
-                    let stop = TTL_STOPS[(x.round().max(0.0) as usize).min(TTL_STOPS.len() - 1)];
-                    format_value(Format::Seconds, Value::Number(f64::from(stop)))
-                }
-                on_commit=Callback::new(move |x: f64| {
-                    let stop = TTL_STOPS[(x.round().max(0.0) as usize).min(TTL_STOPS.len() - 1)];
-                    act(ActionKind::CacheTtlS(stop.clamp(CACHE_TTL_RANGE.0, CACHE_TTL_RANGE.1)));
-                })
-                disabled=disabled
-            />
-            <ActionButton
-                control="warm_cache"
-                label=Msg::CtlWarmCache
-                help=warm_help
-                status=warm_status
-                progress=warm_progress
-                on_press=Callback::new(move |()| act(ActionKind::WarmCache))
-                disabled=disabled
-            />
-            <Slider
-                control="shed_low_priority"
-                label=Msg::CtlShed
-                help=shed_help
-                min=SHED_RANGE.0
-                max=SHED_RANGE.1
-                step=0.05
-                position=Signal::derive(move || settings().shed_low_priority)
-                show=percent
-                on_commit=Callback::new(move |x: f64| {
-                    act(ActionKind::ShedLowPriority(fraction(x, SHED_RANGE)));
-                })
-                disabled=disabled
-            />
-            <Toggle
-                control="heavy_feature"
-                label=Msg::CtlHeavyFeature
-                help=Signal::derive(|| t(Msg::CtlHeavyFeatureHelp).to_owned())
-                checked=Signal::derive(move || settings().heavy_feature)
-                on_toggle=Callback::new(move |on: bool| act(ActionKind::HeavyFeature(on)))
-                disabled=disabled
-            />
-            <ActionButton
-                control="rollback"
-                label=Msg::CtlRollback
-                help=rollback_help
-                status=rollback_status
-                progress=rollback_progress
-                on_press=Callback::new(move |()| act(ActionKind::Rollback))
-                disabled=Signal::derive(move || {
-                    disabled.get() || run.snapshot.with(|s| s.rollback_target.is_none())
-                })
-            />
-        </section>
+        <ActionButton
+            control="rollback"
+            label=Msg::CtlRollback
+            help=help
+            status=status
+            progress=progress
+            on_press=Callback::new(move |()| run.act(ActionKind::Rollback))
+            disabled=Signal::derive(move || {
+                disabled.get() || run.snapshot.with(|s| s.rollback_target.is_none())
+            })
+        />
     }
 }
 

@@ -7,10 +7,13 @@ use oncall_sim::message::Message;
 use oncall_sim::par::{ParKind, ParLine, ParSearch};
 use oncall_sim::{coach, scenario, Action, RunSummary};
 
+use crate::components::outcome_table::{
+    budget_text, cost_text, outcome_row, outcome_table, Outcome,
+};
 use crate::components::run::{use_run, RunHandle};
 use crate::event_text::action_text;
-use crate::format::{self, format_value, Format, Value};
-use crate::i18n::{core_text, scenario_title_text, t, tf, Locale, Msg};
+use crate::format::{format_value, Format, Value};
+use crate::i18n::{core_text, scenario_title_text, t, tf, Msg};
 
 /// A span of minutes on the timeline (e.g. paging).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -101,6 +104,13 @@ fn search_par(run: RunHandle, search: ParSearch, minutes_per_tick: u32, lines: R
 pub fn DebriefPanel() -> impl IntoView {
     let run = use_run();
     let finished = Memo::new(move |_| run.snapshot.with(|s| s.finished));
+    let par = use_par_search(run, finished);
+    let debrief = use_debrief(run, finished);
+    move || debrief.get().map(|d| debrief_section(run, par, d))
+}
+
+/// The par lines of the finished run, searched anew for each finished run.
+fn use_par_search(run: RunHandle, finished: Memo<bool>) -> RwSignal<Par> {
     let par = RwSignal::new(Par::default());
     Effect::new(move |_| {
         par.set(Par::default());
@@ -125,7 +135,12 @@ pub fn DebriefPanel() -> impl IntoView {
             search_par(run, search, per_tick, par);
         }
     });
-    let debrief = Memo::new(move |_| {
+    par
+}
+
+/// What the debrief shows of the run, once it is finished.
+fn use_debrief(run: RunHandle, finished: Memo<bool>) -> Memo<Option<Debrief>> {
+    Memo::new(move |_| {
         run.generation.track();
         if !finished.get() {
             return None;
@@ -147,188 +162,230 @@ pub fn DebriefPanel() -> impl IntoView {
                 opening_ttl_s: sim.scenario().settings.cache_ttl_s,
             }
         })
-    });
-    move || {
-        debrief.get().map(|d| {
-            let v = |format: Format, x: f64| format_value(format, Value::Number(x));
-            let s = &d.summary;
-            let rows = [
-                (
-                    "budget_spent",
-                    Msg::DebriefBudgetSpent,
-                    format::with_unit(
-                        Locale::default(),
-                        Msg::UnitBudgetPoints,
-                        s.budget_spent * 100.0,
-                        1,
-                    ),
-                ),
-                ("budget_left", Msg::DebriefBudgetLeft, v(Format::Percent { decimals: 1 }, s.budget_left)),
-                ("cost", Msg::DebriefCost, cost_text(s.cost)),
-                ("worst_p99_ms", Msg::DebriefWorstP99, v(Format::Milliseconds, s.worst_p99_ms)),
-                (
-                    "minutes_paging",
-                    Msg::DebriefPaging,
-                    v(Format::Minutes, f64::from(s.minutes_paging)),
-                ),
-                (
-                    "minutes_over_budget_rate",
-                    Msg::DebriefOverBudget,
-                    v(Format::Minutes, f64::from(s.minutes_over_budget_rate)),
-                ),
-                ("mean_staleness_s", Msg::DebriefStaleness, v(Format::Seconds, s.mean_staleness_s)),
-                (
-                    "instance_minutes",
-                    Msg::DebriefInstanceMinutes,
-                    v(Format::InstanceMinutes, s.instance_minutes as f64),
-                ),
-            ]
-            .into_iter()
-            .map(|(field, label, value)| {
-                view! {
-                    <div data-summary=field>
-                        <dt>{t(label)}</dt>
-                        <dd>{value}</dd>
-                    </div>
-                }
-            })
-            .collect_view();
-            let length = f64::from(d.length);
-            let at = move |minute: u32| format!("{:.3}%", 100.0 * f64::from(minute) / length);
-            let spans = d
-                .paging
-                .iter()
-                .map(|span| {
-                    let width = format!(
-                        "{:.3}%",
-                        100.0 * f64::from(span.to.saturating_sub(span.from)) / length
-                    );
-                    view! { <span class="tl-page" style:left=at(span.from) style:width=width></span> }
-                })
-                .collect_view();
-            let ticks = d
-                .actions
-                .iter()
-                .map(|(action, _)| {
-                    view! {
-                        <span
-                            class="tl-action"
-                            style:left=at(action.minute)
-                            title=action_text(&action.kind)
-                        ></span>
-                    }
-                })
-                .collect_view();
-            let list = if d.actions.is_empty() {
-                view! { <p class="muted">{t(Msg::DebriefNoActions)}</p> }.into_any()
-            } else {
-                let items = d
-                    .actions
-                    .iter()
-                    .map(|(action, clock)| {
-                        view! {
-                            <li>
-                                <time>{clock.clone()}</time>
-                                " "
-                                {action_text(&action.kind)}
-                            </li>
-                        }
-                    })
-                    .collect_view();
-                view! { <ol class="debrief-actions">{items}</ol> }.into_any()
-            };
-            view! {
-                <section class="panel debrief" id="debrief" aria-labelledby="debrief-heading">
-                    <h2 id="debrief-heading">{t(Msg::DebriefHeading)}</h2>
-                    <p>
-                        {tf(
-                            Msg::DebriefIntro,
-                            &[
-                                ("scenario", &scenario_title_text(d.scenario)),
-                                ("minutes", &s.minutes.to_string()),
-                            ],
-                        )}
-                    </p>
-                    {par_view(par, d.summary.clone(), d.opening_ttl_s)}
-                    {regional(&d.summary)}
-                    <p class="worst-minute" data-field="worst-minute">{d.worst.clone()}</p>
-                    <p class="lesson" data-field="lesson">
-                        <b>{t(Msg::DebriefLesson)}</b>
-                        " "
-                        {core_text(&Message::new(scenario::lesson(d.scenario)))}
-                    </p>
-                    <dl class="summary">{rows}</dl>
-                    <h3>{t(Msg::DebriefTimeline)}</h3>
-                    <div class="timeline" aria-hidden="true">
-                        {spans}
-                        {ticks}
-                    </div>
-                    <div class="timeline-ends" aria-hidden="true">
-                        <span>{d.ends.0.clone()}</span>
-                        <span>{d.ends.1.clone()}</span>
-                    </div>
-                    <h3>{t(Msg::DebriefActions)}</h3>
-                    {list}
-                    <button type="button" class="primary" on:click=move |_| run.reset()>
-                        {t(Msg::DebriefAgain)}
-                    </button>
-                </section>
-            }
-        })
+    })
+}
+
+/// The debrief's section: the verdict and the par table, the regional comparison, the worst
+/// minute and the lesson, the summary, the timeline and the actions taken.
+fn debrief_section(run: RunHandle, par: RwSignal<Par>, d: Debrief) -> impl IntoView {
+    let s = &d.summary;
+    view! {
+        <section class="panel debrief" id="debrief" aria-labelledby="debrief-heading">
+            <h2 id="debrief-heading">{t(Msg::DebriefHeading)}</h2>
+            <p>
+                {tf(
+                    Msg::DebriefIntro,
+                    &[
+                        ("scenario", &scenario_title_text(d.scenario)),
+                        ("minutes", &s.minutes.to_string()),
+                    ],
+                )}
+            </p>
+            {par_view(par, d.summary.clone(), d.opening_ttl_s)}
+            {regional(&d.summary)}
+            <p class="worst-minute" data-field="worst-minute">{d.worst.clone()}</p>
+            <p class="lesson" data-field="lesson">
+                <b>{t(Msg::DebriefLesson)}</b>
+                " "
+                {core_text(&Message::new(scenario::lesson(d.scenario)))}
+            </p>
+            <dl class="summary">{summary_rows(s)}</dl>
+            <h3>{t(Msg::DebriefTimeline)}</h3>
+            {timeline(&d)}
+            <div class="timeline-ends" aria-hidden="true">
+                <span>{d.ends.0.clone()}</span>
+                <span>{d.ends.1.clone()}</span>
+            </div>
+            <h3>{t(Msg::DebriefActions)}</h3>
+            {action_list(&d.actions)}
+            <button type="button" class="primary" on:click=move |_| run.reset()>
+                {t(Msg::DebriefAgain)}
+            </button>
+        </section>
     }
 }
 
-/// A share of the month's budget spent, in points of budget ("4.4 points").
-pub(crate) fn budget_text(spent: f64) -> String {
-    format::with_unit(Locale::default(), Msg::UnitBudgetPoints, spent * 100.0, 1)
+/// The summary's figures, each keyed by the summary's field name.
+fn summary_rows(s: &RunSummary) -> impl IntoView {
+    let v = |format: Format, x: f64| format_value(format, Value::Number(x));
+    [
+        (
+            "budget_spent",
+            Msg::DebriefBudgetSpent,
+            budget_text(s.budget_spent),
+        ),
+        (
+            "budget_left",
+            Msg::DebriefBudgetLeft,
+            v(Format::Percent { decimals: 1 }, s.budget_left),
+        ),
+        ("cost", Msg::DebriefCost, cost_text(s.cost)),
+        (
+            "worst_p99_ms",
+            Msg::DebriefWorstP99,
+            v(Format::Milliseconds, s.worst_p99_ms),
+        ),
+        (
+            "minutes_paging",
+            Msg::DebriefPaging,
+            v(Format::Minutes, f64::from(s.minutes_paging)),
+        ),
+        (
+            "minutes_over_budget_rate",
+            Msg::DebriefOverBudget,
+            v(Format::Minutes, f64::from(s.minutes_over_budget_rate)),
+        ),
+        (
+            "mean_staleness_s",
+            Msg::DebriefStaleness,
+            v(Format::Seconds, s.mean_staleness_s),
+        ),
+        (
+            "instance_minutes",
+            Msg::DebriefInstanceMinutes,
+            v(Format::InstanceMinutes, s.instance_minutes as f64),
+        ),
+    ]
+    .into_iter()
+    .map(|(field, label, value)| {
+        view! {
+            <div data-summary=field>
+                <dt>{t(label)}</dt>
+                <dd>{value}</dd>
+            </div>
+        }
+    })
+    .collect_view()
 }
 
-/// A fleet cost, in dollars.
-pub(crate) fn cost_text(cost: f64) -> String {
-    format_value(Format::Dollars, Value::Number(cost))
+/// The exercise's timeline: the spans spent paging, and a tick at each action.
+fn timeline(d: &Debrief) -> impl IntoView {
+    let length = f64::from(d.length);
+    let at = move |minute: u32| format!("{:.3}%", 100.0 * f64::from(minute) / length);
+    let spans = d
+        .paging
+        .iter()
+        .map(|span| {
+            let width = format!(
+                "{:.3}%",
+                100.0 * f64::from(span.to.saturating_sub(span.from)) / length
+            );
+            view! { <span class="tl-page" style:left=at(span.from) style:width=width></span> }
+        })
+        .collect_view();
+    let ticks = d
+        .actions
+        .iter()
+        .map(|(action, _)| {
+            view! {
+                <span
+                    class="tl-action"
+                    style:left=at(action.minute)
+                    title=action_text(&action.kind)
+                ></span>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="timeline" aria-hidden="true">
+            {spans}
+            {ticks}
+        </div>
+    }
 }
 
-/// Minutes, with their unit.
-pub(crate) fn minutes_text(m: u32) -> String {
-    format_value(Format::Minutes, Value::Number(f64::from(m)))
+/// The actions taken, at their time of day (or a note that there were none).
+fn action_list(actions: &[(Action, String)]) -> AnyView {
+    if actions.is_empty() {
+        return view! { <p class="muted">{t(Msg::DebriefNoActions)}</p> }.into_any();
+    }
+    let items = actions
+        .iter()
+        .map(|(action, clock)| {
+            view! {
+                <li>
+                    <time>{clock.clone()}</time>
+                    " "
+                    {action_text(&action.kind)}
+                </li>
+            }
+        })
+        .collect_view();
+    view! { <ol class="debrief-actions">{items}</ol> }.into_any()
 }
 
 /// The regional comparison, in the build with regions.
 #[cfg(feature = "extended")]
 fn regional(summary: &RunSummary) -> impl IntoView {
-    crate::components::regional_debrief::regional_comparison(
-        summary.budget_spent,
-        summary.cost,
-        summary.minutes_paging,
-    )
+    crate::components::regional_debrief::regional_comparison(outcome_of(summary))
 }
 
 /// The first build's runs have one region: nothing to compare.
 #[cfg(not(feature = "extended"))]
 fn regional(_: &RunSummary) {}
 
+/// The run as played, in the outcome tables' figures.
+fn outcome_of(summary: &RunSummary) -> Outcome {
+    Outcome {
+        budget_spent: summary.budget_spent,
+        cost: summary.cost,
+        minutes_paging: summary.minutes_paging,
+    }
+}
+
+/// A par line's actions in words, each at its time of day ("roll back at 09:14, …").
+fn par_actions_text(run: RunHandle, line: &ParLine) -> String {
+    line.actions
+        .iter()
+        .filter_map(|a| Action::parse(a, u32::MAX).ok())
+        .map(|a| {
+            let clock = run.with(|c| c.sim().clock_at(a.minute)).unwrap_or_default();
+            tf(
+                Msg::ParAt,
+                &[("action", &action_text(&a.kind)), ("clock", &clock)],
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The verdict on the run against the par lines (or that they are still being searched), and
+/// the warnings that matter once they are known.
+fn verdict_view(
+    summary: &RunSummary,
+    opening_ttl_s: u32,
+    lines: &[ParLine],
+    done: bool,
+) -> impl IntoView {
+    let sentence = if done {
+        core_text(&coach::verdict(summary, lines).message())
+    } else {
+        t(Msg::ParSearching).to_owned()
+    };
+    let warnings = if done {
+        coach::warnings(summary, opening_ttl_s, lines)
+    } else {
+        Vec::new()
+    };
+    let warnings = (!warnings.is_empty()).then(|| {
+        let items = warnings
+            .iter()
+            .map(|w| view! { <li>{core_text(&w.message())}</li> })
+            .collect_view();
+        view! { <ul class="debrief-warnings" data-field="warnings">{items}</ul> }
+    });
+    view! {
+        <p class="verdict" data-field="verdict" aria-live="polite">{sentence}</p>
+        {warnings}
+    }
+}
+
 /// The par table: each line's actions, budget spent, fleet cost and minutes paging, and the
 /// trainee's;
 /// above it the verdict, and once the par lines are known the warnings that matter (the core's
 /// [`oncall_sim::coach`] decides both).
 fn par_view(par: RwSignal<Par>, summary: RunSummary, opening_ttl_s: u32) -> impl IntoView {
-    let (spent, cost, paging) = (summary.budget_spent, summary.cost, summary.minutes_paging);
     let run = use_run();
-    let (budget, minutes) = (budget_text, minutes_text);
-    let actions = move |line: &ParLine| -> String {
-        line.actions
-            .iter()
-            .filter_map(|a| Action::parse(a, u32::MAX).ok())
-            .map(|a| {
-                let clock = run.with(|c| c.sim().clock_at(a.minute)).unwrap_or_default();
-                tf(
-                    Msg::ParAt,
-                    &[("action", &action_text(&a.kind)), ("clock", &clock)],
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     move || {
         let (lines, done) = par.get();
         let rows = lines
@@ -339,61 +396,24 @@ fn par_view(par: RwSignal<Par>, summary: RunSummary, opening_ttl_s: u32) -> impl
                     ParKind::Textbook => ("textbook", Msg::ParTextbook),
                     ParKind::BestSingleAction => ("best_single_action", Msg::ParBest),
                 };
-                let what = actions(l);
-                view! {
-                    <tr data-par=key>
-                        <th scope="row">
-                            {t(name)}
-                            <span class="par-actions">{what}</span>
-                        </th>
-                        <td>{budget(l.budget_spent)}</td>
-                        <td>{cost_text(l.cost)}</td>
-                        <td>{minutes(l.minutes_paging)}</td>
-                    </tr>
-                }
+                let what = par_actions_text(run, l);
+                let name = view! {
+                    {t(name)}
+                    <span class="par-actions">{what}</span>
+                };
+                let outcome = Outcome {
+                    budget_spent: l.budget_spent,
+                    cost: l.cost,
+                    minutes_paging: l.minutes_paging,
+                };
+                outcome_row(name, outcome).attr("data-par", key)
             })
             .collect_view();
-        let sentence = if done {
-            core_text(&coach::verdict(&summary, &lines).message())
-        } else {
-            t(Msg::ParSearching).to_owned()
-        };
-        let warnings = if done {
-            coach::warnings(&summary, opening_ttl_s, &lines)
-        } else {
-            Vec::new()
-        };
-        let warnings = (!warnings.is_empty()).then(|| {
-            let items = warnings
-                .iter()
-                .map(|w| view! { <li>{core_text(&w.message())}</li> })
-                .collect_view();
-            view! { <ul class="debrief-warnings" data-field="warnings">{items}</ul> }
-        });
+        let you = outcome_row(t(Msg::ParYou), outcome_of(&summary)).attr("data-par", "you");
         view! {
-            <p class="verdict" data-field="verdict" aria-live="polite">{sentence}</p>
-            {warnings}
+            {verdict_view(&summary, opening_ttl_s, &lines, done)}
             <h3>{t(Msg::ParHeading)}</h3>
-            <table class="par">
-                <caption class="muted">{t(Msg::ParIntro)}</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">{t(Msg::ParWhat)}</th>
-                        <th scope="col">{t(Msg::ParBudget)}</th>
-                        <th scope="col">{t(Msg::DebriefCost)}</th>
-                        <th scope="col">{t(Msg::ParPaging)}</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    <tr data-par="you">
-                        <th scope="row">{t(Msg::ParYou)}</th>
-                        <td>{budget(spent)}</td>
-                        <td>{cost_text(cost)}</td>
-                        <td>{minutes(paging)}</td>
-                    </tr>
-                    {rows}
-                </tbody>
-            </table>
+            {outcome_table("par", t(Msg::ParIntro), (you, rows))}
         }
     }
 }

@@ -39,10 +39,11 @@ use oncall_sim::ActionKind;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::commands::{HostCommand, QueueFull, MAX_QUEUED};
-use crate::components::run::{RunHandle, SPEEDS};
+use crate::components::run::RunHandle;
 use crate::embed::EmbedOptions;
 use crate::i18n::{tf, Msg};
 use crate::metrics::{Value, METRICS};
+use crate::speed::{speed_index, speeds_list};
 
 /// The `source` every message carries.
 const SOURCE: &str = "oncall-sim";
@@ -103,121 +104,158 @@ pub fn use_host_messages(run: RunHandle, options: EmbedOptions) {
             }
         }
     };
-
     if embedded {
-        let told = StoredValue::new(Told::fresh(u64::MAX));
-        let post = post.clone();
-        Effect::new(move |_| {
-            run.snapshot.track();
-            let generation = run.generation.get_untracked();
-            let Some(mut now) = told.try_get_value() else {
-                return;
-            };
-            if now.generation != generation {
-                now = Told::fresh(generation);
-            }
-            run.with(|c| {
-                if c.replay_left() > 0 {
-                    return;
-                }
-                let sim = c.sim();
-                let history = sim.history();
-                let events = sim.events();
-                if !now.ready {
-                    now.ready = true;
-                    now.minutes = history.len();
-                    now.events = events.len();
-                    let state = c.share_state();
-                    post(message(
-                        "ready",
-                        &[
-                            ("scenario", state.scenario.as_str().into()),
-                            ("autoscaler", state.autoscaler.as_str().into()),
-                            ("seed", c.seed().into()),
-                            ("minute", c.minutes().into()),
-                            ("length", run.snapshot.with_untracked(|s| s.length).into()),
-                        ],
-                    ));
-                }
-                for record in history.iter().skip(now.minutes) {
-                    let values = Object::new();
-                    for spec in METRICS {
-                        let value = match (spec.read)(record) {
-                            Value::Number(x) => JsValue::from_f64(x),
-                            Value::Flag(b) => JsValue::from_bool(b),
-                        };
-                        let _ = Reflect::set(&values, &spec.field.into(), &value);
-                    }
-                    let (minute, clock, budget_left) = strip_after(sim, record);
-                    post(message(
-                        "minute",
-                        &[
-                            ("minute", minute.into()),
-                            ("clock", clock.into()),
-                            ("budget_left", budget_left.into()),
-                            ("record", values.into()),
-                        ],
-                    ));
-                }
-                now.minutes = history.len();
-                for event in events.iter().skip(now.events) {
-                    let (minute, clock) = event_at(event);
-                    let at = [("minute", JsValue::from(minute)), ("clock", clock.into())];
-                    match &event.kind {
-                        EventKind::PageFired {
-                            burn_rate_1h,
-                            burn_rate_5m,
-                        }
-                        | EventKind::PageResolved {
-                            burn_rate_1h,
-                            burn_rate_5m,
-                        } => {
-                            let state = if matches!(event.kind, EventKind::PageFired { .. }) {
-                                "fired"
-                            } else {
-                                "resolved"
-                            };
-                            post(message(
-                                "page",
-                                &[
-                                    ("state", state.into()),
-                                    at[0].clone(),
-                                    at[1].clone(),
-                                    ("burn_rate_1h", (*burn_rate_1h).into()),
-                                    ("burn_rate_5m", (*burn_rate_5m).into()),
-                                ],
-                            ));
-                        }
-                        EventKind::Action { action } => post(message(
-                            "action",
-                            &[
-                                ("action", action.encode().into()),
-                                at[0].clone(),
-                                at[1].clone(),
-                            ],
-                        )),
-                        EventKind::ActionRefused { action, reason } => post(message(
-                            "action",
-                            &[
-                                ("action", action.encode().into()),
-                                at[0].clone(),
-                                at[1].clone(),
-                                ("refused", crate::i18n::core_text(reason).into()),
-                            ],
-                        )),
-                        _ => {}
-                    }
-                }
-                now.events = events.len();
-                if c.finished() && !now.finished {
-                    now.finished = true;
-                    post(message("debrief", &[("summary", summary_object(c))]));
-                }
-            });
-            told.set_value(now);
-        });
+        tell_host(run, post.clone());
     }
+    obey_host(run, options, own_origin, post);
+}
 
+/// Tells the host page what happened in the run since it was last told, whenever the run
+/// moves on (nothing while a link replays).
+fn tell_host(run: RunHandle, post: impl Fn(JsValue) + 'static) {
+    let told = StoredValue::new(Told::fresh(u64::MAX));
+    Effect::new(move |_| {
+        run.snapshot.track();
+        let generation = run.generation.get_untracked();
+        let Some(mut now) = told.try_get_value() else {
+            return;
+        };
+        if now.generation != generation {
+            now = Told::fresh(generation);
+        }
+        run.with(|c| {
+            if c.replay_left() > 0 {
+                return;
+            }
+            tell_news(run, c, &mut now, &post);
+        });
+        told.set_value(now);
+    });
+}
+
+/// Posts what the host page was not told yet (`now`): that the run is ready, the minutes
+/// played, the pages and actions, and the debrief once the exercise is over.
+fn tell_news(run: RunHandle, c: &crate::console::Console, now: &mut Told, post: &impl Fn(JsValue)) {
+    let sim = c.sim();
+    let history = sim.history();
+    let events = sim.events();
+    if !now.ready {
+        now.ready = true;
+        now.minutes = history.len();
+        now.events = events.len();
+        post(ready_message(run, c));
+    }
+    for record in history.iter().skip(now.minutes) {
+        post(minute_message(sim, record));
+    }
+    now.minutes = history.len();
+    for event in events.iter().skip(now.events) {
+        if let Some(message) = event_message(event) {
+            post(message);
+        }
+    }
+    now.events = events.len();
+    if c.finished() && !now.finished {
+        now.finished = true;
+        post(message("debrief", &[("summary", summary_object(c))]));
+    }
+}
+
+/// `ready`: the run's scenario, autoscaler, seed, minute and length.
+fn ready_message(run: RunHandle, c: &crate::console::Console) -> JsValue {
+    let state = c.share_state();
+    message(
+        "ready",
+        &[
+            ("scenario", state.scenario.as_str().into()),
+            ("autoscaler", state.autoscaler.as_str().into()),
+            ("seed", c.seed().into()),
+            ("minute", c.minutes().into()),
+            ("length", run.snapshot.with_untracked(|s| s.length).into()),
+        ],
+    )
+}
+
+/// `minute`: the strip after `record`, and the record's metrics by their field names.
+fn minute_message(sim: &oncall_sim::Simulation, record: &oncall_sim::MinuteRecord) -> JsValue {
+    let values = Object::new();
+    for spec in METRICS {
+        let value = match (spec.read)(record) {
+            Value::Number(x) => JsValue::from_f64(x),
+            Value::Flag(b) => JsValue::from_bool(b),
+        };
+        let _ = Reflect::set(&values, &spec.field.into(), &value);
+    }
+    let (minute, clock, budget_left) = strip_after(sim, record);
+    message(
+        "minute",
+        &[
+            ("minute", minute.into()),
+            ("clock", clock.into()),
+            ("budget_left", budget_left.into()),
+            ("record", values.into()),
+        ],
+    )
+}
+
+/// `page` or `action` for an event the host page hears of; `None` for the others.
+fn event_message(event: &oncall_sim::Event) -> Option<JsValue> {
+    let (minute, clock) = event_at(event);
+    let at = [("minute", JsValue::from(minute)), ("clock", clock.into())];
+    Some(match &event.kind {
+        EventKind::PageFired {
+            burn_rate_1h,
+            burn_rate_5m,
+        }
+        | EventKind::PageResolved {
+            burn_rate_1h,
+            burn_rate_5m,
+        } => {
+            let state = if matches!(event.kind, EventKind::PageFired { .. }) {
+                "fired"
+            } else {
+                "resolved"
+            };
+            message(
+                "page",
+                &[
+                    ("state", state.into()),
+                    at[0].clone(),
+                    at[1].clone(),
+                    ("burn_rate_1h", (*burn_rate_1h).into()),
+                    ("burn_rate_5m", (*burn_rate_5m).into()),
+                ],
+            )
+        }
+        EventKind::Action { action } => message(
+            "action",
+            &[
+                ("action", action.encode().into()),
+                at[0].clone(),
+                at[1].clone(),
+            ],
+        ),
+        EventKind::ActionRefused { action, reason } => message(
+            "action",
+            &[
+                ("action", action.encode().into()),
+                at[0].clone(),
+                at[1].clone(),
+                ("refused", crate::i18n::core_text(reason).into()),
+            ],
+        ),
+        _ => return None,
+    })
+}
+
+/// Obeys the commands of the host page (or of the page itself) from the origins the link
+/// allows: each is checked and queued, or answered with an `error`.
+fn obey_host(
+    run: RunHandle,
+    options: EmbedOptions,
+    own_origin: String,
+    post: impl Fn(JsValue) + 'static,
+) {
     let handle = window_event_listener(leptos::ev::message, move |ev: web_sys::MessageEvent| {
         if !options.obeys(&ev.origin(), &own_origin) {
             return;
@@ -270,14 +308,10 @@ fn read_command(
         "step" => HostCommand::Step,
         "reset" => HostCommand::Reset,
         "speed" => {
-            let wanted = value.and_then(|v| v.as_f64());
-            let index = SPEEDS
-                .iter()
-                .position(|&s| wanted == Some(f64::from(s)))
-                .ok_or_else(|| {
-                    let list: Vec<String> = SPEEDS.iter().map(u32::to_string).collect();
-                    tf(Msg::HostSpeedInvalid, &[("list", &list.join(", "))])
-                })?;
+            let index = value
+                .and_then(|v| v.as_f64())
+                .and_then(speed_index)
+                .ok_or_else(|| tf(Msg::HostSpeedInvalid, &[("list", &speeds_list())]))?;
             HostCommand::Speed(index)
         }
         "act" => {

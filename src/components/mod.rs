@@ -12,6 +12,7 @@ pub mod host;
 mod icons;
 mod metrics_table;
 mod notices;
+mod outcome_table;
 pub mod reference;
 #[cfg(feature = "extended")]
 mod regional_debrief;
@@ -28,6 +29,7 @@ mod status_strip;
 #[cfg(feature = "extended")]
 mod stop_replay;
 
+pub use crate::speed::SPEEDS;
 pub use app::App;
 pub use charts_panel::ChartsPanel;
 pub use controls::{ttl_position, Controls, TTL_STOPS};
@@ -40,7 +42,7 @@ pub use notices::Notices;
 pub use regions_panel::RegionsPanel;
 #[cfg(feature = "extended")]
 pub use requests_panel::RequestsPanel;
-pub use run::{use_run, RunHandle, SPEEDS};
+pub use run::{use_run, RunHandle};
 pub use setup_panel::{parse_seed_input, SetupPanel};
 pub use share::{ShareButton, Shared};
 pub use sources::SourcesPanel;

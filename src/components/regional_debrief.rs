@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use oncall_sim::par::regions::{replay, ComparisonKind, ComparisonLine};
 use oncall_sim::setup::RunSetup;
 
-use crate::components::debrief::{budget_text, cost_text, minutes_text};
+use crate::components::outcome_table::{outcome_row, outcome_table, Outcome};
 use crate::components::run::{use_run, RunHandle};
 use crate::i18n::{core_text, t, tf, Msg};
 
@@ -78,12 +78,8 @@ fn line_name(kind: ComparisonKind) -> (&'static str, Msg) {
 }
 
 /// The comparison's table, under the par table; nothing for a run with one region.
-/// `budget_spent`, `cost` and `minutes_paging` are the run as played.
-pub fn regional_comparison(
-    budget_spent: f64,
-    cost: f64,
-    minutes_paging: u32,
-) -> Option<impl IntoView> {
+/// `as_played` is the run as played.
+pub fn regional_comparison(as_played: Outcome) -> Option<impl IntoView> {
     let run = use_run();
     let start = run
         .with(|c| {
@@ -101,24 +97,7 @@ pub fn regional_comparison(
         .collect_view();
     let comparison = RwSignal::new(Comparison::default());
     compare(run, setup, minutes, comparison);
-    let rows = move || {
-        comparison.with(|c| {
-            c.lines
-                .iter()
-                .map(|line| {
-                    let (key, name) = line_name(line.kind);
-                    view! {
-                        <tr data-comparison=key>
-                            <th scope="row">{t(name)}</th>
-                            <td>{budget_text(line.budget_spent)}</td>
-                            <td>{cost_text(line.cost)}</td>
-                            <td>{minutes_text(line.minutes_paging)}</td>
-                        </tr>
-                    }
-                })
-                .collect_view()
-        })
-    };
+    let rows = move || comparison.with(|c| c.lines.iter().map(line_row).collect_view());
     let status = move || {
         comparison.with(|c| match (&c.failed, c.done) {
             (Some(failed), _) => failed.clone(),
@@ -126,31 +105,26 @@ pub fn regional_comparison(
             (None, true) => String::new(),
         })
     };
+    let as_played =
+        outcome_row(t(Msg::RegionalAsPlayed), as_played).attr("data-comparison", "as_played");
     Some(view! {
         <h3>{t(Msg::RegionalHeading)}</h3>
         {twists}
-        <table class="par regional" data-field="regional-comparison">
-            <caption class="muted">{t(Msg::RegionalIntro)}</caption>
-            <thead>
-                <tr>
-                    <th scope="col">{t(Msg::ParWhat)}</th>
-                    <th scope="col">{t(Msg::ParBudget)}</th>
-                    <th scope="col">{t(Msg::DebriefCost)}</th>
-                    <th scope="col">{t(Msg::ParPaging)}</th>
-                </tr>
-            </thead>
-            <tbody>
-                <tr data-comparison="as_played">
-                    <th scope="row">{t(Msg::RegionalAsPlayed)}</th>
-                    <td>{budget_text(budget_spent)}</td>
-                    <td>{cost_text(cost)}</td>
-                    <td>{minutes_text(minutes_paging)}</td>
-                </tr>
-                {rows}
-            </tbody>
-        </table>
+        {outcome_table("par regional", t(Msg::RegionalIntro), (as_played, rows))
+            .attr("data-field", "regional-comparison")}
         <p class="muted" data-field="regional-status" aria-live="polite">{status}</p>
     })
+}
+
+/// One replay's row of the comparison.
+fn line_row(line: &ComparisonLine) -> impl IntoView {
+    let (key, name) = line_name(line.kind);
+    let outcome = Outcome {
+        budget_spent: line.budget_spent,
+        cost: line.cost,
+        minutes_paging: line.minutes_paging,
+    };
+    outcome_row(t(name), outcome).attr("data-comparison", key)
 }
 
 #[cfg(test)]

@@ -7,9 +7,9 @@ use leptos::prelude::*;
 use oncall_sim::message::{Message, MessageId};
 use oncall_sim::regions::health::{HealthState, SourceKind};
 use oncall_sim::regions::{RegionAction, RegionMinute, SourceView};
-use oncall_sim::ActionKind;
+use oncall_sim::{ActionKind, ModelParams};
 
-use crate::components::run::use_run;
+use crate::components::run::{use_run, RunHandle};
 use crate::format::{format_value, Format, Value};
 use crate::i18n::{core_text, t, tf, Msg};
 
@@ -131,107 +131,125 @@ pub fn RegionsPanel() -> impl IntoView {
         let region_buttons = regions
             .iter()
             .enumerate()
-            .map(|(i, r)| {
-                let code = i as u8;
-                let drained = r.drained;
-                let outlier = r.outlier_detection;
-                let name = r.region.to_uppercase();
-                let act = move |a: RegionAction| run.act(ActionKind::Region(a));
-                view! {
-                    <div class="region-actions" data-region=r.region>
-                        <b>{name}</b>
-                        <button
-                            type="button"
-                            data-region-action="drain_region"
-                            on:click=move |_| act(RegionAction::DrainRegion { region: code, on: !drained })
-                        >
-                            {t(if drained { Msg::RegionsUndrain } else { Msg::RegionsDrain })}
-                        </button>
-                        <button
-                            type="button"
-                            data-region-action="outlier_detection"
-                            aria-pressed=outlier.to_string()
-                            on:click=move |_| act(RegionAction::OutlierDetection { region: code, on: !outlier })
-                        >
-                            {t(Msg::RegionsOutlier)}
-                        </button>
-                        <details class="inject">
-                            <summary>{t(Msg::RegionsInjectHeading)}</summary>
-                            <button
-                                type="button"
-                                data-region-action="zone_outage"
-                                on:click=move |_| act(RegionAction::ZoneOutage { region: code, share: 0.5 })
-                            >
-                                {t(Msg::RegionsInjectZone)}
-                            </button>
-                            <button
-                                type="button"
-                                data-region-action="db_failure"
-                                on:click=move |_| act(RegionAction::DbFailure { region: code, on: true })
-                            >
-                                {t(Msg::RegionsInjectDb)}
-                            </button>
-                        </details>
-                    </div>
-                }
-            })
+            .map(|(i, r)| region_actions(run, i as u8, r))
             .collect_view();
         Some(view! {
             <section class="panel regions-panel" aria-labelledby="regions-heading" data-panel="regions">
                 <div class="panel-head">
                     <h2 id="regions-heading">{t(Msg::RegionsHeading)}</h2>
                 </div>
-                <div class="table-scroll">
-                    <table class="regions">
-                        <thead>
-                            <tr>
-                                <th scope="col">{t(Msg::RegionsRegion)}</th>
-                                <th scope="col">{t(Msg::RegionsComposite)}</th>
-                                <th scope="col">{t(Msg::RegionsConsumer)}</th>
-                                <th scope="col">{t(Msg::RegionsApp)}</th>
-                                <th scope="col">{t(Msg::RegionsDatabase)}</th>
-                                <th scope="col">{t(Msg::RegionsShare)}</th>
-                                <th scope="col">{t(Msg::RegionsUsers)}</th>
-                                <th scope="col">{t(Msg::RegionsInstances)}</th>
-                            </tr>
-                        </thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                </div>
-                <div class="health-policy">
-                    <WholeControl
-                        label=Msg::RegionsHealthyPercent
-                        name="healthy_percent"
-                        initial=p.healthy_percent
-                        max=100
-                        make=RegionAction::HealthyPercent
-                    />
-                    <WholeControl
-                        label=Msg::RegionsMinHealthy
-                        name="min_healthy"
-                        initial=p.min_healthy
-                        max=1000
-                        make=RegionAction::MinHealthy
-                    />
-                    <label class="check">
-                        <input
-                            type="checkbox"
-                            data-region-control="failover"
-                            prop:checked=failover
-                            on:change=move |ev| {
-                                let on = event_target_checked(&ev);
-                                run.act(ActionKind::Region(RegionAction::Failover(on)));
-                            }
-                        />
-                        {t(Msg::RegionsFailover)}
-                    </label>
-                    <p class="notice" data-field="no-test-mode">
-                        {core_text(&Message::new(MessageId::HealthChangesApplyAtOnce))}
-                    </p>
-                </div>
+                {regions_table(rows)}
+                {health_policy(run, &p, failover)}
                 {region_buttons}
             </section>
         })
+    }
+}
+
+/// The regions' health, share of traffic, users and instances, one row each.
+fn regions_table(rows: impl IntoView) -> impl IntoView {
+    view! {
+        <div class="table-scroll">
+            <table class="regions">
+                <thead>
+                    <tr>
+                        <th scope="col">{t(Msg::RegionsRegion)}</th>
+                        <th scope="col">{t(Msg::RegionsComposite)}</th>
+                        <th scope="col">{t(Msg::RegionsConsumer)}</th>
+                        <th scope="col">{t(Msg::RegionsApp)}</th>
+                        <th scope="col">{t(Msg::RegionsDatabase)}</th>
+                        <th scope="col">{t(Msg::RegionsShare)}</th>
+                        <th scope="col">{t(Msg::RegionsUsers)}</th>
+                        <th scope="col">{t(Msg::RegionsInstances)}</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// The health policy's settings (`p` in force): healthy percent, minimum healthy, and
+/// failover on or off.
+fn health_policy(run: RunHandle, p: &ModelParams, failover: bool) -> impl IntoView {
+    view! {
+        <div class="health-policy">
+            <WholeControl
+                label=Msg::RegionsHealthyPercent
+                name="healthy_percent"
+                initial=p.healthy_percent
+                max=100
+                make=RegionAction::HealthyPercent
+            />
+            <WholeControl
+                label=Msg::RegionsMinHealthy
+                name="min_healthy"
+                initial=p.min_healthy
+                max=1000
+                make=RegionAction::MinHealthy
+            />
+            <label class="check">
+                <input
+                    type="checkbox"
+                    data-region-control="failover"
+                    prop:checked=failover
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        run.act(ActionKind::Region(RegionAction::Failover(on)));
+                    }
+                />
+                {t(Msg::RegionsFailover)}
+            </label>
+            <p class="notice" data-field="no-test-mode">
+                {core_text(&Message::new(MessageId::HealthChangesApplyAtOnce))}
+            </p>
+        </div>
+    }
+}
+
+/// One region's actions (region `code`): drain or undrain it, outlier detection on or off,
+/// and the failures a trainer can inject.
+fn region_actions(run: RunHandle, code: u8, r: &RegionMinute) -> impl IntoView {
+    let drained = r.drained;
+    let outlier = r.outlier_detection;
+    let name = r.region.to_uppercase();
+    let act = move |a: RegionAction| run.act(ActionKind::Region(a));
+    view! {
+        <div class="region-actions" data-region=r.region>
+            <b>{name}</b>
+            <button
+                type="button"
+                data-region-action="drain_region"
+                on:click=move |_| act(RegionAction::DrainRegion { region: code, on: !drained })
+            >
+                {t(if drained { Msg::RegionsUndrain } else { Msg::RegionsDrain })}
+            </button>
+            <button
+                type="button"
+                data-region-action="outlier_detection"
+                aria-pressed=outlier.to_string()
+                on:click=move |_| act(RegionAction::OutlierDetection { region: code, on: !outlier })
+            >
+                {t(Msg::RegionsOutlier)}
+            </button>
+            <details class="inject">
+                <summary>{t(Msg::RegionsInjectHeading)}</summary>
+                <button
+                    type="button"
+                    data-region-action="zone_outage"
+                    on:click=move |_| act(RegionAction::ZoneOutage { region: code, share: 0.5 })
+                >
+                    {t(Msg::RegionsInjectZone)}
+                </button>
+                <button
+                    type="button"
+                    data-region-action="db_failure"
+                    on:click=move |_| act(RegionAction::DbFailure { region: code, on: true })
+                >
+                    {t(Msg::RegionsInjectDb)}
+                </button>
+            </details>
+        </div>
     }
 }
 

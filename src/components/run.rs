@@ -15,11 +15,8 @@ use crate::console::{Console, Snapshot};
 use crate::embed::Locks;
 use crate::hooks::FrameLoop;
 use crate::link::{link_query, read_link};
+use crate::speed::SPEEDS;
 use crate::url_state;
-
-/// Simulated minutes per real second the speed control offers: from one minute per second to
-/// a whole day in two seconds.
-pub const SPEEDS: [u32; 6] = [1, 5, 15, 60, 240, 720];
 
 /// The default speed (index into [`SPEEDS`]).
 pub const DEFAULT_SPEED: usize = 0;

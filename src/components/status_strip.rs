@@ -2,10 +2,11 @@ use leptos::prelude::*;
 use oncall_sim::budget::BudgetAccounting;
 
 use crate::components::icons::{Icon, IconView};
-use crate::components::run::{use_run, RunHandle, UndoKind, SPEEDS};
+use crate::components::run::{use_run, RunHandle, UndoKind};
 use crate::format::{format_value, Format, Value};
 use crate::i18n::{plural, t, tf, Msg};
 use crate::metrics::{Level, Limits, METRICS};
+use crate::speed::SPEEDS;
 
 /// The minutes simulated: while a link replays in request mode, those replayed so far (the
 /// snapshot still shows the run as it was before the replay). The first build's replays
@@ -125,27 +126,71 @@ pub fn TimeControls() -> impl IntoView {
 #[component]
 pub fn StatusStrip() -> impl IntoView {
     let run = use_run();
-    let record = move |f: fn(&oncall_sim::MinuteRecord) -> String| {
-        move || run.snapshot.with(|s| f(&s.record))
-    };
     let limits = Memo::new(move |_| {
         run.generation.track();
         run.with(|c| Limits::of(c.sim().params()))
             .unwrap_or_default()
     });
-    let level_of = move |field: &'static str| {
-        Memo::new(move |_| {
-            let limits = limits.get();
-            METRICS
-                .iter()
-                .find(|m| m.field == field)
-                .map_or(Level::Normal, |m| {
-                    run.snapshot.with(|s| m.level(&s.record, &limits))
-                })
-        })
-    };
+    view! {
+        <section class="status-strip" aria-label=t(Msg::StatusHeading)>
+            <div class="status-inner">
+                <dl class="status-facts">
+                    {clock_fact(run)}
+                    {minute_fact(run)}
+                    {page_fact(run)}
+                    {budget_fact(run, limits)}
+                    {burn_fact(run, limits)}
+                </dl>
+                <TimeControls />
+            </div>
+            {exercise_progress(run)}
+            <div class="status-hint-row">
+                {status_hint(run)}
+                {stop_replay()}
+            </div>
+            <UndoOffer />
+        </section>
+    }
+}
+
+/// The time of day of the next minute.
+fn clock_fact(run: RunHandle) -> impl IntoView {
+    view! {
+        <div class="fact clock">
+            <dt>{t(Msg::ClockLabel)}</dt>
+            <dd data-field="clock">{move || run.snapshot.with(|s| s.next_clock.clone())}</dd>
+        </div>
+    }
+}
+
+/// The minutes simulated.
+fn minute_fact(run: RunHandle) -> impl IntoView {
+    view! {
+        <div class="fact minute">
+            <dt>{t(Msg::MinuteLabel)}</dt>
+            <dd data-field="minute">{move || shown_minutes(run).to_string()}</dd>
+        </div>
+    }
+}
+
+/// Whether the page is firing.
+fn page_fact(run: RunHandle) -> impl IntoView {
+    let paging = Memo::new(move |_| run.snapshot.with(|s| s.record.paging));
+    view! {
+        <div class="fact page" data-level=move || if paging.get() { "critical" } else { "normal" }>
+            <dt>{t(Msg::PageLabel)}</dt>
+            <dd data-field="paging" aria-live="polite">
+                <span class="dot" aria-hidden="true"></span>
+                {move || t(if paging.get() { Msg::PageFiring } else { Msg::PageQuiet })}
+            </dd>
+        </div>
+    }
+}
+
+/// The budget left at the strip's minute, how it is counted, and its meter.
+fn budget_fact(run: RunHandle, limits: Memo<Limits>) -> impl IntoView {
     // The budget at the strip's minute: the balance now, not at the last record's start.
-    let budget_level = Memo::new(move |_| {
+    let level = Memo::new(move |_| {
         let limits = limits.get();
         run.snapshot.with(|s| {
             let now = oncall_sim::MinuteRecord {
@@ -163,15 +208,68 @@ pub fn StatusStrip() -> impl IntoView {
         run.with(|c| c.sim().params().budget_accounting)
             .unwrap_or_default()
     });
-    let burn_level = level_of("burn_rate_1h");
-    let paging = Memo::new(move |_| run.snapshot.with(|s| s.record.paging));
-    let budget_fill = move || {
+    let fill = move || {
         run.snapshot
             .with(|s| ("--fill", format!("{:.4}", s.budget_left.clamp(0.0, 1.0))))
     };
-    let minutes = move || shown_minutes(run);
+    view! {
+        <div class="fact budget" data-level=move || level.get().class()>
+            <dt>
+                {t(Msg::BudgetLabel)} " "
+                <span
+                    class="accounting"
+                    data-field="budget_accounting"
+                    data-accounting=move || accounting.get().as_str()
+                >
+                    {move || {
+                        t(match accounting.get() {
+                            BudgetAccounting::Time => Msg::BudgetByTime,
+                            BudgetAccounting::Requests => Msg::BudgetByRequests,
+                        })
+                    }}
+                </span>
+            </dt>
+            <dd data-field="budget_left">
+                {move || run.snapshot.with(budget_text)}
+                <span class="meter" aria-hidden="true">
+                    <span style=fill></span>
+                </span>
+            </dd>
+        </div>
+    }
+}
+
+/// How fast the budget burns over the last hour.
+fn burn_fact(run: RunHandle, limits: Memo<Limits>) -> impl IntoView {
+    let level = Memo::new(move |_| {
+        let limits = limits.get();
+        METRICS
+            .iter()
+            .find(|m| m.field == "burn_rate_1h")
+            .map_or(Level::Normal, |m| {
+                run.snapshot.with(|s| m.level(&s.record, &limits))
+            })
+    });
+    let burn = move || {
+        run.snapshot.with(|s| {
+            format_value(
+                Format::Burn { decimals: 1 },
+                Value::Number(s.record.burn_rate_1h),
+            )
+        })
+    };
+    view! {
+        <div class="fact burn" data-level=move || level.get().class()>
+            <dt>{t(Msg::BurnLabel)}</dt>
+            <dd data-field="burn_rate_1h">{burn}</dd>
+        </div>
+    }
+}
+
+/// How far the exercise is, when it has a length.
+fn exercise_progress(run: RunHandle) -> impl IntoView {
     let progress = move || {
-        let minutes = minutes();
+        let minutes = shown_minutes(run);
         run.snapshot.with(|s| {
             s.length.map(|len| {
                 let done = f64::from(minutes) / f64::from(len.max(1));
@@ -182,8 +280,22 @@ pub fn StatusStrip() -> impl IntoView {
             })
         })
     };
+    move || {
+        progress().map(|(fill, label)| {
+            view! {
+                <div class="exercise-progress" title=label.clone() aria-hidden="true">
+                    <span style=fill></span>
+                </div>
+            }
+        })
+    }
+}
+
+/// A line under the strip: the replay's progress, the exercise over, the clock stopped by the
+/// page, or how to start.
+fn status_hint(run: RunHandle) -> impl IntoView {
     let hint = move || {
-        let minutes = minutes();
+        let minutes = shown_minutes(run);
         run.snapshot.with(|s| {
             if s.replay_left > 0 {
                 Some(tf(
@@ -204,82 +316,11 @@ pub fn StatusStrip() -> impl IntoView {
             }
         })
     };
-
     view! {
-            <section class="status-strip" aria-label=t(Msg::StatusHeading)>
-                <div class="status-inner">
-                    <dl class="status-facts">
-                        <div class="fact clock">
-                            <dt>{t(Msg::ClockLabel)}</dt>
-                            <dd data-field="clock">{move || run.snapshot.with(|s| s.next_clock.clone())}</dd>
-                        </div>
-                        <div class="fact minute">
-                            <dt>{t(Msg::MinuteLabel)}</dt>
-                            <dd data-field="minute">{move || minutes().to_string()}</dd>
-                        </div>
-                        <div
-                            class="fact page"
-                            data-level=move || if paging.get() { "critical" } else { "normal" }
-                        >
-                            <dt>{t(Msg::PageLabel)}</dt>
-                            <dd data-field="paging" aria-live="polite">
-                                <span class="dot" aria-hidden="true"></span>
-                                {move || t(if paging.get() { Msg::PageFiring } else { Msg::PageQuiet })}
-                            </dd>
-                        </div>
-                        <div class="fact budget" data-level=move || budget_level.get().class()>
-                            <dt>
-                                {t(Msg::BudgetLabel)} " "
-                                <span
-                                    class="accounting"
-                                    data-field="budget_accounting"
-                                    data-accounting=move || accounting.get().as_str()
-                                >
-                                    {move || {
-                                        t(match accounting.get() {
-                                            BudgetAccounting::Time => Msg::BudgetByTime,
-                                            BudgetAccounting::Requests => Msg::BudgetByRequests,
-                                        })
-                                    }}
-                                </span>
-                            </dt>
-                            <dd data-field="budget_left">
-                                {move || run.snapshot.with(budget_text)}
-                                <span class="meter" aria-hidden="true">
-                                    <span style=budget_fill></span>
-                                </span>
-                            </dd>
-                        </div>
-                        <div class="fact burn" data-level=move || burn_level.get().class()>
-                            <dt>{t(Msg::BurnLabel)}</dt>
-                            <dd data-field="burn_rate_1h">
-                                {record(|r| {
-                                    format_value(Format::Burn { decimals: 1 }, Value::Number(r.burn_rate_1h))
-                                })}
-                            </dd>
-                        </div>
-                    </dl>
-                    <TimeControls />
-                </div>
-                {move || {
-                    progress()
-                        .map(|(fill, label)| {
-                            view! {
-                                <div class="exercise-progress" title=label.clone() aria-hidden="true">
-                                    <span style=fill></span>
-                                </div>
-                            }
-                        })
-                }}
-                <div class="status-hint-row">
-                    <p class="status-hint" role="status" class:hidden=move || hint().is_none()>
-                        {hint}
-                    </p>
-    {stop_replay()}
-                </div>
-                <UndoOffer />
-            </section>
-        }
+        <p class="status-hint" role="status" class:hidden=move || hint().is_none()>
+            {hint}
+        </p>
+    }
 }
 
 /// The run a reset or a new scenario or seed replaced, offered back until it is dismissed or

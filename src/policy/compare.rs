@@ -305,6 +305,14 @@ fn other_policy(a: PolicyId) -> PolicyId {
 
 type Outcome = Option<Result<Arc<Comparison>, ParamError>>;
 
+/// What the person picked to compare: policies A and B, and how much of the scenario.
+#[derive(Clone, Copy)]
+struct Picks {
+    a: RwSignal<PolicyId>,
+    b: RwSignal<PolicyId>,
+    span: RwSignal<Span>,
+}
+
 /// The comparison view.
 ///
 /// `current` gives the run's state now (scenario, seed, parameters, actions); it is read when
@@ -320,41 +328,85 @@ pub fn ComparisonView(
     #[prop(into)] dark: Signal<bool>,
 ) -> impl IntoView {
     let first = policy.get_untracked();
-    let pick_a = RwSignal::new(first);
-    let pick_b = RwSignal::new(other_policy(first));
-    let span = RwSignal::new(Span::Whole);
+    let picks = Picks {
+        a: RwSignal::new(first),
+        b: RwSignal::new(other_policy(first)),
+        span: RwSignal::new(Span::Whole),
+    };
     let outcome = RwSignal::new(None::<Result<Arc<Comparison>, ParamError>>);
     let computing = RwSignal::new(false);
-
-    let run_comparison = move || {
-        let Some(Some(state)) = current.try_run(()) else {
-            computing.try_set(false);
-            return;
-        };
-        let (Some(a), Some(b), Some(span)) = (
-            pick_a.try_get_untracked(),
-            pick_b.try_get_untracked(),
-            span.try_get_untracked(),
-        ) else {
-            return;
-        };
-        let length = scenario::get(state.scenario).minutes;
-        let minutes = span.minutes(state.minute.unwrap_or(1), length);
-        let result: Outcome = Some(compare_policies(&state, a, b, minutes).map(Arc::new));
-        outcome.try_set(result);
-        computing.try_set(false);
-    };
-    let start = move |_| {
+    let start = move || {
         if computing.get_untracked() {
             return;
         }
         computing.set(true);
         // Let the page show that it is computing before the core runs both policies.
         request_animation_frame(move || {
-            set_timeout(run_comparison, std::time::Duration::ZERO);
+            set_timeout(
+                move || run_comparison(current, picks, outcome, computing),
+                std::time::Duration::ZERO,
+            );
         });
     };
+    let (canvases, overlays) = overlay_charts(outcome, dark);
+    let result_view = move || {
+        outcome.get().map(|result| match result {
+            Err(e) => view! {
+                <p class="field-error" role="alert">
+                    {tf(
+                        Msg::CompareFailed,
+                        &[("field", &e.field), ("message", &core_text(&e.problem))],
+                    )}
+                </p>
+            }
+            .into_any(),
+            Ok(c) => comparison_body(c, canvases, overlays).into_any(),
+        })
+    };
+    view! {
+        <section class="panel compare-panel" aria-labelledby="compare-heading" data-panel="compare">
+            <h2 id="compare-heading">{t(Msg::CompareHeading)}</h2>
+            <p class="muted small">{t(Msg::CompareIntro)}</p>
+            {compare_form(picks, played, length, computing, start)}
+            <p class="muted small" role="status" aria-live="polite">
+                {move || computing.get().then(|| t(Msg::CompareComputing))}
+            </p>
+            <div class="compare-result">{result_view}</div>
+        </section>
+    }
+}
 
+/// Runs the comparison the person picked on the run's state now, and keeps its outcome.
+fn run_comparison(
+    current: Callback<(), Option<ShareState>>,
+    picks: Picks,
+    outcome: RwSignal<Outcome>,
+    computing: RwSignal<bool>,
+) {
+    let Some(Some(state)) = current.try_run(()) else {
+        computing.try_set(false);
+        return;
+    };
+    let (Some(a), Some(b), Some(span)) = (
+        picks.a.try_get_untracked(),
+        picks.b.try_get_untracked(),
+        picks.span.try_get_untracked(),
+    ) else {
+        return;
+    };
+    let length = scenario::get(state.scenario).minutes;
+    let minutes = span.minutes(state.minute.unwrap_or(1), length);
+    let result: Outcome = Some(compare_policies(&state, a, b, minutes).map(Arc::new));
+    outcome.try_set(result);
+    computing.try_set(false);
+}
+
+/// The overlaid charts of a finished comparison: their canvases, redrawn when the outcome,
+/// the theme or the window's size changes.
+fn overlay_charts(
+    outcome: RwSignal<Outcome>,
+    dark: Signal<bool>,
+) -> ([NodeRef<Canvas>; 4], Memo<Vec<Overlay>>) {
     let overlays = Memo::new(move |_| {
         outcome.with(|o| match o {
             Some(Ok(c)) => comparison_overlays(c),
@@ -382,27 +434,74 @@ pub fn ComparisonView(
     });
     let resize = window_event_listener(leptos::ev::resize, move |_| redraw());
     on_cleanup(move || resize.remove());
+    (canvases, overlays)
+}
 
-    let policy_options = move |selected: RwSignal<PolicyId>| {
-        PolicyId::ALL
-            .iter()
-            .map(|&id| {
-                view! {
-                    <option value=id.as_str() selected=move || selected.get() == id>
-                        {policy_name_text(id)}
-                    </option>
-                }
-            })
-            .collect_view()
-    };
-    let pick = move |target: RwSignal<PolicyId>| {
-        move |ev: leptos::ev::Event| {
-            // Only the core's ids; anything else (a tampered page) is ignored.
-            if let Ok(id) = event_target_value(&ev).parse() {
-                target.set(id);
+/// The form: policy A, policy B, how much of the scenario, and the button that runs them.
+fn compare_form(
+    picks: Picks,
+    played: Signal<u32>,
+    length: Signal<Option<u32>>,
+    computing: RwSignal<bool>,
+    start: impl Fn() + 'static,
+) -> impl IntoView {
+    view! {
+        <form
+            class="compare-form"
+            on:submit=move |ev| {
+                ev.prevent_default();
+                start();
             }
+        >
+            {policy_field("compare-a", Msg::ComparePolicyA, picks.a)}
+            {policy_field("compare-b", Msg::ComparePolicyB, picks.b)}
+            {span_field(picks.span, played, length)}
+            <button type="submit" data-action="compare" disabled=move || computing.get()>
+                {t(Msg::CompareRun)}
+            </button>
+        </form>
+    }
+}
+
+/// A policy picker (`id` is its id and `data-field`).
+fn policy_field(id: &'static str, label: Msg, selected: RwSignal<PolicyId>) -> impl IntoView {
+    let options = PolicyId::ALL
+        .iter()
+        .map(|&policy| {
+            view! {
+                <option value=policy.as_str() selected=move || selected.get() == policy>
+                    {policy_name_text(policy)}
+                </option>
+            }
+        })
+        .collect_view();
+    let pick = move |ev: leptos::ev::Event| {
+        // Only the core's ids; anything else (a tampered page) is ignored.
+        if let Ok(policy) = event_target_value(&ev).parse() {
+            selected.set(policy);
         }
     };
+    view! {
+        <div class="field">
+            <label for=id>{t(label)}</label>
+            <select
+                id=id
+                data-field=id
+                prop:value=move || selected.get().as_str()
+                on:change=pick
+            >
+                {options}
+            </select>
+        </div>
+    }
+}
+
+/// How much of the scenario to compare: the whole exercise (or a day) or the minutes so far.
+fn span_field(
+    span: RwSignal<Span>,
+    played: Signal<u32>,
+    length: Signal<Option<u32>>,
+) -> impl IntoView {
     let so_far_text = move || {
         tf(
             Msg::CompareSpanSoFar,
@@ -419,88 +518,31 @@ pub fn ComparisonView(
             None => tf(Msg::CompareSpanDay, &[("minutes", &minutes)]),
         }
     };
-
-    let result_view = move || {
-        outcome.get().map(|result| match result {
-            Err(e) => view! {
-                <p class="field-error" role="alert">
-                    {tf(
-                        Msg::CompareFailed,
-                        &[("field", &e.field), ("message", &core_text(&e.problem))],
-                    )}
-                </p>
-            }
-            .into_any(),
-            Ok(c) => comparison_body(c, canvases, overlays).into_any(),
-        })
-    };
-
     view! {
-        <section class="panel compare-panel" aria-labelledby="compare-heading" data-panel="compare">
-            <h2 id="compare-heading">{t(Msg::CompareHeading)}</h2>
-            <p class="muted small">{t(Msg::CompareIntro)}</p>
-            <form
-                class="compare-form"
-                on:submit=move |ev| {
-                    ev.prevent_default();
-                    start(());
+        <div class="field">
+            <label for="compare-span">{t(Msg::CompareSpanLabel)}</label>
+            <select
+                id="compare-span"
+                data-field="compare-span"
+                prop:value=move || span.get().key()
+                on:change=move |ev| {
+                    span.set(
+                        if event_target_value(&ev) == Span::SoFar.key() {
+                            Span::SoFar
+                        } else {
+                            Span::Whole
+                        },
+                    );
                 }
             >
-                <div class="field">
-                    <label for="compare-a">{t(Msg::ComparePolicyA)}</label>
-                    <select
-                        id="compare-a"
-                        data-field="compare-a"
-                        prop:value=move || pick_a.get().as_str()
-                        on:change=pick(pick_a)
-                    >
-                        {policy_options(pick_a)}
-                    </select>
-                </div>
-                <div class="field">
-                    <label for="compare-b">{t(Msg::ComparePolicyB)}</label>
-                    <select
-                        id="compare-b"
-                        data-field="compare-b"
-                        prop:value=move || pick_b.get().as_str()
-                        on:change=pick(pick_b)
-                    >
-                        {policy_options(pick_b)}
-                    </select>
-                </div>
-                <div class="field">
-                    <label for="compare-span">{t(Msg::CompareSpanLabel)}</label>
-                    <select
-                        id="compare-span"
-                        data-field="compare-span"
-                        prop:value=move || span.get().key()
-                        on:change=move |ev| {
-                            span.set(
-                                if event_target_value(&ev) == Span::SoFar.key() {
-                                    Span::SoFar
-                                } else {
-                                    Span::Whole
-                                },
-                            );
-                        }
-                    >
-                        <option value=Span::Whole.key() selected=move || span.get() == Span::Whole>
-                            {whole_text}
-                        </option>
-                        <option value=Span::SoFar.key() selected=move || span.get() == Span::SoFar>
-                            {so_far_text}
-                        </option>
-                    </select>
-                </div>
-                <button type="submit" data-action="compare" disabled=move || computing.get()>
-                    {t(Msg::CompareRun)}
-                </button>
-            </form>
-            <p class="muted small" role="status" aria-live="polite">
-                {move || computing.get().then(|| t(Msg::CompareComputing))}
-            </p>
-            <div class="compare-result">{result_view}</div>
-        </section>
+                <option value=Span::Whole.key() selected=move || span.get() == Span::Whole>
+                    {whole_text}
+                </option>
+                <option value=Span::SoFar.key() selected=move || span.get() == Span::SoFar>
+                    {so_far_text}
+                </option>
+            </select>
+        </div>
     }
 }
 

@@ -80,106 +80,7 @@ pub fn ElasticConfigEditor(
 ) -> impl IntoView {
     let text = RwSignal::new(config.with_untracked(|c| c.to_json_text(true)));
     let status = RwSignal::new(None::<Status>);
-
-    let apply_text = move |source: String| {
-        let Some(current) = config.try_get_untracked() else {
-            return;
-        };
-        let next = match check(&source, &current) {
-            Checked::Valid {
-                config,
-                notes,
-                changed: true,
-            } => {
-                on_apply.try_run(*config);
-                Status::Applied(notes)
-            }
-            Checked::Valid { notes, .. } => Status::Unchanged(notes),
-            Checked::Invalid(e) => Status::Rejected(e),
-            Checked::TooLarge => Status::Problem(Msg::ConfigTooLarge),
-        };
-        status.try_set(Some(next));
-    };
-
-    let upload = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let file = input.files().and_then(|list| list.get(0));
-        // Clearing the input lets the same file be chosen again after an edit.
-        input.set_value("");
-        let Some(file) = file else {
-            return;
-        };
-        if file.size() > MAX_CONFIG_BYTES as f64 {
-            status.set(Some(Status::Problem(Msg::ConfigTooLarge)));
-            return;
-        }
-        read_text(&file, move |content| match content {
-            Some(content) => {
-                text.try_set(content.clone());
-                apply_text(content);
-            }
-            None => {
-                status.try_set(Some(Status::Problem(Msg::ConfigFileUnreadable)));
-            }
-        });
-    };
-
-    // The configuration in use, as the scaler reads it (ignored fields kept): shown in the
-    // editor on request and offered as a file.
-    let in_use = Memo::new(move |_| config.with(|c| c.to_json_text(true)));
-
-    let status_view = move || {
-        status.get().map(|s| {
-            let (class, head, notes) = match s {
-                Status::Applied(notes) => ("ok", t(Msg::ConfigApplied).to_owned(), notes),
-                Status::Unchanged(notes) => ("ok", t(Msg::ConfigUnchanged).to_owned(), notes),
-                Status::Rejected(e) => (
-                    "error",
-                    tf(
-                        Msg::ConfigRejected,
-                        &[("field", &e.field), ("message", &core_text(&e.message))],
-                    ),
-                    Vec::new(),
-                ),
-                Status::Problem(msg) => (
-                    "error",
-                    tf(msg, &[("max", &(MAX_CONFIG_BYTES / 1024).to_string())]),
-                    Vec::new(),
-                ),
-            };
-            let notes = (!notes.is_empty()).then(|| {
-                let items = notes
-                    .into_iter()
-                    .map(|n| {
-                        view! {
-                            <li data-note=n.field.clone()>
-                                {tf(
-                                    Msg::ConfigNote,
-                                    &[("field", &n.field), ("message", &core_text(&n.message))],
-                                )}
-                            </li>
-                        }
-                    })
-                    .collect_view();
-                view! {
-                    <div class="config-notes">
-                        <h4>{t(Msg::ConfigNotesHeading)}</h4>
-                        <ul>{items}</ul>
-                    </div>
-                }
-            });
-            view! {
-                <p class=format!("config-status {class}") data-status=class>{head}</p>
-                {notes}
-            }
-        })
-    };
-
+    let apply = move |source: String| apply_text(config, on_apply, status, source);
     view! {
         <section class="config-editor" aria-labelledby="config-heading" data-panel="elastic-config">
             <h3 id="config-heading">{t(Msg::ConfigHeading)}</h3>
@@ -194,48 +95,175 @@ pub fn ElasticConfigEditor(
                 prop:value=move || text.get()
                 on:input=move |ev| text.set(event_target_value(&ev))
             ></textarea>
-            <div class="config-actions">
-                <button
-                    type="button"
-                    data-action="config-apply"
-                    on:click=move |_| apply_text(text.get_untracked())
-                >
-                    {t(Msg::ConfigApply)}
-                </button>
-                <button
-                    type="button"
-                    data-action="config-in-use"
-                    on:click=move |_| {
-                        status.set(None);
-                        text.set(in_use.get_untracked());
-                    }
-                >
-                    {t(Msg::ConfigRevert)}
-                </button>
-                <a
-                    class="button"
-                    data-action="config-download"
-                    download=EXPORT_FILE_NAME
-                    href=move || json_data_url(&in_use.get())
-                >
-                    {t(Msg::ConfigDownload)}
-                </a>
-                <label class="file-button">
-                    {t(Msg::ConfigUploadLabel)}
-                    <input
-                        type="file"
-                        data-field="config-file"
-                        accept=".json,.jsonc,.txt,application/json,text/plain"
-                        on:change=upload
-                    />
-                </label>
-            </div>
+            {config_actions(config, text, status, apply)}
             <div id="config-result" role="status" aria-live="polite">
-                {status_view}
+                {move || status.get().map(status_view)}
             </div>
             <p class="muted small">{t(Msg::ConfigLinkNote)}</p>
         </section>
     }
+}
+
+/// Checks `source` against the configuration in use, hands a valid new one to `on_apply` and
+/// says what came of it.
+fn apply_text(
+    config: Signal<ElasticConfig>,
+    on_apply: Callback<ElasticConfig>,
+    status: RwSignal<Option<Status>>,
+    source: String,
+) {
+    let Some(current) = config.try_get_untracked() else {
+        return;
+    };
+    let next = match check(&source, &current) {
+        Checked::Valid {
+            config,
+            notes,
+            changed: true,
+        } => {
+            on_apply.try_run(*config);
+            Status::Applied(notes)
+        }
+        Checked::Valid { notes, .. } => Status::Unchanged(notes),
+        Checked::Invalid(e) => Status::Rejected(e),
+        Checked::TooLarge => Status::Problem(Msg::ConfigTooLarge),
+    };
+    status.try_set(Some(next));
+}
+
+/// Apply, back to the configuration in use, download it, and upload a file.
+fn config_actions(
+    config: Signal<ElasticConfig>,
+    text: RwSignal<String>,
+    status: RwSignal<Option<Status>>,
+    apply: impl Fn(String) + Copy + 'static,
+) -> impl IntoView {
+    // The configuration in use, as the scaler reads it (ignored fields kept): shown in the
+    // editor on request and offered as a file.
+    let in_use = Memo::new(move |_| config.with(|c| c.to_json_text(true)));
+    view! {
+        <div class="config-actions">
+            <button
+                type="button"
+                data-action="config-apply"
+                on:click=move |_| apply(text.get_untracked())
+            >
+                {t(Msg::ConfigApply)}
+            </button>
+            <button
+                type="button"
+                data-action="config-in-use"
+                on:click=move |_| {
+                    status.set(None);
+                    text.set(in_use.get_untracked());
+                }
+            >
+                {t(Msg::ConfigRevert)}
+            </button>
+            <a
+                class="button"
+                data-action="config-download"
+                download=EXPORT_FILE_NAME
+                href=move || json_data_url(&in_use.get())
+            >
+                {t(Msg::ConfigDownload)}
+            </a>
+            <label class="file-button">
+                {t(Msg::ConfigUploadLabel)}
+                <input
+                    type="file"
+                    data-field="config-file"
+                    accept=".json,.jsonc,.txt,application/json,text/plain"
+                    on:change=move |ev| upload(&ev, text, status, apply)
+                />
+            </label>
+        </div>
+    }
+}
+
+/// Reads the file chosen in the upload input into the editor and applies it.
+fn upload(
+    ev: &leptos::ev::Event,
+    text: RwSignal<String>,
+    status: RwSignal<Option<Status>>,
+    apply: impl Fn(String) + 'static,
+) {
+    let Some(input) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+    else {
+        return;
+    };
+    let file = input.files().and_then(|list| list.get(0));
+    // Clearing the input lets the same file be chosen again after an edit.
+    input.set_value("");
+    let Some(file) = file else {
+        return;
+    };
+    if file.size() > MAX_CONFIG_BYTES as f64 {
+        status.set(Some(Status::Problem(Msg::ConfigTooLarge)));
+        return;
+    }
+    read_text(&file, move |content| match content {
+        Some(content) => {
+            text.try_set(content.clone());
+            apply(content);
+        }
+        None => {
+            status.try_set(Some(Status::Problem(Msg::ConfigFileUnreadable)));
+        }
+    });
+}
+
+/// What the last attempt gave: applied, unchanged, rejected (the field and its rule) or a
+/// problem with the file; with the parser's notes.
+fn status_view(s: Status) -> impl IntoView {
+    let (class, head, notes) = match s {
+        Status::Applied(notes) => ("ok", t(Msg::ConfigApplied).to_owned(), notes),
+        Status::Unchanged(notes) => ("ok", t(Msg::ConfigUnchanged).to_owned(), notes),
+        Status::Rejected(e) => (
+            "error",
+            tf(
+                Msg::ConfigRejected,
+                &[("field", &e.field), ("message", &core_text(&e.message))],
+            ),
+            Vec::new(),
+        ),
+        Status::Problem(msg) => (
+            "error",
+            tf(msg, &[("max", &(MAX_CONFIG_BYTES / 1024).to_string())]),
+            Vec::new(),
+        ),
+    };
+    view! {
+        <p class=format!("config-status {class}") data-status=class>{head}</p>
+        {notes_view(notes)}
+    }
+}
+
+/// The parser's notes (ignored fields, settings without effect), if any.
+fn notes_view(notes: Vec<Note>) -> Option<impl IntoView> {
+    (!notes.is_empty()).then(|| {
+        let items = notes
+            .into_iter()
+            .map(|n| {
+                view! {
+                    <li data-note=n.field.clone()>
+                        {tf(
+                            Msg::ConfigNote,
+                            &[("field", &n.field), ("message", &core_text(&n.message))],
+                        )}
+                    </li>
+                }
+            })
+            .collect_view();
+        view! {
+            <div class="config-notes">
+                <h4>{t(Msg::ConfigNotesHeading)}</h4>
+                <ul>{items}</ul>
+            </div>
+        }
+    })
 }
 
 /// Reads a file as text and calls `done` with it (`None` when it cannot be read).

@@ -88,13 +88,39 @@ pub fn PolicyPanel(
     // Bumped to write the run's values back into the inputs (after a reset, or when a typed
     // value was refused and the run kept its own).
     let revision = RwSignal::new(0_u32);
+    view! {
+        <section class="panel policy-panel" aria-labelledby="policy-panel-heading" data-panel="policy">
+            <h2 id="policy-panel-heading">{t(Msg::PolicyPanelHeading)}</h2>
+            {policy_pick(setup, policy, revision, on_change)}
+            <p id="policy-summary" class="policy-summary" data-field="policy-summary">
+                {move || {
+                    setup.with(|s| core_en::policy_summary(policy.get(), &s.params, &s.settings))
+                }}
+            </p>
+            <p class="policy-driver" data-field="active-driver">
+                {move || driver_text(driver.get())}
+            </p>
+            <p class="muted small">{t(Msg::PolicyRestartNote)}</p>
+            {move || params_box(setup, policy.get(), revision, on_change)}
+            {move || (policy.get() == PolicyId::Elastic).then(|| elastic_editor(setup, on_change))}
+        </section>
+    }
+}
 
-    let change = move |next: PolicySetup| {
-        if setup.with_untracked(|s| *s != next) {
-            on_change.try_run(next);
-        }
-    };
+/// Calls `on_change` with `next` if it differs from `setup`.
+fn change(setup: Signal<PolicySetup>, on_change: Callback<PolicySetup>, next: PolicySetup) {
+    if setup.with_untracked(|s| *s != next) {
+        on_change.try_run(next);
+    }
+}
 
+/// The policy picker, each policy with its one-line summary as its title.
+fn policy_pick(
+    setup: Signal<PolicySetup>,
+    policy: Memo<PolicyId>,
+    revision: RwSignal<u32>,
+    on_change: Callback<PolicySetup>,
+) -> impl IntoView {
     let options = PolicyId::ALL
         .iter()
         .map(|&id| {
@@ -107,7 +133,6 @@ pub fn PolicyPanel(
             }
         })
         .collect_view();
-
     let pick = move |ev: leptos::ev::Event| {
         // Only the core's ids; anything else (a tampered page) is ignored.
         let Ok(id) = event_target_value(&ev).parse::<PolicyId>() else {
@@ -116,121 +141,109 @@ pub fn PolicyPanel(
         };
         let mut next = setup.get_untracked();
         next.policy = id;
-        change(next);
+        change(setup, on_change, next);
     };
-
-    let driver_text = move || {
-        let driver = driver.get();
-        tf(
-            Msg::PolicyActiveDriver,
-            &[(
-                "driver",
-                driver.map_or(t(Msg::PolicyNoDriverYet), DriverId::as_str),
-            )],
-        )
-    };
-
-    // The parameters of the chosen policy, rebuilt when the policy changes. Long lists (the
-    // elastic scaler's) start folded so the panel stays short; its file editor follows.
-    let params = move || {
-        let id = policy.get();
-        let specs = PolicySettings::specs(id);
-        // The inputs' errors belong to this policy's inputs and go with them.
-        let errors: FieldErrors = RwSignal::new(Vec::new());
-        let reset = move |_| {
-            errors.set(Vec::new());
-            let mut next = setup.get_untracked();
-            next.reset_policy();
-            change(next);
-            revision.update(|r| *r += 1);
-        };
-        let open = specs.len() <= OPEN_PARAMS;
-        let heading = tf(
-            Msg::PolicyParamsHeading,
-            &[
-                ("policy", &policy_name_text(id)),
-                ("count", &specs.len().to_string()),
-            ],
-        );
-        let note = (id == PolicyId::TargetTracking)
-            .then(|| view! { <p class="muted small">{t(Msg::PolicyTargetTrackingNote)}</p> });
-        let fields = specs
-            .into_iter()
-            .map(|spec| {
-                view! {
-                    <ParamField
-                        spec=spec
-                        setup=setup
-                        errors=errors
-                        revision=revision
-                        on_change=on_change
-                    />
-                }
-            })
-            .collect_view();
-        view! {
-            <details class="policy-params-box" open=open data-policy=id.as_str()>
-                <summary>{heading.clone()}</summary>
-                <fieldset class="policy-params">
-                    <legend class="visually-hidden">{heading}</legend>
-                    {note}
-                    <div class="policy-param-grid">{fields}</div>
-                    <button
-                        type="button"
-                        class="policy-reset"
-                        disabled=move || setup.with(PolicySetup::at_defaults)
-                        on:click=reset
-                    >
-                        {t(Msg::PolicyReset)}
-                    </button>
-                </fieldset>
-            </details>
-        }
-    };
-
-    let elastic_editor = move || {
-        (policy.get() == PolicyId::Elastic).then(|| {
-            let config = Signal::derive(move || setup.with(PolicySetup::elastic_config));
-            let on_apply = Callback::new(move |config| {
-                let mut next = setup.get_untracked();
-                next.apply_elastic_config(config);
-                on_change.try_run(next);
-            });
-            view! { <ElasticConfigEditor config=config on_apply=on_apply /> }
-        })
-    };
-
     view! {
-        <section class="panel policy-panel" aria-labelledby="policy-panel-heading" data-panel="policy">
-            <h2 id="policy-panel-heading">{t(Msg::PolicyPanelHeading)}</h2>
-            <div class="policy-pick">
-                <label for="policy-panel-select">{t(Msg::PolicyPickerLabel)}</label>
-                <select
-                    id="policy-panel-select"
-                    data-field="policy-picker"
-                    aria-describedby="policy-summary"
-                    prop:value=move || {
-                        revision.track();
-                        policy.get().as_str()
-                    }
-                    on:change=pick
-                >
-                    {options}
-                </select>
-            </div>
-            <p id="policy-summary" class="policy-summary" data-field="policy-summary">
-                {move || {
-                    setup.with(|s| core_en::policy_summary(policy.get(), &s.params, &s.settings))
-                }}
-            </p>
-            <p class="policy-driver" data-field="active-driver">
-                {driver_text}
-            </p>
-            <p class="muted small">{t(Msg::PolicyRestartNote)}</p>
-            {params}
-            {elastic_editor}
-        </section>
+        <div class="policy-pick">
+            <label for="policy-panel-select">{t(Msg::PolicyPickerLabel)}</label>
+            <select
+                id="policy-panel-select"
+                data-field="policy-picker"
+                aria-describedby="policy-summary"
+                prop:value=move || {
+                    revision.track();
+                    policy.get().as_str()
+                }
+                on:change=pick
+            >
+                {options}
+            </select>
+        </div>
     }
+}
+
+/// The driver or strategy behind the policy's latest decision, or that there was none yet.
+fn driver_text(driver: Option<DriverId>) -> String {
+    tf(
+        Msg::PolicyActiveDriver,
+        &[(
+            "driver",
+            driver.map_or(t(Msg::PolicyNoDriverYet), DriverId::as_str),
+        )],
+    )
+}
+
+/// The parameters of policy `id`, rebuilt when the policy changes. Long lists (the elastic
+/// scaler's) start folded so the panel stays short.
+fn params_box(
+    setup: Signal<PolicySetup>,
+    id: PolicyId,
+    revision: RwSignal<u32>,
+    on_change: Callback<PolicySetup>,
+) -> impl IntoView {
+    let specs = PolicySettings::specs(id);
+    // The inputs' errors belong to this policy's inputs and go with them.
+    let errors: FieldErrors = RwSignal::new(Vec::new());
+    let reset = move |_| {
+        errors.set(Vec::new());
+        let mut next = setup.get_untracked();
+        next.reset_policy();
+        change(setup, on_change, next);
+        revision.update(|r| *r += 1);
+    };
+    let open = specs.len() <= OPEN_PARAMS;
+    let heading = tf(
+        Msg::PolicyParamsHeading,
+        &[
+            ("policy", &policy_name_text(id)),
+            ("count", &specs.len().to_string()),
+        ],
+    );
+    let note = (id == PolicyId::TargetTracking)
+        .then(|| view! { <p class="muted small">{t(Msg::PolicyTargetTrackingNote)}</p> });
+    let fields = specs
+        .into_iter()
+        .map(|spec| {
+            view! {
+                <ParamField
+                    spec=spec
+                    setup=setup
+                    errors=errors
+                    revision=revision
+                    on_change=on_change
+                />
+            }
+        })
+        .collect_view();
+    view! {
+        <details class="policy-params-box" open=open data-policy=id.as_str()>
+            <summary>{heading.clone()}</summary>
+            <fieldset class="policy-params">
+                <legend class="visually-hidden">{heading}</legend>
+                {note}
+                <div class="policy-param-grid">{fields}</div>
+                <button
+                    type="button"
+                    class="policy-reset"
+                    disabled=move || setup.with(PolicySetup::at_defaults)
+                    on:click=reset
+                >
+                    {t(Msg::PolicyReset)}
+                </button>
+            </fieldset>
+        </details>
+    }
+}
+
+/// The elastic scaler's configuration file; a valid one replaces its parameters.
+fn elastic_editor(setup: Signal<PolicySetup>, on_change: Callback<PolicySetup>) -> impl IntoView {
+    let config = Signal::derive(move || setup.with(PolicySetup::elastic_config));
+    let on_apply = Callback::new(move |config| {
+        let mut next = setup.get_untracked();
+        next.apply_elastic_config(config);
+        on_change.try_run(next);
+    });
+    view! { <ElasticConfigEditor config=config on_apply=on_apply /> }
 }
 
 /// One parameter: a labelled input with its unit, its range and default, the core's doc, and
@@ -259,30 +272,7 @@ fn ParamField(
                 .map(|(_, text)| text.clone())
         })
     };
-    let set_error = move |text: Option<String>| {
-        errors.update(|list| {
-            list.retain(|(n, _)| *n != name);
-            if let Some(text) = text {
-                list.push((name, text));
-            }
-        });
-    };
-    let commit = move |text: String| {
-        let mut next = setup.get_untracked();
-        match next.set_text(name, &text) {
-            Ok(()) => {
-                set_error(None);
-                if setup.with_untracked(|s| *s != next) {
-                    on_change.try_run(next);
-                } else {
-                    // Same value, written differently ("0.60"): show it as the run has it.
-                    revision.update(|r| *r += 1);
-                }
-            }
-            Err(e) => set_error(Some(error_text(&e))),
-        }
-    };
-
+    let commit = move |text: String| commit_text(setup, name, &text, errors, revision, on_change);
     let input = if is_switch(spec) {
         view! {
             <input
@@ -291,18 +281,7 @@ fn ParamField(
                 aria-describedby=format!("{help_id} {error_id}")
                 prop:checked=move || value() == Some(1.0)
                 on:change=move |ev| {
-                    let on = event_target_checked(&ev);
-                    let mut next = setup.get_untracked();
-                    match next.set(name, if on { 1.0 } else { 0.0 }) {
-                        Ok(()) => {
-                            set_error(None);
-                            on_change.try_run(next);
-                        }
-                        Err(e) => {
-                            set_error(Some(error_text(&SetError::Rejected(e))));
-                            revision.update(|r| *r += 1);
-                        }
-                    }
+                    set_switch(setup, name, event_target_checked(&ev), errors, revision, on_change)
                 }
             />
         }
@@ -344,6 +323,63 @@ fn ParamField(
                 {error}
             </p>
         </div>
+    }
+}
+
+/// Shows `text` as the error under parameter `name`'s input (none: clears it).
+fn set_error(errors: FieldErrors, name: &'static str, text: Option<String>) {
+    errors.update(|list| {
+        list.retain(|(n, _)| *n != name);
+        if let Some(text) = text {
+            list.push((name, text));
+        }
+    });
+}
+
+/// Sets parameter `name` to the value typed, `text`; a refused value is shown under its
+/// input and changes nothing.
+fn commit_text(
+    setup: Signal<PolicySetup>,
+    name: &'static str,
+    text: &str,
+    errors: FieldErrors,
+    revision: RwSignal<u32>,
+    on_change: Callback<PolicySetup>,
+) {
+    let mut next = setup.get_untracked();
+    match next.set_text(name, text) {
+        Ok(()) => {
+            set_error(errors, name, None);
+            if setup.with_untracked(|s| *s != next) {
+                on_change.try_run(next);
+            } else {
+                // Same value, written differently ("0.60"): show it as the run has it.
+                revision.update(|r| *r += 1);
+            }
+        }
+        Err(e) => set_error(errors, name, Some(error_text(&e))),
+    }
+}
+
+/// Turns the switch `name` on or off; a refusal is shown under it and the switch goes back.
+fn set_switch(
+    setup: Signal<PolicySetup>,
+    name: &'static str,
+    on: bool,
+    errors: FieldErrors,
+    revision: RwSignal<u32>,
+    on_change: Callback<PolicySetup>,
+) {
+    let mut next = setup.get_untracked();
+    match next.set(name, if on { 1.0 } else { 0.0 }) {
+        Ok(()) => {
+            set_error(errors, name, None);
+            on_change.try_run(next);
+        }
+        Err(e) => {
+            set_error(errors, name, Some(error_text(&SetError::Rejected(e))));
+            revision.update(|r| *r += 1);
+        }
     }
 }
 

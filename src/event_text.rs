@@ -22,7 +22,6 @@ pub enum EventFamily {
     /// Health checks' transitions (endpoint, source, composite, the consumer's view) and
     /// outlier detection's ejections, its passive counterpart: only runs with regions have
     /// them.
-    #[cfg(feature = "extended")]
     Health,
 }
 
@@ -38,7 +37,6 @@ impl EventFamily {
             Self::Cache => "cache",
             Self::Traffic => "traffic",
             Self::Scaling => "scaling",
-            #[cfg(feature = "extended")]
             Self::Health => "health",
         }
     }
@@ -54,7 +52,6 @@ impl EventFamily {
             Self::Cache => Msg::KindCache,
             Self::Traffic => Msg::KindTraffic,
             Self::Scaling => Msg::KindScaling,
-            #[cfg(feature = "extended")]
             Self::Health => Msg::KindHealth,
         })
     }
@@ -86,10 +83,7 @@ pub fn action_text(kind: &ActionKind) -> String {
         ActionKind::Lb(policy) => tf(Msg::ActLb, &[("policy", policy.as_str())]),
         ActionKind::Hedge(true) => t(Msg::ActHedgeOn).to_owned(),
         ActionKind::Hedge(false) => t(Msg::ActHedgeOff).to_owned(),
-        #[cfg(feature = "extended")]
         ActionKind::Region(a) => crate::region_text::action_text(&a),
-        #[cfg(not(feature = "extended"))]
-        ActionKind::Region(a) => crate::i18n::core_text(&a.message()),
     }
 }
 
@@ -120,7 +114,6 @@ pub fn event_time(event: &Event) -> String {
 /// several. `clock_at` gives the time of day of a minute (for the rollback's switch-over time).
 pub fn describe(event: &Event, clock_at: &dyn Fn(u32) -> String) -> (EventFamily, String) {
     let (family, text) = describe_kind(&event.kind, clock_at);
-    #[cfg(feature = "extended")]
     let text = crate::region_text::in_region(event, text);
     (family, text)
 }
@@ -309,21 +302,14 @@ fn cache_and_traffic_text(kind: &EventKind) -> Option<(EventFamily, String)> {
     })
 }
 
-#[cfg(feature = "extended")]
+/// A regional event in words (none in the first build).
 fn regional_text(kind: &EventKind) -> String {
     crate::region_text::event_text(kind)
-}
-
-/// Without regions there are no regional events.
-#[cfg(not(feature = "extended"))]
-fn regional_text(_: &EventKind) -> String {
-    String::new()
 }
 
 /// The family of a regional event: health checks' transitions and outlier detection's
 /// ejections are health, a region's users sent elsewhere are traffic, crashes and injected
 /// failures are the fleet's.
-#[cfg(feature = "extended")]
 fn regional_family(kind: &EventKind) -> EventFamily {
     match kind {
         EventKind::HealthTransition { .. }
@@ -332,12 +318,6 @@ fn regional_family(kind: &EventKind) -> EventFamily {
         EventKind::Rerouted { .. } => EventFamily::Traffic,
         _ => EventFamily::Fleet,
     }
-}
-
-/// Without regions there are no regional events.
-#[cfg(not(feature = "extended"))]
-fn regional_family(_: &EventKind) -> EventFamily {
-    EventFamily::Fleet
 }
 
 #[cfg(test)]

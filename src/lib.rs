@@ -32,6 +32,9 @@ mod one_clock;
 pub mod policy;
 #[cfg(feature = "extended")]
 pub mod region_text;
+#[cfg(not(feature = "extended"))]
+#[path = "region_text_first_build.rs"]
+pub mod region_text;
 pub mod seed;
 pub mod speed;
 pub mod theme;

@@ -135,7 +135,6 @@ fn default_text(param: &str) -> Option<String> {
     if param == BudgetAccounting::PARAM {
         return Some(BudgetAccounting::default().to_string());
     }
-    #[cfg(feature = "extended")]
     if param == oncall_sim::params::SERVICE_SHAPE_PARAM {
         return Some(oncall_sim::params::ServiceDistribution::default().to_string());
     }

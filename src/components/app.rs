@@ -170,7 +170,7 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
                     <EventLog />
                 </div>
             </div>
-            <ExtendedPanels />
+            <crate::components::extended::ExtendedPanels />
             <PolicySlot />
             <ComparisonSlot />
             <SourcesPanel />
@@ -271,8 +271,7 @@ fn frame_tick(
 ) -> impl FnMut(f64) -> bool {
     let performance = web_sys::window().and_then(|w| w.performance());
     let mut measures = 0u32;
-    #[cfg(feature = "extended")]
-    let mut minute_measures = 0u32;
+    let mut minutes = crate::components::extended::MinuteTimer::new(MAX_FRAME_MEASURES);
     move |now: f64| {
         let clock = |p: &web_sys::Performance| p.now();
         let started = performance.as_ref().map(clock).unwrap_or(now);
@@ -321,23 +320,11 @@ fn frame_tick(
                 let was_paging = run.with(Console::paging).unwrap_or(false);
                 // The extended build times each simulated minute ("minute" in the page's
                 // performance timeline): request mode's cost per minute is measured there.
-                #[cfg(feature = "extended")]
-                if let Some(p) = &performance {
-                    p.clear_marks_with_mark_name("minute-start");
-                    let _ = p.mark("minute-start");
-                }
+                minutes.start(&performance);
                 if !run.update(Console::step).unwrap_or(false) {
                     break;
                 }
-                #[cfg(feature = "extended")]
-                if let Some(p) = &performance {
-                    minute_measures += 1;
-                    if minute_measures > MAX_FRAME_MEASURES {
-                        p.clear_measures_with_measure_name("minute");
-                        minute_measures = 1;
-                    }
-                    let _ = p.measure_with_start_mark("minute", "minute-start");
-                }
+                minutes.end(&performance);
                 simulated = true;
                 if stop_at_page && !was_paging && run.with(Console::paging).unwrap_or(false) {
                     // The page fired: the clock stops at its minute, for the trainee to act.
@@ -354,16 +341,7 @@ fn frame_tick(
         // A request-mode replay takes seconds: it shows only its progress until its end. The
         // first build's links (the formulas, tens of microseconds a minute) replay within a
         // frame or two, and it keeps its size by publishing as it goes.
-        #[cfg(feature = "extended")]
-        if simulated && replaying {
-            run.show_replay_progress();
-        } else if simulated {
-            run.publish();
-        }
-        #[cfg(not(feature = "extended"))]
-        if simulated {
-            run.publish();
-        }
+        crate::components::extended::publish_frame(run, simulated, replaying);
         let playing = run.playing.get_untracked();
         // While a link replays, the charts wait for its last minute: drawing each slice
         // would only slow the replay down.
@@ -546,20 +524,3 @@ mod tests {
         assert!(!key_belongs_to_field("canvas", "", false, "ArrowRight"));
     }
 }
-
-/// The regions panel and the request-level panel, in the build with the extended models
-/// (each shows itself only when its run has regions or requests).
-#[cfg(feature = "extended")]
-#[component]
-fn ExtendedPanels() -> impl IntoView {
-    use crate::components::{RegionsPanel, RequestsPanel};
-    view! {
-        <RegionsPanel />
-        <RequestsPanel />
-    }
-}
-
-/// Nothing in the first download: its runs have neither regions nor requests.
-#[cfg(not(feature = "extended"))]
-#[component]
-fn ExtendedPanels() -> impl IntoView {}

@@ -78,94 +78,104 @@ fn run_figures(console: &Console, last_hour: bool) -> Vec<Figure> {
     figs
 }
 
-/// Each region's line on the charts that have them (the build with regions).
+/// Each region's lines, legend entries and values on the charts: only the extended build's
+/// runs have regions; the first build's stand-ins draw none.
 #[cfg(feature = "extended")]
-fn add_region_lines(figs: &mut [Figure], console: &Console, last_hour: bool) {
-    let first = shown(console, last_hour).first().map_or(0, |r| r.minute);
-    let minutes = console.sim().region_history();
-    let from = (first as usize).min(minutes.len());
-    crate::charts::regions::add_lines(figs, first, &minutes[from..], &region_label);
-}
+mod region_lines {
+    use super::*;
 
-#[cfg(not(feature = "extended"))]
-fn add_region_lines(_: &mut [Figure], _: &Console, _: bool) {}
+    /// Each region's line on the charts that have them (the build with regions).
+    pub(super) fn add_region_lines(figs: &mut [Figure], console: &Console, last_hour: bool) {
+        let first = shown(console, last_hour).first().map_or(0, |r| r.minute);
+        let minutes = console.sim().region_history();
+        let from = (first as usize).min(minutes.len());
+        crate::charts::regions::add_lines(figs, first, &minutes[from..], &region_label);
+    }
 
-/// A region's name on the charts ("Region A"), from its code.
-#[cfg(feature = "extended")]
-fn region_label(code: &str) -> String {
-    tf(Msg::SeriesRegion, &[("region", code)])
-}
+    /// A region's name on the charts ("Region A"), from its code.
+    pub(super) fn region_label(code: &str) -> String {
+        tf(Msg::SeriesRegion, &[("region", code)])
+    }
 
-/// The legend entries of chart `id`'s region lines, drawn in the region's colour of the
-/// page's theme; none for a run with one region. They follow the run (a link can change how
-/// many regions it has).
-#[cfg(feature = "extended")]
-fn region_legend(id: &'static str, run: RunHandle) -> impl IntoView {
-    use crate::charts::regions;
-    let count = Memo::new(move |_| {
-        run.generation.track();
-        run.with(|c| c.sim().region_count()).unwrap_or(1)
-    });
-    move || {
-        regions::drawn(count.get())
-            .filter(|_| regions::has_lines(id))
-            .map(|r| {
-                let code = oncall_sim::regions::code(r);
-                legend_item(LegendItem {
-                    label: region_label(&code.to_uppercase()),
-                    css_color: format!("var(--region-{code})"),
-                    shape: "line",
-                    right_axis: false,
+    /// The legend entries of chart `id`'s region lines, drawn in the region's colour of the
+    /// page's theme; none for a run with one region. They follow the run (a link can change how
+    /// many regions it has).
+    pub(super) fn region_legend(id: &'static str, run: RunHandle) -> impl IntoView {
+        use crate::charts::regions;
+        let count = Memo::new(move |_| {
+            run.generation.track();
+            run.with(|c| c.sim().region_count()).unwrap_or(1)
+        });
+        move || {
+            regions::drawn(count.get())
+                .filter(|_| regions::has_lines(id))
+                .map(|r| {
+                    let code = oncall_sim::regions::code(r);
+                    legend_item(LegendItem {
+                        label: region_label(&code.to_uppercase()),
+                        css_color: format!("var(--region-{code})"),
+                        shape: "line",
+                        right_axis: false,
+                    })
+                })
+                .collect_view()
+        }
+    }
+
+    /// Adds each region's value on chart `id` at `minute` to `values`, for a chart's text
+    /// alternative.
+    pub(super) fn add_region_values(
+        run: RunHandle,
+        id: &str,
+        minute: u32,
+        values: &mut Vec<ChartValue>,
+    ) {
+        if let Some(more) = run.with(|c| region_values(c, id, minute)) {
+            values.extend(more);
+        }
+    }
+
+    /// Each region's value on chart `id` at `minute`, in words, with its swatch's colour.
+    pub(super) fn region_values(console: &Console, id: &str, minute: u32) -> Vec<ChartValue> {
+        use crate::charts::regions;
+        let Some(at) = console.sim().region_history().get(minute as usize) else {
+            return Vec::new();
+        };
+        let format = if id == "traffic" {
+            Format::ReqPerS
+        } else {
+            Format::Count
+        };
+        regions::drawn(at.len())
+            .filter_map(|r| {
+                let value = regions::value(id, &at[r])?;
+                Some(ChartValue {
+                    label: region_label(&at[r].region.to_uppercase()),
+                    value: format_value(format, Value::Number(value)),
+                    swatch: Some(format!("var(--region-{})", at[r].region)),
                 })
             })
-            .collect_view()
-    }
-}
-
-/// The first build's runs have one region.
-#[cfg(not(feature = "extended"))]
-fn region_legend(_: &'static str, _: RunHandle) {}
-
-/// Adds each region's value on chart `id` at `minute` to `values`, for a chart's text
-/// alternative.
-#[cfg(feature = "extended")]
-fn add_region_values(run: RunHandle, id: &str, minute: u32, values: &mut Vec<ChartValue>) {
-    if let Some(more) = run.with(|c| region_values(c, id, minute)) {
-        values.extend(more);
+            .collect()
     }
 }
 
 #[cfg(not(feature = "extended"))]
-fn add_region_values(_: RunHandle, _: &str, _: u32, _: &mut Vec<ChartValue>) {}
+mod region_lines {
+    use super::*;
 
-/// Each region's value on chart `id` at `minute`, in words, with its swatch's colour.
-#[cfg(feature = "extended")]
-fn region_values(console: &Console, id: &str, minute: u32) -> Vec<ChartValue> {
-    use crate::charts::regions;
-    let Some(at) = console.sim().region_history().get(minute as usize) else {
-        return Vec::new();
-    };
-    let format = if id == "traffic" {
-        Format::ReqPerS
-    } else {
-        Format::Count
-    };
-    regions::drawn(at.len())
-        .filter_map(|r| {
-            let value = regions::value(id, &at[r])?;
-            Some(ChartValue {
-                label: region_label(&at[r].region.to_uppercase()),
-                value: format_value(format, Value::Number(value)),
-                swatch: Some(format!("var(--region-{})", at[r].region)),
-            })
-        })
-        .collect()
+    pub(super) fn add_region_lines(_: &mut [Figure], _: &Console, _: bool) {}
+
+    /// The first build's runs have one region.
+    pub(super) fn region_legend(_: &'static str, _: RunHandle) {}
+
+    pub(super) fn add_region_values(_: RunHandle, _: &str, _: u32, _: &mut Vec<ChartValue>) {}
+
+    pub(super) fn region_values(_: &Console, _: &str, _: u32) -> Vec<ChartValue> {
+        Vec::new()
+    }
 }
 
-#[cfg(not(feature = "extended"))]
-fn region_values(_: &Console, _: &str, _: u32) -> Vec<ChartValue> {
-    Vec::new()
-}
+use region_lines::{add_region_lines, add_region_values, region_legend, region_values};
 
 /// One value a chart shows at a minute: its series' name, the value in words, and the colour
 /// of its swatch when it is not the series' own.

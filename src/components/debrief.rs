@@ -314,15 +314,11 @@ fn action_list(actions: &[(Action, String)]) -> AnyView {
     view! { <ol class="debrief-actions">{items}</ol> }.into_any()
 }
 
-/// The regional comparison, in the build with regions.
-#[cfg(feature = "extended")]
+/// The regional comparison (the extended build's; none in the first build, whose runs have
+/// one region).
 fn regional(summary: &RunSummary) -> impl IntoView {
-    crate::components::regional_debrief::regional_comparison(outcome_of(summary))
+    crate::components::extended::regional(outcome_of(summary))
 }
-
-/// The first build's runs have one region: nothing to compare.
-#[cfg(not(feature = "extended"))]
-fn regional(_: &RunSummary) {}
 
 /// The run as played, in the outcome tables' figures.
 fn outcome_of(summary: &RunSummary) -> Outcome {

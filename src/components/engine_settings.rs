@@ -13,9 +13,7 @@
 #![cfg_attr(not(feature = "extended"), allow(dead_code, unused_imports))]
 
 use leptos::prelude::*;
-#[cfg(feature = "extended")]
-use oncall_sim::params::ServiceDistribution;
-use oncall_sim::params::{EngineKind, ModelParams, ParamError, Switch};
+use oncall_sim::params::{EngineKind, ModelParams, ParamError, ServiceDistribution, Switch};
 use oncall_sim::requests::Routing;
 
 use crate::components::run::{use_run, RunHandle};
@@ -58,7 +56,7 @@ fn EngineNumber(label: Msg, name: &'static str, error: RwSignal<Option<String>>)
             .unwrap_or_default()
     };
     let apply = move |text: String| {
-        let Some(value) = oncall_sim::params::parse_number(&text) else {
+        let Some(value) = crate::format::parse_number(crate::i18n::Locale::default(), &text) else {
             error.set(Some(format!("{name}: {text}")));
             return;
         };

@@ -20,14 +20,8 @@ struct LogLine {
 
 /// Whether the log keeps `event` to itself until the exercise is over (the twist the seed
 /// draws, which the debrief reveals).
-#[cfg(feature = "extended")]
 fn hidden_while_playing(event: &oncall_sim::Event) -> bool {
     crate::region_text::hidden_while_playing(&event.kind)
-}
-
-#[cfg(not(feature = "extended"))]
-fn hidden_while_playing(_: &oncall_sim::Event) -> bool {
-    false
 }
 
 /// The core's events, newest first, each in words with its simulated time.

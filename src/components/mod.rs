@@ -7,6 +7,11 @@ mod controls;
 mod debrief;
 mod engine_settings;
 mod event_log;
+#[cfg(feature = "extended")]
+pub(crate) mod extended;
+#[cfg(not(feature = "extended"))]
+#[path = "first_build.rs"]
+pub(crate) mod extended;
 mod help;
 pub mod host;
 mod icons;
@@ -14,20 +19,12 @@ mod metrics_table;
 mod notices;
 mod outcome_table;
 pub mod reference;
-#[cfg(feature = "extended")]
-mod regional_debrief;
-#[cfg(feature = "extended")]
-mod regions_panel;
-#[cfg(feature = "extended")]
-mod requests_panel;
 pub mod run;
 mod setup_panel;
 mod share;
 mod sources;
 mod start;
 mod status_strip;
-#[cfg(feature = "extended")]
-mod stop_replay;
 
 pub use crate::speed::SPEEDS;
 pub use app::App;
@@ -38,10 +35,6 @@ pub use event_log::{EventLog, LOG_LIMIT};
 pub use help::HelpDialog;
 pub use metrics_table::MetricsTable;
 pub use notices::Notices;
-#[cfg(feature = "extended")]
-pub use regions_panel::RegionsPanel;
-#[cfg(feature = "extended")]
-pub use requests_panel::RequestsPanel;
 pub use run::{use_run, RunHandle};
 pub use setup_panel::{parse_seed_input, SetupPanel};
 pub use share::{ShareButton, Shared};

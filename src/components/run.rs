@@ -73,7 +73,6 @@ pub struct RunHandle {
     /// rest of the page keeps the snapshot of before the replay until its last minute (drawing
     /// every slice of it would only slow the replay down). Request mode only: the first
     /// build's replays (the formulas) take a frame or two and publish as they go.
-    #[cfg(feature = "extended")]
     pub replayed: RwSignal<Option<u32>>,
     pub playing: RwSignal<bool>,
     /// Index into [`SPEEDS`].
@@ -106,7 +105,6 @@ impl RunHandle {
         Self {
             console: StoredValue::new_local(console),
             snapshot: RwSignal::new(snapshot),
-            #[cfg(feature = "extended")]
             replayed: RwSignal::new(None),
             playing: RwSignal::new(false),
             speed: RwSignal::new(DEFAULT_SPEED),
@@ -171,21 +169,12 @@ impl RunHandle {
                     || s.seed != snapshot.seed
             });
             self.snapshot.set(snapshot);
-            #[cfg(feature = "extended")]
             self.replayed.set(None);
             self.book.try_update_value(|b| {
                 b.link_dirty = true;
                 b.charts_dirty |= minutes_changed;
             });
             self.wake();
-        }
-    }
-
-    /// A slice of a link's replay is done and more is left: only its progress is shown.
-    #[cfg(feature = "extended")]
-    pub fn show_replay_progress(&self) {
-        if let Some(minutes) = self.with(Console::minutes) {
-            self.replayed.set(Some(minutes));
         }
     }
 

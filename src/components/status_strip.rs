@@ -12,7 +12,6 @@ use crate::speed::SPEEDS;
 /// snapshot still shows the run as it was before the replay). The first build's replays
 /// publish as they go.
 fn shown_minutes(run: RunHandle) -> u32 {
-    #[cfg(feature = "extended")]
     if let Some(minutes) = run.replayed.get() {
         return minutes;
     }
@@ -28,13 +27,9 @@ pub fn budget_text(s: &crate::console::Snapshot) -> String {
 }
 
 /// The button that stops a long replay, in the build whose links replay for long.
-#[cfg(feature = "extended")]
 fn stop_replay() -> impl IntoView {
-    view! { <crate::components::stop_replay::StopReplay /> }
+    crate::components::extended::stop_replay()
 }
-
-#[cfg(not(feature = "extended"))]
-fn stop_replay() -> impl IntoView {}
 
 /// Play/pause, step, speed and reset.
 #[component]

@@ -1,6 +1,6 @@
 //! The health checks of the regions: endpoint probes, the health sources and the composite
 //! check of seed 003, and the events of their transitions. What differs between kinds of
-//! source (their endpoints, when a probe passes) is in [`super::sources`]; the rounds and
+//! source (their endpoints, when a probe passes) is in [`crate::regions::sources`]; the rounds and
 //! the aggregation are the same for all.
 
 use super::Simulation;

@@ -1,0 +1,84 @@
+//! The extended build's part of the console: the regions' panel, the request engine's panel,
+//! the regional debrief and the long replay's stop button, and the few hooks the shared
+//! components call for them. The first build compiles `first_build.rs` in this module's place:
+//! the same names, doing nothing (its runs have neither regions nor requests, and its links
+//! replay within a frame or two), so the shared components call them without a gate.
+
+mod regional_debrief;
+mod regions_panel;
+mod requests_panel;
+mod stop_replay;
+
+use leptos::prelude::*;
+
+use crate::components::outcome_table::Outcome;
+use crate::components::run::RunHandle;
+use crate::console::Console;
+
+pub use regions_panel::RegionsPanel;
+pub use requests_panel::RequestsPanel;
+
+/// The regions panel and the request-level panel (each shows itself only when its run has
+/// regions or requests).
+#[component]
+pub fn ExtendedPanels() -> impl IntoView {
+    view! {
+        <RegionsPanel />
+        <RequestsPanel />
+    }
+}
+
+/// The regional comparison of the debrief, for the run as played.
+pub fn regional(played: Outcome) -> impl IntoView {
+    regional_debrief::regional_comparison(played)
+}
+
+/// The button that stops a long replay.
+pub fn stop_replay() -> impl IntoView {
+    view! { <stop_replay::StopReplay /> }
+}
+
+/// What a frame shows of the minutes it simulated: while a link replays (request mode takes
+/// seconds), only the replay's progress until its end; otherwise the whole run.
+pub fn publish_frame(run: RunHandle, simulated: bool, replaying: bool) {
+    if simulated && replaying {
+        if let Some(minutes) = run.with(Console::minutes) {
+            run.replayed.set(Some(minutes));
+        }
+    } else if simulated {
+        run.publish();
+    }
+}
+
+/// Times each simulated minute as "minute" in the page's performance timeline (request
+/// mode's cost per minute is measured there), keeping at most `limit` measures.
+pub struct MinuteTimer {
+    measures: u32,
+    limit: u32,
+}
+
+impl MinuteTimer {
+    pub fn new(limit: u32) -> Self {
+        MinuteTimer { measures: 0, limit }
+    }
+
+    /// A minute starts.
+    pub fn start(&mut self, performance: &Option<web_sys::Performance>) {
+        if let Some(p) = performance {
+            p.clear_marks_with_mark_name("minute-start");
+            let _ = p.mark("minute-start");
+        }
+    }
+
+    /// The minute is simulated.
+    pub fn end(&mut self, performance: &Option<web_sys::Performance>) {
+        if let Some(p) = performance {
+            self.measures += 1;
+            if self.measures > self.limit {
+                p.clear_measures_with_measure_name("minute");
+                self.measures = 1;
+            }
+            let _ = p.measure_with_start_mark("minute", "minute-start");
+        }
+    }
+}

@@ -18,6 +18,22 @@ pub fn regional(_played: Outcome) {}
 /// No long replay to stop.
 pub fn stop_replay() {}
 
+/// The first build's replays publish as they go: no progress of their own to show.
+#[derive(Clone, Copy)]
+pub struct ReplayProgress;
+
+impl ReplayProgress {
+    pub fn new() -> Self {
+        ReplayProgress
+    }
+
+    pub fn get(self) -> Option<u32> {
+        None
+    }
+
+    pub fn clear(self) {}
+}
+
 /// Every simulated slice is published at once.
 pub fn publish_frame(run: RunHandle, simulated: bool, _replaying: bool) {
     if simulated {

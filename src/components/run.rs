@@ -73,7 +73,7 @@ pub struct RunHandle {
     /// rest of the page keeps the snapshot of before the replay until its last minute (drawing
     /// every slice of it would only slow the replay down). Request mode only: the first
     /// build's replays (the formulas) take a frame or two and publish as they go.
-    pub replayed: RwSignal<Option<u32>>,
+    pub replayed: crate::components::extended::ReplayProgress,
     pub playing: RwSignal<bool>,
     /// Index into [`SPEEDS`].
     pub speed: RwSignal<usize>,
@@ -105,7 +105,7 @@ impl RunHandle {
         Self {
             console: StoredValue::new_local(console),
             snapshot: RwSignal::new(snapshot),
-            replayed: RwSignal::new(None),
+            replayed: crate::components::extended::ReplayProgress::new(),
             playing: RwSignal::new(false),
             speed: RwSignal::new(DEFAULT_SPEED),
             help_open: RwSignal::new(false),
@@ -169,7 +169,7 @@ impl RunHandle {
                     || s.seed != snapshot.seed
             });
             self.snapshot.set(snapshot);
-            self.replayed.set(None);
+            self.replayed.clear();
             self.book.try_update_value(|b| {
                 b.link_dirty = true;
                 b.charts_dirty |= minutes_changed;

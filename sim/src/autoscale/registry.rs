@@ -100,18 +100,15 @@ macro_rules! policies {
             /// Whether `name` is a policy parameter held here.
             pub fn owns(name: &str) -> bool {
                 Self::all_specs().any(|s| s.name == name)
-                    || name
-                        .split_once('.')
-                        .is_some_and(|(prefix, _)| Self::prefixes().contains(&prefix))
+                    || Self::dotted_prefixes().iter().any(|d| name.starts_with(d))
             }
 
             /// The name prefixes of the policies' parameters (`cloud_run`, `hpa`, …).
             pub fn prefixes() -> Vec<&'static str> {
-                let mut out: Vec<&'static str> = Self::all_specs()
-                    .filter_map(|s| s.name.split_once('.').map(|(p, _)| p))
-                    .collect();
-                out.dedup();
-                out
+                Self::dotted_prefixes()
+                    .into_iter()
+                    .map(|d| d.trim_end_matches('.'))
+                    .collect()
             }
 
             /// The prefixes with their dot (`cloud_run.`, `hpa.`, …), as static text.

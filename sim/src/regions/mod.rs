@@ -169,11 +169,11 @@ impl RegionHealth {
     /// Health checks created now: every source UNKNOWN until its first evaluation.
     pub fn new(params: &crate::params::ModelParams) -> Self {
         Self {
-            sources: sources::ALL
+            sources: SourceKind::REGIONAL
                 .iter()
-                .map(|s| SourceHealth {
-                    kind: s.kind(),
-                    endpoints: s.endpoints(params),
+                .map(|&kind| SourceHealth {
+                    kind,
+                    endpoints: sources::starting_endpoints(kind, params),
                     state: HealthState::Unknown,
                 })
                 .collect(),

@@ -38,12 +38,31 @@ pub fn stop_replay() -> impl IntoView {
     view! { <stop_replay::StopReplay /> }
 }
 
+/// The minutes a long replay has simulated so far (the snapshot still shows the run as it
+/// was before the replay); `None` when no replay is under way.
+#[derive(Clone, Copy)]
+pub struct ReplayProgress(RwSignal<Option<u32>>);
+
+impl ReplayProgress {
+    pub fn new() -> Self {
+        ReplayProgress(RwSignal::new(None))
+    }
+
+    pub fn get(self) -> Option<u32> {
+        self.0.get()
+    }
+
+    pub fn clear(self) {
+        self.0.set(None);
+    }
+}
+
 /// What a frame shows of the minutes it simulated: while a link replays (request mode takes
 /// seconds), only the replay's progress until its end; otherwise the whole run.
 pub fn publish_frame(run: RunHandle, simulated: bool, replaying: bool) {
     if simulated && replaying {
         if let Some(minutes) = run.with(Console::minutes) {
-            run.replayed.set(Some(minutes));
+            run.replayed.0.set(Some(minutes));
         }
     } else if simulated {
         run.publish();

@@ -80,6 +80,16 @@ macro_rules! sources {
 
         /// Every kind a region's composite check combines, in the registry's order.
         pub const ALL: &[&dyn Source] = &[$( &$module::$ty, )*];
+
+        /// The endpoints of source `kind` when health checks start, by a static call: a
+        /// run's regions start with it, while only the health checks (the extended build's)
+        /// reach the rest of a source's rules through [`ALL`].
+        pub fn starting_endpoints(kind: SourceKind, params: &ModelParams) -> Endpoints {
+            match kind {
+                $( SourceKind::$variant => Source::endpoints(&$module::$ty, params), )*
+                SourceKind::Composite => Vec::new(),
+            }
+        }
     };
 }
 

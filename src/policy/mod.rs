@@ -127,12 +127,18 @@ impl PolicySetup {
     /// language ([`parse_number`]; surrounding blanks allowed), then the core's range check.
     pub fn set_text(&mut self, name: &str, text: &str) -> Result<(), SetError> {
         let Some(value) = parse_number(Locale::default(), text) else {
-            return Err(SetError::NotANumber {
-                field: name.to_owned(),
-                allowed: spec_of(name).map(ParamSpec::allowed),
+            return Err(match spec_of(name) {
+                Some(spec) => SetError::NotANumber {
+                    name: name.to_owned(),
+                    given: text.to_owned(),
+                    spec,
+                },
+                None => SetError::UnknownName {
+                    name: name.to_owned(),
+                },
             });
         };
-        self.set(name, value).map_err(SetError::Rejected)
+        self.set(name, value).map_err(SetError::Param)
     }
 
     /// Takes an elastic configuration file: the scaler's settings, and its `lb_policy` as the
@@ -425,17 +431,9 @@ fn StandaloneComparison() -> impl IntoView {
     }
 }
 
-/// Why a typed value was not taken.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SetError {
-    /// The text is not a number.
-    NotANumber {
-        field: String,
-        allowed: Option<Message>,
-    },
-    /// The core refused the number.
-    Rejected(ParamError),
-}
+/// Why a typed value was not taken: the core's refusal of a setting, the same type the link
+/// and the command line get.
+pub use oncall_sim::setup::SetError;
 
 /// The spec of a parameter of any policy, target tracking's included.
 pub fn spec_of(name: &str) -> Option<&'static ParamSpec> {
@@ -544,7 +542,7 @@ mod tests {
         let before = s.clone();
         let err = s.set_text("hpa.tolerance", "7").unwrap_err();
         match err {
-            SetError::Rejected(e) => {
+            SetError::Param(e) => {
                 assert_eq!(e.field, "hpa.tolerance");
                 assert!(e.to_string().contains("0 to 1"), "{e}");
             }
@@ -553,9 +551,9 @@ mod tests {
         for bad in ["", "abc", "1,5", "inf", "NaN", "0x10", "1e999"] {
             let err = s.set_text("hpa.tolerance", bad).unwrap_err();
             assert!(
-                matches!(&err, SetError::NotANumber { field, allowed }
-                    if field == "hpa.tolerance"
-                        && allowed.as_ref().is_some_and(|a| a.to_string().contains("0 to 1"))),
+                matches!(&err, SetError::NotANumber { name, spec, .. }
+                    if name == "hpa.tolerance"
+                        && spec.allowed().to_string().contains("0 to 1")),
                 "{bad}: {err:?}"
             );
         }

@@ -26,28 +26,23 @@ type FieldErrors = RwSignal<Vec<(&'static str, String)>>;
 
 /// The text of an error under an input: the field, the core's rule, and that nothing changed.
 pub fn error_text(error: &SetError) -> String {
-    match error {
-        SetError::NotANumber { field, allowed } => tf(
-            Msg::PolicyParamError,
-            &[
-                ("field", field),
-                (
-                    "message",
-                    &tf(
-                        Msg::PolicyNotANumber,
-                        &[(
-                            "allowed",
-                            &allowed.as_ref().map(core_text).unwrap_or_default(),
-                        )],
-                    ),
-                ),
-            ],
+    let (field, message) = match error {
+        SetError::NotANumber { name, spec, .. } => (
+            name.as_str(),
+            tf(
+                Msg::PolicyNotANumber,
+                &[("allowed", &core_text(&spec.allowed()))],
+            ),
         ),
-        SetError::Rejected(e) => tf(
-            Msg::PolicyParamError,
-            &[("field", &e.field), ("message", &core_text(&e.problem))],
-        ),
-    }
+        SetError::Param(e) => (e.field.as_str(), core_text(&e.problem)),
+        // Not reachable from the panel, which lists only known parameters, all numbers.
+        SetError::UnknownName { name } => (name.as_str(), String::new()),
+        SetError::UnknownId(e) => (e.kind, e.given.clone()),
+    };
+    tf(
+        Msg::PolicyParamError,
+        &[("field", field), ("message", &message)],
+    )
 }
 
 /// "0 to 1; default 0.1" for a parameter, with its unit.
@@ -377,7 +372,7 @@ fn set_switch(
             on_change.try_run(next);
         }
         Err(e) => {
-            set_error(errors, name, Some(error_text(&SetError::Rejected(e))));
+            set_error(errors, name, Some(error_text(&SetError::Param(e))));
             revision.update(|r| *r += 1);
         }
     }

@@ -2,8 +2,10 @@
 //!
 //! Writes never navigate (a navigation would scroll to the top). The link of a run that goes
 //! on is rewritten in place (`history.replaceState`: no entry per minute); a new run gets a new
-//! entry (`history.pushState`), so Back returns to the run before it. The path and the fragment
-//! are kept as they are.
+//! entry (`history.pushState`), so Back returns to the run before it. In another page's frame
+//! (an embedded lesson) every write is in place: a frame's entries join the host page's
+//! history, and the host page's Back must leave the lesson, not step the frame. The path and
+//! the fragment are kept as they are.
 
 use wasm_bindgen::JsValue;
 
@@ -85,7 +87,7 @@ fn write_query(query: &str, push: bool) -> Result<(), JsValue> {
     }
     let relative = format!("{}{}{}", location.pathname()?, query, location.hash()?);
     let history = window.history()?;
-    if push {
+    if push && !framed(&window) {
         history.push_state_with_url(&JsValue::NULL, "", Some(&relative))?;
     } else {
         history.replace_state_with_url(&JsValue::NULL, "", Some(&relative))?;
@@ -93,6 +95,16 @@ fn write_query(query: &str, push: bool) -> Result<(), JsValue> {
     // The parts of the page loaded as modules of their own follow the link: tell them.
     window.dispatch_event(&web_sys::Event::new(LINK_EVENT)?)?;
     Ok(())
+}
+
+/// Whether the page runs inside another page's frame.
+fn framed(window: &web_sys::Window) -> bool {
+    let own = JsValue::from(window.clone());
+    window
+        .top()
+        .ok()
+        .flatten()
+        .is_some_and(|top| JsValue::from(top) != own)
 }
 
 /// The event the page's window receives whenever the page rewrites its link (the browser has

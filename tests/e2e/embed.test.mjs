@@ -101,6 +101,20 @@ describe('embedding in a lesson page', () => {
     assert.deepEqual(errors, []);
   });
 
+  test("a reset in a frame adds no entry to the lesson page's history", async () => {
+    const { page, errors } = await openLesson();
+    const before = await page.evaluate(() => history.length);
+    const frame = page.frameLocator('#deploy');
+    await frame.locator('[data-time="step"]').click();
+    await waitForFrameMinute(frame, 2);
+    await frame.locator('[data-time="reset"]').click();
+    await waitForFrameMinute(frame, 1);
+    // The frame still offers the run it left.
+    await frame.locator('.undo-offer, [data-action="undo"]').first().waitFor({ timeout: LOAD_TIMEOUT_MS });
+    assert.equal(await page.evaluate(() => history.length), before, 'the reset added a history entry');
+    assert.deepEqual(errors, []);
+  });
+
   test('ready and minute messages arrive; step, pause and act work from the host page', async () => {
     const { page, errors } = await openLesson();
     const ready = JSON.parse((await logged(page, 'deploy', 'ready'))[0].replace(/^deploy: ready /, ''));

@@ -819,14 +819,18 @@ fn a_zone_that_comes_back_brings_its_instances_back_before_its_users() {
             (before - lost, lost, 0),
             "{m}"
         );
-        assert_eq!((r.app.healthy, r.app.total), (before - lost, before), "{m}");
+        assert_eq!(
+            (r.app().healthy, r.app().total),
+            (before - lost, before),
+            "{m}"
+        );
         assert_eq!(r.composite, HealthState::Unhealthy, "{m}");
         assert_eq!(r.routed_to, "b", "{m}");
     }
     // After the boot delay region a is back to its pre-outage count, every endpoint healthy.
     let up = back + boot;
     assert_eq!((a(up).serving, a(up).booting), (before, 0));
-    assert_eq!((a(up).app.healthy, a(up).app.total), (before, before));
+    assert_eq!((a(up).app().healthy, a(up).app().total), (before, before));
     // Failback only then: the probes at up:00 and up:05 pass, the composite turns HEALTHY
     // at up:05 and the consumer learns it 30 s later.
     let composite = transitions(sim.events(), "a", Resource::Composite);
@@ -913,8 +917,8 @@ fn print_zone_return() {
                     r.serving,
                     r.booting,
                     r.crashed,
-                    r.app.healthy,
-                    r.app.total,
+                    r.app().healthy,
+                    r.app().total,
                     r.composite,
                     r.routed_to,
                     r.error_rate

@@ -79,6 +79,23 @@ impl SourceViews {
     }
 }
 
+impl RegionMinute {
+    /// The app fleet's source, which the readers of the fleet read (an empty view for a
+    /// region without one).
+    pub fn app(&self) -> SourceView {
+        self.sources
+            .get(SourceKind::AppFleet)
+            .copied()
+            .unwrap_or(SourceView {
+                state: HealthState::Unknown,
+                healthy: 0,
+                total: 0,
+                healthy_percent: 0,
+                min_healthy: 0,
+            })
+    }
+}
+
 /// Written as a map from each source's key to its view.
 impl serde::Serialize for SourceViews {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -102,9 +119,6 @@ pub struct RegionMinute {
     pub consumer_view: HealthState,
     /// Whether the region takes traffic at the minute's end.
     pub in_routing: bool,
-    /// The app fleet's source (also among `sources`), for the readers of the fleet.
-    #[serde(skip)]
-    pub app: SourceView,
     /// Each health source's state with its counts, in the registry's order (written under
     /// each source's key: `app`, `database`).
     #[serde(flatten)]

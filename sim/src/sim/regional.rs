@@ -12,7 +12,6 @@ use crate::event::{EventKind, FleetReason};
 use crate::fleet::{Fleet, InstanceState};
 #[cfg(test)]
 use crate::health::ProbeConfig;
-use crate::health::SourceKind;
 use crate::params::ModelParams;
 use crate::record::MinuteRecord;
 use crate::regions::failover::out_of_routing;
@@ -544,9 +543,6 @@ impl Simulation {
                 self.failover_on,
                 region.drained,
             ),
-            app: *sources
-                .get(SourceKind::AppFleet)
-                .expect("a region's sources include its app fleet"),
             sources,
             routed_to: "",
             users_per_s,

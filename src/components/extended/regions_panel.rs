@@ -61,7 +61,7 @@ fn region_row(r: &RegionMinute) -> impl IntoView {
                 {state_badge(r.consumer_view)}
                 {(!r.in_routing).then(|| view! { <small>{t(Msg::RegionsOutOfRouting)}</small> })}
             </td>
-            <td data-field="app">{state_badge(r.app.state)} " " {source_text(&r.app)}</td>
+            <td data-field="app">{state_badge(r.app().state)} " " {source_text(&r.app())}</td>
             <td data-field="database">
                 {r
                     .sources

@@ -324,7 +324,7 @@ fn regional_family(kind: &EventKind) -> EventFamily {
 mod tests {
     use super::*;
     use oncall_sim::message::{Message, MessageId};
-    use oncall_sim::{scenario, Action, ModelParams, Simulation};
+    use oncall_sim::{Action, ModelParams, Simulation};
 
     fn texts(sim: &Simulation) -> Vec<(EventFamily, String)> {
         let clock = |m: u32| sim.clock_at(m);
@@ -333,7 +333,7 @@ mod tests {
 
     #[test]
     fn a_bad_deploy_with_a_rollback_reads_well() {
-        let s = scenario::by_id("bad-deploy").unwrap();
+        let s = oncall_sim::exercise::scenario_by_id("bad-deploy").unwrap();
         let mut sim = Simulation::new(&s, 7, ModelParams::default());
         sim.schedule([
             Action::parse("30:rollback", 200).unwrap(),

@@ -288,10 +288,11 @@ pub const METRICS: &[MetricSpec] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oncall_sim::{scenario, ModelParams, Simulation};
+    use oncall_sim::{ModelParams, Simulation};
 
     fn opening_record() -> MinuteRecord {
-        let free_play = scenario::by_id("free-play").expect("free play exists");
+        let free_play =
+            oncall_sim::exercise::scenario_by_id("free-play").expect("free play exists");
         let mut sim = Simulation::new(&free_play, 42, ModelParams::default());
         sim.step().clone()
     }

@@ -4,7 +4,7 @@
 //! line's lines and the debrief are compared: minute M goes with `clock_at(M)` and with the
 //! budget left at M wherever they show it (see `Journal::clock_at`).
 
-use oncall_sim::{coach, scenario, Action, ActionKind, EventKind, ModelParams};
+use oncall_sim::{coach, Action, ActionKind, EventKind, ModelParams};
 
 use crate::components::host::{event_at, strip_after};
 use crate::console::Console;
@@ -77,7 +77,7 @@ fn action_agrees(c: &Console, at: u32) {
 fn events_agree(c: &Console, actions: &[Action]) {
     let sim = c.sim();
     let clock = |m: u32| sim.clock_at(m);
-    let scenario = scenario::get(sim.scenario().id);
+    let scenario = oncall_sim::exercise::scenario(sim.scenario().id);
     let cli = oncall_sim::run_jsonl(
         &scenario,
         c.seed(),

@@ -8,7 +8,7 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use oncall_sim::{run_jsonl, scenario, Action, ModelParams, Simulation};
+use oncall_sim::{run_jsonl, Action, ModelParams, Simulation};
 use oncall_sim_web::charts::{draw, figures::figures, Theme};
 use oncall_sim_web::components::charts_panel::chart_text;
 use oncall_sim_web::components::App;
@@ -24,7 +24,7 @@ const GOLDEN_FREE_PLAY_42: &str = include_str!("../sim/tests/golden/free-play-42
 
 #[wasm_bindgen_test]
 fn free_play_day_matches_the_native_golden_file_byte_for_byte() {
-    let free_play = scenario::by_id("free-play").expect("free play exists");
+    let free_play = oncall_sim::exercise::scenario_by_id("free-play").expect("free play exists");
     let out = run_jsonl(&free_play, 42, ModelParams::default(), &[], 1440);
     if out != GOLDEN_FREE_PLAY_42 {
         // Name the first line that differs: 1,440 minutes of JSON are too long to print whole.
@@ -169,7 +169,7 @@ async fn the_budget_says_how_it_is_spent() {
 
 #[wasm_bindgen_test]
 fn a_chart_draws_on_a_canvas_at_the_device_pixel_ratio() {
-    let s = scenario::by_id("bad-deploy").expect("bad deploy exists");
+    let s = oncall_sim::exercise::scenario_by_id("bad-deploy").expect("bad deploy exists");
     let mut sim = Simulation::new(&s, 7, ModelParams::default());
     sim.schedule([Action::parse("30:rollback", 200).expect("a valid action")]);
     sim.run(60);
@@ -210,7 +210,7 @@ fn request_mode_is_the_same_in_the_browser() {
         hedge: Some(Switch::On),
         ..ModelParams::default()
     };
-    let free_play = scenario::by_id("free-play").expect("free play exists");
+    let free_play = oncall_sim::exercise::scenario_by_id("free-play").expect("free play exists");
     let out = run_jsonl(&free_play, 9, params, &[], 8);
     let digest = out.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)

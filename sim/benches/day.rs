@@ -10,7 +10,7 @@ use oncall_sim::autoscale::PolicyId;
 use oncall_sim::autoscale::{self, PolicySettings};
 use oncall_sim::ids::ScenarioId;
 use oncall_sim::params::EngineKind;
-use oncall_sim::{scenario, ModelParams, Simulation};
+use oncall_sim::{ModelParams, Simulation};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -80,7 +80,7 @@ fn main() {
     // The scenarios on the formulas (the request engine has its own bench,
     // `request_minute`).
     for id in ScenarioId::ALL {
-        if scenario::get(*id).engine == EngineKind::Formulas {
+        if oncall_sim::exercise::scenario(*id).engine == EngineKind::Formulas {
             rows.push((*id, autoscale::DEFAULT_POLICY));
         }
     }
@@ -88,7 +88,7 @@ fn main() {
         rows.push((ScenarioId::ViralSurge, *policy));
     }
     for (id, policy) in rows {
-        let s = scenario::get(id);
+        let s = oncall_sim::exercise::scenario(id);
         let (median, min, max) = time_days(|seed| {
             let params = ModelParams::default();
             let mut sim = Simulation::new(&s, seed, params.clone());

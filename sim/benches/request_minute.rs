@@ -9,7 +9,7 @@
 use oncall_sim::ids::ScenarioId;
 use oncall_sim::params::{EngineKind, Switch};
 use oncall_sim::requests::Routing;
-use oncall_sim::{scenario, ModelParams, Simulation};
+use oncall_sim::{ModelParams, Simulation};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -18,7 +18,7 @@ const MINUTES: u32 = 120;
 
 /// Median and p95 of the milliseconds per step, and the mean requests per minute.
 fn time_steps(params: &ModelParams) -> (f64, f64, f64) {
-    let s = scenario::get(ScenarioId::FreePlay);
+    let s = oncall_sim::exercise::scenario(ScenarioId::FreePlay);
     let mut times = Vec::new();
     let mut requests = 0.0;
     for seed in 0..SEEDS {

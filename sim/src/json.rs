@@ -123,7 +123,15 @@ impl Value {
     /// Indented JSON, two spaces a level.
     pub fn to_pretty(&self) -> String {
         let mut out = String::new();
-        write_value(&mut out, self, Some(0));
+        write_value(&mut out, self, Some(0), false);
+        out
+    }
+
+    /// Indented JSON, two spaces a level, with arrays of numbers, strings and booleans on
+    /// one line (`[7, 13]`).
+    pub fn to_readable(&self) -> String {
+        let mut out = String::new();
+        write_value(&mut out, self, Some(0), true);
         out
     }
 }
@@ -132,7 +140,7 @@ impl fmt::Display for Value {
     /// Compact JSON.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut out = String::new();
-        write_value(&mut out, self, None);
+        write_value(&mut out, self, None, false);
         f.write_str(&out)
     }
 }
@@ -178,7 +186,7 @@ fn newline(out: &mut String, level: usize) {
     }
 }
 
-fn write_value(out: &mut String, v: &Value, indent: Option<usize>) {
+fn write_value(out: &mut String, v: &Value, indent: Option<usize>, inline: bool) {
     match v {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -186,6 +194,21 @@ fn write_value(out: &mut String, v: &Value, indent: Option<usize>) {
         Value::String(s) => write_string(out, s),
         Value::Array(items) if items.is_empty() => out.push_str("[]"),
         Value::Object(map) if map.is_empty() => out.push_str("{}"),
+        Value::Array(items)
+            if inline
+                && !items
+                    .iter()
+                    .any(|i| matches!(i, Value::Array(_) | Value::Object(_))) =>
+        {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_value(out, item, None, false);
+            }
+            out.push(']');
+        }
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
@@ -195,7 +218,7 @@ fn write_value(out: &mut String, v: &Value, indent: Option<usize>) {
                 if let Some(level) = indent {
                     newline(out, level + 1);
                 }
-                write_value(out, item, indent.map(|l| l + 1));
+                write_value(out, item, indent.map(|l| l + 1), inline);
             }
             if let Some(level) = indent {
                 newline(out, level);
@@ -216,7 +239,7 @@ fn write_value(out: &mut String, v: &Value, indent: Option<usize>) {
                 if indent.is_some() {
                     out.push(' ');
                 }
-                write_value(out, item, indent.map(|l| l + 1));
+                write_value(out, item, indent.map(|l| l + 1), inline);
             }
             if let Some(level) = indent {
                 newline(out, level);
@@ -261,6 +284,26 @@ pub fn parse(text: &str) -> Result<Value, SyntaxError> {
     Ok(v)
 }
 
+/// One step of a path into a JSON document: a member's key or an item's index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// Where the value at `path` starts in `text` (line and column, from 1), or where the
+/// deepest part of the path that exists starts: so that an error about a value, or about a
+/// member that is missing, points into the file.
+pub fn locate(text: &str, path: &[Step]) -> (usize, usize) {
+    let mut r = Reader {
+        text: text.as_bytes(),
+        at: 0,
+    };
+    r.find(path);
+    let e = r.error("");
+    (e.line, e.column)
+}
+
 struct Reader<'a> {
     text: &'a [u8],
     at: usize,
@@ -275,6 +318,67 @@ impl Reader<'_> {
             .map_or(upto.len() - start, |s| s.chars().count())
             + 1;
         SyntaxError { what, line, column }
+    }
+
+    /// Moves to the start of the value at `path` (or of the deepest value on it that
+    /// exists); the text has been read as valid JSON before.
+    fn find(&mut self, path: &[Step]) {
+        self.blank();
+        let Some((first, rest)) = path.split_first() else {
+            return;
+        };
+        let start = self.at;
+        let found = match (first, self.peek()) {
+            (Step::Key(key), Some(b'{')) => self.member(key),
+            (Step::Index(index), Some(b'[')) => self.item(*index),
+            _ => false,
+        };
+        if found {
+            self.find(rest);
+        } else {
+            self.at = start;
+        }
+    }
+
+    /// From an object's `{`, moves to the value of `key`; false if it has none.
+    fn member(&mut self, key: &str) -> bool {
+        self.at += 1;
+        loop {
+            self.blank();
+            let Ok(k) = self.string() else {
+                return false;
+            };
+            self.blank();
+            self.eat(b':');
+            self.blank();
+            if k == key {
+                return true;
+            }
+            if self.value(0).is_err() {
+                return false;
+            }
+            self.blank();
+            if !self.eat(b',') {
+                return false;
+            }
+        }
+    }
+
+    /// From an array's `[`, moves to its item `index`; false if it is shorter.
+    fn item(&mut self, index: usize) -> bool {
+        self.at += 1;
+        for _ in 0..index {
+            self.blank();
+            if self.value(0).is_err() {
+                return false;
+            }
+            self.blank();
+            if !self.eat(b',') {
+                return false;
+            }
+        }
+        self.blank();
+        self.peek() != Some(b']')
     }
 
     fn blank(&mut self) {

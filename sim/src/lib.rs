@@ -7,8 +7,8 @@
 //! can change a result.
 //!
 //! ```
-//! use oncall_sim::{scenario, ModelParams, Simulation};
-//! let free_play = scenario::by_id("free-play").unwrap();
+//! use oncall_sim::{exercise, ModelParams, Simulation};
+//! let free_play = exercise::scenario_by_id("free-play").unwrap();
 //! let mut sim = Simulation::new(&free_play, 42, ModelParams::default());
 //! let first = sim.step();
 //! assert_eq!(first.serving, 10);
@@ -32,6 +32,7 @@ pub mod database;
 pub mod decimal;
 pub mod engine;
 pub mod event;
+pub mod exercise;
 pub mod fleet;
 pub mod health;
 pub mod ids;

@@ -13,7 +13,6 @@ use crate::params::{
     ORDERING_KEYS_PARAM,
 };
 use crate::record::MinuteRecord;
-use crate::scenario;
 use crate::sim::Simulation;
 use crate::summary::RunSummary;
 
@@ -166,7 +165,7 @@ impl RunSetup {
     /// Whether hedging is on at the start: the `hedge` parameter, or the scenario's.
     pub fn hedge_on(&self) -> bool {
         self.params.hedge.map_or_else(
-            || scenario::get(self.scenario).settings.hedge,
+            || crate::exercise::scenario(self.scenario).settings.hedge,
             Switch::is_on,
         )
     }
@@ -176,7 +175,7 @@ impl RunSetup {
         if self.hedge_on() {
             self.params.hedging_rule()?;
         }
-        let scenario = scenario::get(self.scenario);
+        let scenario = crate::exercise::scenario(self.scenario);
         let mut policies = Vec::new();
         let mut sim = Simulation::new(&scenario, self.seed, self.params.clone());
         // One autoscaler instance per region, same policy and parameters.

@@ -124,7 +124,7 @@ impl ShareState {
     /// Whether the run needs the extended models ([`crate`]'s `extended` feature): the
     /// request engine, a policy routed by formula, several regions, or an action of theirs.
     pub fn needs_extended(&self) -> bool {
-        let scenario = crate::scenario::get(self.scenario);
+        let scenario = crate::exercise::scenario(self.scenario);
         let requests =
             self.params.engine.unwrap_or(scenario.engine) == crate::params::EngineKind::Requests;
         let regions = self.params.regions > 1 || scenario.regions > 1;

@@ -6,7 +6,6 @@ mod common;
 use common::cli;
 use oncall_sim::budget::{self, BudgetAccounting};
 use oncall_sim::ids::ScenarioId;
-use oncall_sim::scenario;
 use oncall_sim::setup::{RunOutcome, RunSetup, SetError};
 use oncall_sim::share::{owned_pairs, ShareState};
 
@@ -61,7 +60,7 @@ fn time_is_the_default_and_its_rule_is_unchanged() {
 fn by_requests_each_minute_costs_in_proportion_to_its_traffic() {
     let time = run(ScenarioId::ViralSurge, 42, None, 240);
     let requests = run(ScenarioId::ViralSurge, 42, Some("requests"), 240);
-    let base = scenario::get(ScenarioId::ViralSurge).base_rps;
+    let base = oncall_sim::exercise::scenario(ScenarioId::ViralSurge).base_rps;
     // The accounting changes the budget and nothing else.
     assert_eq!(time.events, requests.events);
     let (mut cheapest, mut dearest) = (f64::INFINITY, 0.0f64);

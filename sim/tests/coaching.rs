@@ -9,7 +9,7 @@ use oncall_sim::setup::{RunOutcome, RunSetup};
 use oncall_sim::RunSummary;
 
 fn left_alone(id: ScenarioId, seed: u32) -> RunOutcome {
-    let minutes = scenario::get(id).minutes.unwrap_or(120);
+    let minutes = oncall_sim::exercise::scenario(id).minutes.unwrap_or(120);
     RunSetup::new(id, seed).run(minutes).unwrap()
 }
 
@@ -280,7 +280,9 @@ fn the_verdict_weighs_cost_where_the_budget_is_the_same() {
 #[test]
 fn the_viral_surge_textbook_on_seed_7_costs_more_for_the_same_budget() {
     let setup = RunSetup::new(ScenarioId::ViralSurge, 7);
-    let minutes = scenario::get(ScenarioId::ViralSurge).minutes.unwrap_or(240);
+    let minutes = oncall_sim::exercise::scenario(ScenarioId::ViralSurge)
+        .minutes
+        .unwrap_or(240);
     let lines = oncall_sim::par::par_lines(&setup, minutes).unwrap();
     let textbook = lines.iter().find(|l| l.kind == ParKind::Textbook).unwrap();
     let mut played = setup.clone();
@@ -394,7 +396,9 @@ fn a_ttl_raised_for_the_run_warns_of_a_stale_cache() {
     assert_eq!(run.summary.mean_staleness_s, 1650.0);
     let w = coach::warnings(
         &run.summary,
-        scenario::get(ScenarioId::BadDeploy).settings.cache_ttl_s,
+        oncall_sim::exercise::scenario(ScenarioId::BadDeploy)
+            .settings
+            .cache_ttl_s,
         &[],
     );
     assert!(

@@ -1,12 +1,12 @@
 //! The same inputs give the same bytes; and the committed golden output (also checked in
 //! the browser build) still comes out.
 
-use oncall_sim::{run_jsonl, scenario, Action, ModelParams};
+use oncall_sim::{run_jsonl, Action, ModelParams};
 
 #[test]
 fn identical_inputs_identical_bytes() {
     for id in oncall_sim::ids::ScenarioId::NAMES {
-        let s = scenario::by_id(id).unwrap();
+        let s = oncall_sim::exercise::scenario_by_id(id).unwrap();
         let actions = [
             Action::parse("30:rollback", 600).unwrap(),
             Action::parse("31:warm_cache", 600).unwrap(),
@@ -23,7 +23,7 @@ fn identical_inputs_identical_bytes() {
 /// after an intended change of the model.
 #[test]
 fn golden_free_play_day() {
-    let s = scenario::by_id("free-play").unwrap();
+    let s = oncall_sim::exercise::scenario_by_id("free-play").unwrap();
     let out = run_jsonl(&s, 42, ModelParams::default(), &[], 1440);
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -145,7 +145,7 @@ fn a_broken_rule_names_the_rule_and_keeps_every_other_value() {
 #[test]
 fn a_long_action_log_is_applied_in_linear_time() {
     // 150,000 actions at minute 0: applied one after another from the front of the queue.
-    let scenario = oncall_sim::scenario::get(ScenarioId::FreePlay);
+    let scenario = oncall_sim::exercise::scenario(ScenarioId::FreePlay);
     let mut sim = Simulation::new(&scenario, 1, Default::default());
     let n = 150_000;
     sim.schedule((0..n).map(|i| Action {

@@ -8,7 +8,7 @@ use oncall_sim::compare::{compare, PolicyRun};
 use oncall_sim::event::EventKind;
 use oncall_sim::ids::{DriverId, ScenarioId};
 use oncall_sim::setup::RunSetup;
-use oncall_sim::{scenario, ModelParams, Simulation};
+use oncall_sim::{ModelParams, Simulation};
 
 fn runs(seed: u32) -> Vec<PolicyRun> {
     let setup = RunSetup::new(ScenarioId::ViralSurge, seed);
@@ -104,8 +104,8 @@ fn five_policies_five_explainable_outcomes() {
 
 #[test]
 fn panic_mode_reacts_within_two_minutes_of_the_surge() {
-    let s = scenario::by_id("viral-surge").unwrap();
-    let surge_start = s.surge.unwrap().draw(42).start_min as u32;
+    let s = oncall_sim::exercise::scenario_by_id("viral-surge").unwrap();
+    let surge_start = s.surges(42)[0].start_min as u32;
     // (minute, driver) of each scale-out from the surge on.
     let scale_outs = |id: &str| -> Vec<(u32, DriverId)> {
         let mut sim = simulation(s.id, 42, &PolicySettings::default(), id);
@@ -134,7 +134,7 @@ fn panic_mode_reacts_within_two_minutes_of_the_surge() {
 fn envoy_rejects_beyond_the_node_limits_instead_of_queueing() {
     // Three nodes of 16 requests each and 10 pending places for ~83 requests of demand:
     // the balancer rejects the excess at once (503s), so nothing waits until the timeout.
-    let s = scenario::by_id("free-play").unwrap();
+    let s = oncall_sim::exercise::scenario_by_id("free-play").unwrap();
     let mut settings = PolicySettings::default();
     for (name, value) in [
         ("elastic.max_requests", 16.0),

@@ -4,13 +4,12 @@
 
 use oncall_sim::autoscale::{self, PolicyId, PolicySettings};
 use oncall_sim::ids::ScenarioId;
-use oncall_sim::scenario;
 use oncall_sim::{ModelParams, Simulation};
 
 #[test]
 fn a_new_hpa_holds_an_oversized_fleet_for_300_s_then_scales_down() {
     // Free play at noon needs about ten instances; this fleet has forty.
-    let mut s = scenario::get(ScenarioId::FreePlay);
+    let mut s = oncall_sim::exercise::scenario(ScenarioId::FreePlay);
     s.instances = 40;
     let params = ModelParams::default();
     let mut sim = Simulation::new(&s, 7, params.clone());
@@ -34,7 +33,7 @@ fn a_new_hpa_holds_an_oversized_fleet_for_300_s_then_scales_down() {
 /// elastic scaler's two nodes, under the elastic scaler with the given node cold start, and
 /// the scenario's boot delay `boot_minutes`: (serving, booting) per minute.
 fn elastic_from_one_instance(cold_start_s: Option<u32>, boot_minutes: u32) -> Vec<(u32, u32)> {
-    let mut s = scenario::get(ScenarioId::FreePlay);
+    let mut s = oncall_sim::exercise::scenario(ScenarioId::FreePlay);
     s.instances = 1;
     s.base_rps = 40.0;
     s.boot_minutes = boot_minutes;
@@ -80,7 +79,7 @@ fn elastic_nodes_serve_after_the_configured_cold_start_not_the_scenario_boot_del
     // The scenario's boot delay still holds for instances the other policies start:
     // target tracking scales the overloaded instance out at the end of minute 0 (60 s), and
     // nothing new serves before 60 s + 8 minutes.
-    let mut s = scenario::get(ScenarioId::FreePlay);
+    let mut s = oncall_sim::exercise::scenario(ScenarioId::FreePlay);
     s.instances = 1;
     s.base_rps = 200.0;
     s.boot_minutes = 8;

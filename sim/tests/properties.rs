@@ -1,7 +1,7 @@
 //! Properties over random parameters: outputs finite, shares within 0–1, Erlang C falling as
 //! servers are added.
 
-use oncall_sim::{queueing, scenario, Action, ActionKind, ModelParams, Simulation};
+use oncall_sim::{queueing, Action, ActionKind, ModelParams, Simulation};
 use proptest::prelude::*;
 
 proptest! {
@@ -45,7 +45,7 @@ proptest! {
         seed in any::<u32>(),
         raw in proptest::collection::vec((0u32..90, 0usize..8, 0.0f64..1.0), 0..12),
     ) {
-        let s = scenario::get(oncall_sim::ids::ScenarioId::ALL[which]);
+        let s = oncall_sim::exercise::scenario(oncall_sim::ids::ScenarioId::ALL[which]);
         let params = ModelParams::default();
         let mut sim = Simulation::new(&s, seed, params.clone());
         let id = oncall_sim::autoscale::PolicyId::ALL[policy];

@@ -16,7 +16,7 @@ use std::process::Command;
 
 use oncall_sim::ids::ScenarioId;
 use oncall_sim::regions::RegionAction;
-use oncall_sim::scenario::{self, Scripted};
+use oncall_sim::scenario::Scripted;
 use oncall_sim::setup::RunSetup;
 use oncall_sim::Action;
 
@@ -94,7 +94,7 @@ fn outage_budgets(seed: u32) -> [f64; 3] {
 
 /// What fails in region a on `seed` of the regional outage, and when.
 fn outage_failure(seed: u32) -> String {
-    let script = scenario::get(ScenarioId::RegionalOutage).script(seed);
+    let script = oncall_sim::exercise::scenario(ScenarioId::RegionalOutage).script(seed);
     let starts: Vec<(u32, &RegionAction)> = script
         .iter()
         .filter_map(|s| match s {
@@ -140,7 +140,7 @@ fn figures() -> BTreeMap<&'static str, String> {
         on > off,
         "README: on seed 12 failover costs more than it saves; now {on} against {off}"
     );
-    let share = match scenario::get(ScenarioId::RegionalOutage).script(12)[0] {
+    let share = match oncall_sim::exercise::scenario(ScenarioId::RegionalOutage).script(12)[0] {
         Scripted::RegionFailure {
             action: RegionAction::ZoneOutage { share, .. },
             ..

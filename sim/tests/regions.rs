@@ -253,7 +253,7 @@ fn print_outage_budgets() {
             "0:outlier_detection=a:on",
             "0:outlier_detection=b:on",
         ]);
-        let script = oncall_sim::scenario::get(ScenarioId::RegionalOutage).script(seed);
+        let script = oncall_sim::exercise::scenario(ScenarioId::RegionalOutage).script(seed);
         println!(
             "seed {seed}: on {on:.4} off {off:.4} od {od:.4} {:?}",
             script[0]
@@ -763,7 +763,7 @@ fn rollback_and_warm_cache_act_in_every_region_with_one_event() {
 /// The minutes the regional outage's failure of `seed` starts and ends.
 fn outage_minutes(seed: u32) -> (usize, usize) {
     use oncall_sim::scenario::Scripted;
-    let script = oncall_sim::scenario::get(ScenarioId::RegionalOutage).script(seed);
+    let script = oncall_sim::exercise::scenario(ScenarioId::RegionalOutage).script(seed);
     let minutes: Vec<usize> = script
         .iter()
         .filter_map(|s| match s {
@@ -795,7 +795,7 @@ fn a_zone_that_comes_back_brings_its_instances_back_before_its_users() {
     // over to b at 25:35; the zone is back at minute 65. The boot delay is 3 minutes.
     let (down, back) = outage_minutes(1);
     assert_eq!((down, back), (25, 65));
-    let boot = oncall_sim::scenario::get(ScenarioId::RegionalOutage).boot_minutes as usize;
+    let boot = oncall_sim::exercise::scenario(ScenarioId::RegionalOutage).boot_minutes as usize;
     let mut sim = setup(ScenarioId::RegionalOutage, 1, 2, &[])
         .build()
         .unwrap();
@@ -860,7 +860,7 @@ fn every_policy_keeps_the_zones_instances_until_the_region_takes_its_users_back(
     // back before its users return: whatever the policy, region a's live fleet from the
     // zone's return to the minute after the failback is at least its pre-outage one.
     let (down, back) = outage_minutes(1);
-    let boot = oncall_sim::scenario::get(ScenarioId::RegionalOutage).boot_minutes as usize;
+    let boot = oncall_sim::exercise::scenario(ScenarioId::RegionalOutage).boot_minutes as usize;
     for policy in ["target-tracking", "cloud-run", "elastic", "hpa", "kpa"] {
         let mut s = setup(ScenarioId::RegionalOutage, 1, 2, &[]);
         s.set("autoscaler", policy).unwrap();
@@ -1012,7 +1012,7 @@ fn the_slow_instance_and_the_hot_key_are_region_as() {
 #[ignore]
 fn print_faults_by_region() {
     for (id, seed) in [(ScenarioId::SlowInstance, 1), (ScenarioId::HotKey, 7)] {
-        let script = oncall_sim::scenario::get(id).script(seed);
+        let script = oncall_sim::exercise::scenario(id).script(seed);
         println!("{id:?} {script:?}");
         for m in [5, 20, 30, 40] {
             println!("  {m}: {:?}", busiest(id, seed, 2, m));

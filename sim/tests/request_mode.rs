@@ -382,7 +382,7 @@ fn the_request_scenarios_page_and_their_textbook_responses_help() {
             "{id}: {lines:?}"
         );
         let outcome = setup.run(45).unwrap();
-        let opening_ttl = oncall_sim::scenario::get(id).settings.cache_ttl_s;
+        let opening_ttl = oncall_sim::exercise::scenario(id).settings.cache_ttl_s;
         let _ = coach::warnings(&outcome.summary, opening_ttl, &lines);
         let _ = coach::verdict(&outcome.summary, &lines);
         assert!(coach::worst_minute(&outcome.history).is_some());
@@ -445,7 +445,7 @@ fn request_mode_output_has_the_digest_the_browser_checks() {
         hedge: Some(Switch::On),
         ..ModelParams::default()
     };
-    let free_play = oncall_sim::scenario::get(ScenarioId::FreePlay);
+    let free_play = oncall_sim::exercise::scenario(ScenarioId::FreePlay);
     let out = oncall_sim::run_jsonl(&free_play, 9, params, &[], 8);
     assert!(out.lines().count() >= 8);
     assert_eq!(
@@ -544,13 +544,13 @@ fn failed_over_requests_have_the_penalty_less_to_wait() {
 /// request routes, it carries none.
 #[test]
 fn the_minute_names_the_fault_the_formulas_leave_out() {
-    use oncall_sim::scenario::{self, Scripted};
+    use oncall_sim::scenario::Scripted;
     for (id, lb) in [
         (ScenarioId::SlowInstance, None),
         (ScenarioId::HotKey, None),
         (ScenarioId::HotKey, Some("least-request")),
     ] {
-        let (start, expected) = match scenario::get(id).script(1).as_slice() {
+        let (start, expected) = match oncall_sim::exercise::scenario(id).script(1).as_slice() {
             [Scripted::SlowInstance { minute, factor, .. }] => (*minute, *factor),
             [Scripted::HotKey { minute, share, .. }] => (*minute, *share),
             other => panic!("{other:?}"),

@@ -6,24 +6,24 @@
 
 use oncall_sim::autoscale::{self, PolicyId, PolicySettings};
 use oncall_sim::ids::ScenarioId;
-use oncall_sim::scenario::{self, Scenario, SurgeDraw};
+use oncall_sim::scenario::{Inject, Scenario, SurgeDraw};
 use oncall_sim::{Action, EventKind, MinuteRecord, ModelParams, Simulation};
 
 /// Free play whose traffic ramps down to zero from minute 60 over 5 minutes, stays at zero
 /// for 120 minutes, then comes back within minutes; with free play's drift of the seed or
 /// without it (this night's traffic alone).
 fn quiet_night(drift: bool) -> Scenario {
-    let mut s = scenario::get(ScenarioId::FreePlay);
-    s.surge = Some(SurgeDraw {
+    let mut s = oncall_sim::exercise::scenario(ScenarioId::FreePlay);
+    s.timeline.push(Inject::TrafficSurge(SurgeDraw {
         start_min: (60.0, 60.0),
         peak: (0.0, 0.0),
         ramp_min: (5.0, 5.0),
         hold_min: (120.0, 120.0),
         decay_min: 3.0,
-    });
+    }));
     s.minutes = Some(300);
     if !drift {
-        s.drift = None;
+        s.timeline.retain(|i| !matches!(i, Inject::TrafficDrift(_)));
     }
     s
 }

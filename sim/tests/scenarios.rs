@@ -2,10 +2,10 @@
 
 use oncall_sim::ids::ScenarioId;
 use oncall_sim::scenario::Scripted;
-use oncall_sim::{scenario, Action, EventKind, MinuteRecord, ModelParams, Simulation};
+use oncall_sim::{Action, EventKind, MinuteRecord, ModelParams, Simulation};
 
 fn play(id: &str, seed: u32, minutes: u32, actions: &[&str]) -> Simulation {
-    let s = scenario::by_id(id).unwrap();
+    let s = oncall_sim::exercise::scenario_by_id(id).unwrap();
     let mut sim = Simulation::new(&s, seed, ModelParams::default());
     sim.schedule(actions.iter().map(|a| Action::parse(a, minutes).unwrap()));
     sim.run(minutes);
@@ -141,7 +141,12 @@ fn a_rollback_before_the_deploy_leaves_the_deploy_to_happen() {
 
 /// The minute of the cache flush seed `seed` draws, and the share it flushes.
 fn flush_of(seed: u32) -> (usize, f64) {
-    let draw = scenario::get(ScenarioId::CacheFlush).flush.unwrap();
+    let draw = oncall_sim::exercise::scenario(ScenarioId::CacheFlush)
+        .first(|i| match i {
+            oncall_sim::scenario::Inject::CacheFlush(d) => Some(*d),
+            _ => None,
+        })
+        .unwrap();
     match draw.draw(seed) {
         Scripted::CacheFlush { minute, share } => (minute as usize, share),
         other => panic!("{other:?}"),
@@ -273,7 +278,7 @@ fn debrief_adds_up() {
 
 #[test]
 fn the_active_driver_is_the_latest_decisions() {
-    let s = scenario::by_id("viral-surge").unwrap();
+    let s = oncall_sim::exercise::scenario_by_id("viral-surge").unwrap();
     let params = ModelParams::default();
     let mut sim = Simulation::new(&s, 42, params.clone());
     let settings = oncall_sim::autoscale::PolicySettings::default();

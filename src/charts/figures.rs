@@ -461,7 +461,7 @@ pub fn figures(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oncall_sim::{scenario, ModelParams, Simulation};
+    use oncall_sim::{ModelParams, Simulation};
 
     fn label(t: ChartText) -> String {
         match t {
@@ -472,7 +472,7 @@ mod tests {
 
     #[test]
     fn one_unit_per_figure_with_marks_and_guides() {
-        let s = scenario::by_id("bad-deploy").unwrap();
+        let s = oncall_sim::exercise::scenario_by_id("bad-deploy").unwrap();
         let mut sim = Simulation::new(&s, 7, ModelParams::default());
         sim.schedule([oncall_sim::Action::parse("40:rollback", 100).unwrap()]);
         sim.run(60);
@@ -514,7 +514,7 @@ mod tests {
 
     #[test]
     fn midnights_a_run_crosses_are_named_by_their_day() {
-        let s = scenario::by_id("free-play").unwrap();
+        let s = oncall_sim::exercise::scenario_by_id("free-play").unwrap();
         let mut sim = Simulation::new(&s, 3, ModelParams::default());
         sim.run(3000);
         let figs = figures(sim.history(), sim.events(), s.clock_min, 2.0, &label);
@@ -534,7 +534,7 @@ mod tests {
 
     #[test]
     fn a_window_starts_the_axis_at_its_first_minute() {
-        let s = scenario::by_id("bad-deploy").unwrap();
+        let s = oncall_sim::exercise::scenario_by_id("bad-deploy").unwrap();
         let mut sim = Simulation::new(&s, 7, ModelParams::default());
         sim.run(100);
         let last_hour = &sim.history()[40..];
@@ -549,7 +549,7 @@ mod tests {
 
     #[test]
     fn time_ticks_fall_on_whole_clock_steps() {
-        let s = scenario::by_id("bad-deploy").unwrap();
+        let s = oncall_sim::exercise::scenario_by_id("bad-deploy").unwrap();
         let mut sim = Simulation::new(&s, 7, ModelParams::default());
         sim.run(10);
         let mut figs = figures(sim.history(), sim.events(), 9 * 60 + 7, 2.0, &label);

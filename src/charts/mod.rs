@@ -485,13 +485,13 @@ pub fn draw(
 mod tests {
     use super::{minute_at, value_at, value_ticks, x_of_minute};
     use crate::charts::figures::{figures, ChartText};
-    use oncall_sim::{scenario, ModelParams, Simulation};
+    use oncall_sim::{ModelParams, Simulation};
 
     /// The pointer's minute and the crosshair's place are inverses of each other, on a chart
     /// with one axis (traffic's two series share it) and one with a right axis.
     #[test]
     fn the_crosshair_sits_at_the_pointers_minute() {
-        let s = scenario::by_id("bad-deploy").unwrap();
+        let s = oncall_sim::exercise::scenario_by_id("bad-deploy").unwrap();
         let mut sim = Simulation::new(&s, 7, ModelParams::default());
         sim.run(90);
         let text = |_: ChartText| String::new();

@@ -1,6 +1,5 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use oncall_sim::scenario;
 use wasm_bindgen::JsCast;
 
 use crate::components::charts_panel::{draw_charts, CHART_COUNT};
@@ -50,7 +49,7 @@ pub fn App() -> impl IntoView {
     mark_document(&embedding);
     provide_context(embedding);
     let seed = link.state.seed.unwrap_or_else(random_seed);
-    let length = scenario::get(link.state.scenario).minutes;
+    let length = oncall_sim::exercise::scenario(link.state.scenario).minutes;
     if let (Some(minute), Some(length)) = (link.state.minute, length) {
         if minute > length {
             notices.push(minute_beyond_text(minute, length));

@@ -1,6 +1,5 @@
 use leptos::prelude::*;
 use oncall_sim::ids::ScenarioId;
-use oncall_sim::scenario;
 
 use crate::components::run::use_run;
 use crate::i18n::{scenario_briefing_text, scenario_title_text, t, tf, Msg};
@@ -24,7 +23,7 @@ pub fn StartView(shown: RwSignal<bool>) -> impl IntoView {
         .copied()
         .filter(|&id| id != ScenarioId::FreePlay)
         .map(|id| {
-            let minutes = scenario::get(id).minutes.unwrap_or(0);
+            let minutes = oncall_sim::exercise::scenario(id).minutes.unwrap_or(0);
             let first = id == FIRST_SCENARIO;
             view! {
                 <li class="start-card" class:first=first data-scenario=id.as_str()>

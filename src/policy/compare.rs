@@ -10,7 +10,7 @@ use oncall_sim::autoscale::{self, PolicyId};
 use oncall_sim::ids::ScenarioId;
 use oncall_sim::setup::RunOutcome;
 use oncall_sim::share::ShareState;
-use oncall_sim::{compare, scenario, ParamError};
+use oncall_sim::{compare, ParamError};
 
 use crate::charts::figures::{ChartText, Unit};
 use crate::charts::overlay::{overlay_figures, Extremes, Overlay, Run, OVERLAY_IDS};
@@ -81,7 +81,7 @@ pub fn compare_policies(
     minutes: u32,
 ) -> Result<Comparison, ParamError> {
     let setup = state.setup(state.seed.unwrap_or_default());
-    let scenario = scenario::get(setup.scenario);
+    let scenario = oncall_sim::exercise::scenario(setup.scenario);
     let minutes = minutes.clamp(1, scenario.minutes.unwrap_or(u32::MAX));
     let mut runs = compare::compare(&setup, &[a, b], minutes)?.into_iter();
     let mut next = || runs.next().map(|(_, outcome)| outcome);
@@ -394,7 +394,7 @@ fn run_comparison(
     ) else {
         return;
     };
-    let length = scenario::get(state.scenario).minutes;
+    let length = oncall_sim::exercise::scenario(state.scenario).minutes;
     let minutes = span.minutes(state.minute.unwrap_or(1), length);
     let result: Outcome = Some(compare_policies(&state, a, b, minutes).map(Arc::new));
     outcome.try_set(result);

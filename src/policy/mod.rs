@@ -418,7 +418,7 @@ fn StandaloneComparison() -> impl IntoView {
     let current = Callback::new(move |()| Some(read_link(&current_search()).state));
     let played = Signal::derive(move || state.with(|s| s.minute.unwrap_or(1).max(1)));
     let length =
-        Signal::derive(move || state.with(|s| oncall_sim::scenario::get(s.scenario).minutes));
+        Signal::derive(move || state.with(|s| oncall_sim::exercise::scenario(s.scenario).minutes));
     let policy = Signal::derive(move || state.with(|s| s.autoscaler));
     view! {
         <ComparisonView

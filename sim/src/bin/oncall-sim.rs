@@ -274,7 +274,7 @@ fn not_allowed(name: &str, given: &str, what: Message) -> Failure {
 
 fn scenarios() -> String {
     let mut out = String::new();
-    for s in scenario::all() {
+    for s in oncall_sim::exercise::scenarios() {
         out.push_str(&format!("{}\t{}\n", s.id, en::scenario_title(s.id)));
     }
     out
@@ -293,7 +293,7 @@ const MAX_REQUEST_MODE_MINUTES: u32 = 1_440;
 /// depends only on its arguments.
 fn minute_weight(setup: &RunSetup) -> Result<u64, Failure> {
     let regions = regions(setup)?;
-    let scenario = scenario::get(setup.scenario);
+    let scenario = oncall_sim::exercise::scenario(setup.scenario);
     let requests =
         setup.params.engine.unwrap_or(scenario.engine) == oncall_sim::params::EngineKind::Requests;
     Ok(if requests { 1_000 * regions } else { regions })
@@ -525,7 +525,9 @@ fn debrief_line(
             cost: nothing.summary.cost,
         });
     }
-    let opening_ttl_s = scenario::get(setup.scenario).settings.cache_ttl_s;
+    let opening_ttl_s = oncall_sim::exercise::scenario(setup.scenario)
+        .settings
+        .cache_ttl_s;
     let warnings = coach::warnings(&summary, opening_ttl_s, &par);
     let mut fields = match serde_json::to_value(&summary) {
         Ok(serde_json::Value::Object(map)) => map,
@@ -601,7 +603,7 @@ fn read_config(flag: &str, path: &str) -> Result<String, Failure> {
 
 fn scenario_arg(pairs: &[(&str, &str)]) -> Result<scenario::Scenario, Failure> {
     let id = required(pairs, "--scenario")?;
-    scenario::by_id(id).ok_or_else(|| {
+    oncall_sim::exercise::scenario_by_id(id).ok_or_else(|| {
         Failure::Usage(
             Message::new(M::CliUnknownScenario)
                 .given("given", id)

@@ -136,6 +136,7 @@ pub fn template(id: MessageId) -> &'static str {
         CliHealthSourcesAlone | CliHealthNoEndpoints | CliChoiceCountLeastRequest => {
             cli_template(id)
         }
+        ExerciseTooLarge | ExerciseUnknownField | ExerciseWrongType | ExerciseMissing | ExerciseTooLong | ExerciseEmpty | ExerciseOutOfRange | ExerciseFormat | ExerciseNewer | ExerciseId | ExerciseStart | ExerciseUnknownValue | ExerciseBadControl | ExerciseBadParam | ExerciseTooMany | ExerciseUnknownFault | ExerciseAfterEnd | ExerciseNoRegion | ExerciseNeedsRequests | ExerciseOverlap | ExerciseRange => exercise_template(id),
         ScaleUpPodsNeeded => "must be at least 1 when {other} is {value} (otherwise the HPA never scales up)",
         ScaleUpPercentNeeded => "must be above 0 when {other} is {value} (otherwise the HPA never scales up)",
         // Scaling decisions. Percentages arrive already multiplied by 100; the decimals
@@ -264,6 +265,42 @@ fn regions_template(id: MessageId) -> &'static str {
 
 #[cfg(not(feature = "extended"))]
 fn regions_template(_id: MessageId) -> &'static str {
+    ""
+}
+
+/// The templates of an exercise file's errors. The first download reads no exercise file
+/// (the extended build imports them), so it leaves them out.
+#[cfg(any(not(target_arch = "wasm32"), feature = "extended"))]
+fn exercise_template(id: MessageId) -> &'static str {
+    use MessageId::*;
+    match id {
+        ExerciseTooLarge => "the file has {size} bytes; an exercise file may have at most {max}",
+        ExerciseUnknownField => "unknown field \"{field}\"; allowed: {allowed}",
+        ExerciseWrongType => "must be a {expected}",
+        ExerciseMissing => "the field \"{field}\" is missing",
+        ExerciseTooLong => "is too long: at most {max} characters",
+        ExerciseEmpty => "must not be empty",
+        ExerciseOutOfRange => "{given} is not allowed: must be {allowed}",
+        ExerciseFormat => "must be \"{expected}\"",
+        ExerciseNewer => "version {version} is newer than this program reads (version {supported}); update the simulator or export the exercise again",
+        ExerciseId => "may contain only lower-case letters, digits and hyphens (at most 40)",
+        ExerciseStart => "\"{given}\" is not a time of day: write HH:MM, from 00:00 to 23:59",
+        ExerciseUnknownValue => "\"{given}\" is not allowed; allowed: {allowed}",
+        ExerciseBadControl => "{detail}",
+        ExerciseBadParam => "{detail}",
+        ExerciseTooMany => "has too many items: at most {max}",
+        ExerciseUnknownFault => "unknown fault kind \"{given}\"; allowed: {allowed}",
+        ExerciseAfterEnd => "minute {minute} is past the end of the exercise (it lasts {minutes} minutes: minutes 0 to {minutes} − 1)",
+        ExerciseNoRegion => "region {region} does not exist: the exercise runs {regions} region(s), numbered from 0",
+        ExerciseNeedsRequests => "the fault {fault} needs the request engine: set service.engine to \"requests\"",
+        ExerciseOverlap => "this {fault} may overlap in time with timeline[{other}]: two of this kind cannot hold at once",
+        ExerciseRange => "a range is written [lo, hi] with lo ≤ hi",
+        _ => "",
+    }
+}
+
+#[cfg(not(any(not(target_arch = "wasm32"), feature = "extended")))]
+fn exercise_template(_id: MessageId) -> &'static str {
     ""
 }
 

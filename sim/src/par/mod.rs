@@ -12,70 +12,12 @@ use crate::requests::Routing;
 use crate::setup::{RunOutcome, RunSetup};
 use crate::sim::Simulation;
 
-/// When a textbook step happens.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum When {
-    /// Just after the page fires when nothing is done (no step if it never fires).
-    AtPage,
-    /// Just after the first minute whose errors burn the budget faster than it lasts (burn
-    /// over 1 over the last 5 minutes) when nothing is done.
-    AtFirstErrors,
-}
-
-/// One step of a textbook response.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Step {
-    pub when: When,
-    pub action: ActionKind,
-}
-
-const fn at_page(action: ActionKind) -> Step {
-    Step {
-        when: When::AtPage,
-        action,
-    }
-}
-
-/// A deploy went bad: return to the build before it.
-const BAD_DEPLOY: &[Step] = &[at_page(ActionKind::Rollback)];
-/// More users than the fleet: raise the floor so the fleet grows at once, and make each
-/// request cheaper while it boots.
-const VIRAL_SURGE: &[Step] = &[
-    at_page(ActionKind::MinInstances(30)),
-    at_page(ActionKind::HeavyFeature(false)),
-];
-/// The database drowns in misses: cut the load on it, refill the cache.
-const CACHE_FLUSH: &[Step] = &[
-    at_page(ActionKind::HeavyFeature(false)),
-    at_page(ActionKind::ShedLowPriority(0.5)),
-    at_page(ActionKind::WarmCache),
-];
-
-/// One slow instance: hedge, so a copy goes elsewhere after the hedge delay.
-const SLOW_INSTANCE: &[Step] = &[at_page(ActionKind::Hedge(true))];
-/// A hot key on a hash policy: spread by load instead of by key.
-const HOT_KEY: &[Step] = &[at_page(ActionKind::Lb(Routing::LeastRequest))];
-/// A region failed over: give the region that takes its users the floor they need at once,
-/// and make each request cheaper while its cache is cold for them.
-const REGIONAL_OUTAGE: &[Step] = &[
-    at_page(ActionKind::Region(
-        crate::region_action::RegionAction::RegionMinInstances { region: 1, min: 14 },
-    )),
-    at_page(ActionKind::HeavyFeature(false)),
-];
+pub use crate::exercise::{Step, When};
 
 /// What an experienced on-call engineer does in each scenario once the page fires: the
 /// responses the scenarios' briefings teach.
-pub fn textbook(id: ScenarioId) -> &'static [Step] {
-    match id {
-        ScenarioId::FreePlay => &[],
-        ScenarioId::BadDeploy => BAD_DEPLOY,
-        ScenarioId::ViralSurge => VIRAL_SURGE,
-        ScenarioId::CacheFlush => CACHE_FLUSH,
-        ScenarioId::SlowInstance => SLOW_INSTANCE,
-        ScenarioId::HotKey => HOT_KEY,
-        ScenarioId::RegionalOutage => REGIONAL_OUTAGE,
-    }
+pub fn textbook(id: ScenarioId) -> Vec<Step> {
+    crate::exercise::builtin(id).expected
 }
 
 /// The controls tried, one at a time, for the best single action.
@@ -399,7 +341,7 @@ mod tests {
     fn advancing_by_minutes_finds_the_same_par() {
         for (id, seed) in [(ScenarioId::BadDeploy, 7), (ScenarioId::FreePlay, 3)] {
             let setup = RunSetup::new(id, seed);
-            let minutes = crate::scenario::get(id).minutes.unwrap_or(60);
+            let minutes = crate::exercise::scenario(id).minutes.unwrap_or(60);
             let whole = par_lines(&setup, minutes).unwrap();
             let mut search = ParSearch::new(&setup, minutes);
             let mut calls = 0;
@@ -433,7 +375,7 @@ mod tests {
         ] {
             for seed in [7, 11] {
                 let setup = RunSetup::new(id, seed);
-                let minutes = crate::scenario::get(id).minutes.unwrap_or(120);
+                let minutes = crate::exercise::scenario(id).minutes.unwrap_or(120);
                 let lines = par_lines(&setup, minutes).unwrap();
                 let nothing = spent(&lines, ParKind::NothingDone);
                 let best = spent(&lines, ParKind::BestSingleAction);

@@ -45,9 +45,9 @@ pub struct Simulation {
     /// The controls in force.
     pub(crate) settings: Settings,
     pub(crate) rng: Mulberry32,
-    pub(crate) surge: Option<Surge>,
-    /// The traffic drift this seed drew, if the scenario has one.
-    pub(crate) drift: Option<Drift>,
+    pub(crate) surges: Vec<Surge>,
+    /// The traffic drifts this seed drew.
+    pub(crate) drifts: Vec<Drift>,
     /// The scripted events this seed drew.
     pub(crate) script: Vec<Scripted>,
     /// Multiplier of the bad-build error share of the bad build that went out.
@@ -201,6 +201,8 @@ pub(crate) struct TickState {
     pub(crate) service_s: f64,
     pub(crate) app_ms: f64,
     pub(crate) service_ms: f64,
+    /// Workers per instance this tick (fewer while a configuration change cuts them).
+    pub(crate) workers: u32,
 }
 
 /// What the service stage gives for a minute.
@@ -214,6 +216,37 @@ pub(crate) struct MinuteService {
     pub(crate) p99_s: f64,
     /// Length of a tick.
     pub(crate) dt_ms: Millis,
+}
+
+/// The levels of the faults in force this minute that change how the fleet serves.
+#[derive(Clone, Copy, Debug, Default)]
+struct HeldFaults {
+    /// Extra wait per request for a slow dependency, ms.
+    extra_ms: f64,
+    /// Share of each instance's workers a configuration change removed.
+    cut: f64,
+    /// Share of the hosts' CPU a noisy neighbour takes.
+    steal: f64,
+}
+
+impl HeldFaults {
+    /// CPU time per request when the neighbour takes `steal` of the CPU: t / (1 − steal).
+    fn stretch_cpu(&self, app_ms: f64) -> f64 {
+        if self.steal > 0.0 {
+            app_ms / (1.0 - self.steal)
+        } else {
+            app_ms
+        }
+    }
+
+    /// Workers per instance after the cut (at least one).
+    fn workers(&self, workers: u32) -> u32 {
+        if self.cut > 0.0 {
+            ((f64::from(workers) * (1.0 - self.cut)).round() as u32).max(1)
+        } else {
+            workers
+        }
+    }
 }
 
 impl Simulation {
@@ -235,8 +268,8 @@ impl Simulation {
         let model = service_model(scenario, &params, seed, 0);
         let regions = regional::regions_of(scenario, &params, seed, &mut fleet);
         Self {
-            surge: scenario.surge.map(|d| d.draw(seed)),
-            drift: scenario.drift.map(|d| d.draw(seed)),
+            surges: scenario.surges(seed),
+            drifts: scenario.drifts(seed),
             script: scenario.script(seed),
             bad_severity: 1.0,
             scenario: scenario.clone(),
@@ -332,14 +365,14 @@ impl Simulation {
         &self.script
     }
 
-    /// The traffic drift this seed drew, if the scenario has one.
+    /// The (first) traffic drift this seed drew, if the scenario has one.
     pub fn drift(&self) -> Option<&Drift> {
-        self.drift.as_ref()
+        self.drifts.first()
     }
 
-    /// The surge this seed drew, if the scenario has one.
+    /// The (first) surge this seed drew, if the scenario has one.
     pub fn surge(&self) -> Option<&Surge> {
-        self.surge.as_ref()
+        self.surges.first()
     }
     /// The next minute to simulate.
     pub fn minute(&self) -> u32 {
@@ -620,16 +653,19 @@ impl Simulation {
 
     pub(crate) fn traffic(&mut self, p: &ModelParams) -> Traffic {
         let m = self.minute;
-        if self
-            .surge
-            .is_some_and(|s| libm::floor(s.start_min) as u32 == m)
+        for peak in self
+            .surges
+            .iter()
+            .filter(|s| libm::floor(s.start_min) as u32 == m)
+            .map(|s| s.peak)
+            .collect::<Vec<_>>()
         {
-            let peak = self.surge.map_or(1.0, |s| s.peak);
             self.emit(EventKind::SurgeStarted { peak });
         }
         let t = f64::from(m);
-        let surge = self.surge.map_or(1.0, |s| s.factor(t));
-        let drift = self.drift.map_or(1.0, |d| d.factor(t));
+        // Several surges (or drifts) multiply; one gives its own factor bit for bit.
+        let surge = self.surges.iter().fold(1.0, |f, s| f * s.factor(t));
+        let drift = self.drifts.iter().fold(1.0, |f, d| f * d.factor(t));
         let mean_rate = traffic::diurnal_rate(
             self.scenario.base_rps,
             p.diurnal_amplitude,
@@ -850,9 +886,13 @@ impl Simulation {
         (tick_start_ms, dt_ms): (Millis, Millis),
     ) -> TickState {
         let bad_share = self.bad_share();
+        let held = self.held_faults();
         let app_ms = (p.app_time_ms + if b.heavy { p.heavy_feature_ms } else { 0.0 })
             * (1.0 + (p.bad_build_cpu_factor - 1.0) * bad_share);
-        let service_ms = database::service_time_ms(app_ms, b.hit, b.queries, b.query_ms);
+        let app_ms = held.stretch_cpu(app_ms);
+        let service_ms =
+            database::service_time_ms(app_ms, b.hit, b.queries, b.query_ms) + held.extra_ms;
+        let workers = held.workers(p.workers());
         let service_s = service_ms / 1000.0;
         let serving = self
             .service
@@ -868,7 +908,7 @@ impl Simulation {
             lambda: admitted,
             service_s,
             serving,
-            workers_per_instance: p.workers(),
+            workers_per_instance: workers,
             timeout_s: p.timeout_s,
             admission,
             want_p95,
@@ -885,6 +925,7 @@ impl Simulation {
             service_s,
             app_ms,
             service_ms,
+            workers,
         }
     }
 
@@ -894,7 +935,7 @@ impl Simulation {
     /// whose failures the regions' scenario injects; the other regions' engines run without.
     fn request_conditions(&self, tick_s: f64) -> RequestConditions {
         let m = self.minute;
-        let active = |minute: u32, minutes: u32| m >= minute && m < minute.saturating_add(minutes);
+        let active = |minute: u32, minutes: u32| Scripted::in_force(minute, minutes, m);
         let mut c = RequestConditions {
             tick_s,
             routing: self.settings.lb,
@@ -923,6 +964,35 @@ impl Simulation {
             }
         }
         c
+    }
+
+    /// The faults that hold a level this minute (a dependency's latency, a configuration
+    /// change's cut, a noisy neighbour), region a's as the request engine's faults are.
+    fn held_faults(&self) -> HeldFaults {
+        let m = self.minute;
+        let mut held = HeldFaults::default();
+        let faults = if self.at == 0 { &self.script[..] } else { &[] };
+        for s in faults {
+            match *s {
+                Scripted::DependencyLatency {
+                    minute,
+                    minutes,
+                    extra_ms,
+                } if Scripted::in_force(minute, minutes, m) => held.extra_ms += extra_ms,
+                Scripted::CapacityCut {
+                    minute,
+                    minutes,
+                    share,
+                } if Scripted::in_force(minute, minutes, m) => held.cut = held.cut.max(share),
+                Scripted::NoisyNeighbour {
+                    minute,
+                    minutes,
+                    share,
+                } if Scripted::in_force(minute, minutes, m) => held.steal = held.steal.max(share),
+                _ => {}
+            }
+        }
+        held
     }
 
     /// With no instance serving, under a policy that holds requests for the first one: when
@@ -1127,13 +1197,13 @@ impl Simulation {
             max_instances: p.max_fleet(),
             target_utilization: self.settings.target_utilization,
             dt_ms,
-            workers_per_instance: p.workers(),
+            workers_per_instance: tick.workers,
             cpu_share: if tick.service_ms > 0.0 {
                 (tick.app_ms / tick.service_ms).min(1.0)
             } else {
                 1.0
             },
-            in_service: q.utilization * f64::from(tick.serving * p.workers()),
+            in_service: q.utilization * f64::from(tick.serving * tick.workers),
             // By Little's law: requests waiting, those about to give up included.
             waiting: passed * q.mean_wait_all_s,
             completions_per_s: passed * (1.0 - q.timeout_share),

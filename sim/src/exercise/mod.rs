@@ -1,0 +1,147 @@
+//! An exercise as data: a scenario's numbers and timeline of injects with the words a
+//! trainee reads (title, briefing, lesson), the run parameters it sets, the response it
+//! expects (the textbook par line), its objectives and its hints. The seven built-in
+//! exercises are files in this format (`sim/scenarios/*.json`), read by the same reader as
+//! an author's file ([`file::read`]); `docs/scenario.md` documents the format.
+
+pub mod faults;
+pub mod file;
+
+use crate::action::ActionKind;
+use crate::ids::ScenarioId;
+use crate::scenario::Scenario;
+
+/// When a step of the expected response happens.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum When {
+    /// Just after the page fires when nothing is done (no step if it never fires).
+    AtPage,
+    /// Just after the first minute whose errors burn the budget faster than it lasts (burn
+    /// over 1 over the last 5 minutes) when nothing is done.
+    AtFirstErrors,
+}
+
+/// One step of an expected (textbook) response.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub when: When,
+    pub action: ActionKind,
+}
+
+/// What a run must reach to meet the exercise's objectives (each optional).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Objectives {
+    /// Share of the month's error budget left at the end, at least.
+    pub budget_left_at_least: Option<f64>,
+    /// Minutes with the page firing, at most.
+    pub minutes_paging_at_most: Option<u32>,
+    /// Cost of the run, dollars, at most.
+    pub cost_at_most: Option<f64>,
+    /// Minutes from the first page to the page resolving, at most.
+    pub minutes_to_mitigate_at_most: Option<u32>,
+}
+
+/// When a hint shows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum HintTrigger {
+    /// At this minute of the run.
+    At(u32),
+    /// When the page has fired and no action was taken for this many minutes.
+    PagedWithoutAction(u32),
+    /// When the share of the month's budget left falls below this.
+    BudgetBelow(f64),
+}
+
+/// A hint for the trainee.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hint {
+    pub trigger: HintTrigger,
+    pub text: String,
+}
+
+/// An exercise: a scenario with its words, parameters, expected response, objectives and
+/// hints.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exercise {
+    /// Its id: lower-case letters, digits and hyphens.
+    pub id: String,
+    pub title: String,
+    pub briefing: String,
+    /// The one lesson the debrief states (may be empty).
+    pub lesson: String,
+    /// The numbers and the timeline of injects.
+    pub scenario: Scenario,
+    /// Run parameters by name, as text (`db_capacity_qps` → `1500`), set before a run's own.
+    pub params: Vec<(String, String)>,
+    /// The response the textbook par line replays.
+    pub expected: Vec<Step>,
+    pub objectives: Objectives,
+    pub hints: Vec<Hint>,
+}
+
+/// The built-in exercises' files, in listing order.
+const BUILTIN_FILES: [(ScenarioId, &str); 7] = [
+    (
+        ScenarioId::FreePlay,
+        include_str!("../../scenarios/free-play.json"),
+    ),
+    (
+        ScenarioId::BadDeploy,
+        include_str!("../../scenarios/bad-deploy.json"),
+    ),
+    (
+        ScenarioId::ViralSurge,
+        include_str!("../../scenarios/viral-surge.json"),
+    ),
+    (
+        ScenarioId::CacheFlush,
+        include_str!("../../scenarios/cache-flush.json"),
+    ),
+    (
+        ScenarioId::SlowInstance,
+        include_str!("../../scenarios/slow-instance.json"),
+    ),
+    (
+        ScenarioId::HotKey,
+        include_str!("../../scenarios/hot-key.json"),
+    ),
+    (
+        ScenarioId::RegionalOutage,
+        include_str!("../../scenarios/regional-outage.json"),
+    ),
+];
+
+/// The text of built-in exercise `id`'s file.
+pub fn builtin_text(id: ScenarioId) -> &'static str {
+    BUILTIN_FILES
+        .iter()
+        .find(|(i, _)| *i == id)
+        .map_or("", |(_, text)| text)
+}
+
+/// Built-in exercise `id`, read from its file. The files are part of the program and a
+/// test reads each of them, so reading cannot fail at run time.
+pub fn builtin(id: ScenarioId) -> Exercise {
+    let mut exercise = file::read(builtin_text(id))
+        .unwrap_or_else(|e| panic!("built-in exercise {id} does not read: {e}"));
+    exercise.scenario.id = id;
+    exercise
+}
+
+/// The scenario of built-in exercise `id`.
+pub fn scenario(id: ScenarioId) -> Scenario {
+    builtin(id).scenario
+}
+
+/// Every built-in scenario, in listing order.
+pub fn scenarios() -> Vec<Scenario> {
+    ScenarioId::ALL.iter().map(|id| scenario(*id)).collect()
+}
+
+/// A built-in scenario by its spelling (parsing at the edge).
+pub fn scenario_by_id(id: &str) -> Option<Scenario> {
+    id.parse().ok().map(scenario)
+}
+
+#[cfg(test)]
+mod builtin_tests;

@@ -40,6 +40,24 @@ impl Default for Settings {
     }
 }
 
+impl Settings {
+    /// The control `action` sets, at this value from the start (an action that sets no
+    /// control, such as a rollback, changes nothing).
+    pub fn start_with(&mut self, action: ActionKind) {
+        match action {
+            ActionKind::MinInstances(n) => self.min_instances = n,
+            ActionKind::Autoscaling(on) => self.autoscaling = on,
+            ActionKind::TargetUtilization(x) => self.target_utilization = x,
+            ActionKind::CacheTtlS(t) => self.cache_ttl_s = t,
+            ActionKind::ShedLowPriority(x) => self.shed_low_priority = x,
+            ActionKind::HeavyFeature(on) => self.heavy_feature = on,
+            ActionKind::Lb(lb) => self.lb = lb,
+            ActionKind::Hedge(on) => self.hedge = on,
+            ActionKind::WarmCache | ActionKind::Rollback | ActionKind::Region(_) => {}
+        }
+    }
+}
+
 /// Serializes an action as its `NAME[=VALUE]` code (the events' `action` field).
 pub fn serialize_encoded<S: serde::Serializer>(kind: &ActionKind, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&kind.encode())

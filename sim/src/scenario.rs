@@ -332,17 +332,33 @@ pub enum Inject {
 }
 
 impl Inject {
-    /// What this inject scripts for `seed`, as the `nth` inject of its kind in the timeline
-    /// (0 for the first, whose generator is the kind's own).
-    pub fn script(&self, seed: u32, nth: u32) -> Vec<Scripted> {
-        let seed = seed ^ nth.wrapping_mul(0x9E37_79B9);
-        let window = |w: &WindowDraw, stream: u32| w.draw(&mut Mulberry32::new(seed ^ stream));
+    /// What this inject scripts, drawn from `seed` (mixed with its repeat number, see
+    /// [`Scenario::script`]).
+    pub fn script(&self, seed: u32) -> Vec<Scripted> {
         match self {
             Inject::BadDeploy(d) => vec![d.draw(seed)],
             Inject::CacheFlush(d) => vec![d.draw(seed)],
             Inject::SlowInstance(d) => vec![d.draw(seed)],
             Inject::HotKey(d) => vec![d.draw(seed)],
             Inject::RegionFailure(d) => d.draw(seed),
+            #[cfg(feature = "extended")]
+            Inject::DependencyLatency(_) | Inject::CapacityCut(_) | Inject::NoisyNeighbour(_) => {
+                self.held_fault(seed)
+            }
+            // The first download runs the built-in exercises only, which hold no such fault.
+            #[cfg(not(feature = "extended"))]
+            Inject::DependencyLatency(_) | Inject::CapacityCut(_) | Inject::NoisyNeighbour(_) => {
+                Vec::new()
+            }
+            Inject::TrafficSurge(_) | Inject::TrafficDrift(_) => Vec::new(),
+        }
+    }
+
+    /// What a fault that holds a level scripts for `seed` (already mixed with its repeat).
+    #[cfg(feature = "extended")]
+    fn held_fault(&self, seed: u32) -> Vec<Scripted> {
+        let window = |w: &WindowDraw, stream: u32| w.draw(&mut Mulberry32::new(seed ^ stream));
+        match self {
             Inject::DependencyLatency(w) => {
                 let (minute, minutes, extra_ms) = window(w, 0xDE9E_7A1E);
                 vec![Scripted::DependencyLatency {
@@ -367,7 +383,7 @@ impl Inject {
                     share,
                 }]
             }
-            Inject::TrafficSurge(_) | Inject::TrafficDrift(_) => Vec::new(),
+            _ => Vec::new(),
         }
     }
 
@@ -404,39 +420,47 @@ pub struct Scenario {
 }
 
 impl Scenario {
-    /// Each inject with its repeat number (how many of its kind come before it).
-    fn numbered(&self) -> impl Iterator<Item = (&Inject, u32)> {
-        self.timeline.iter().enumerate().map(|(i, inject)| {
-            let before = self.timeline[..i].iter().filter(|o| o.same_kind(inject));
-            (inject, before.count() as u32)
-        })
+    /// The seed each inject draws from: `seed`, mixed with the inject's repeat number (how
+    /// many of its kind come before it; none for the first, whose draws are the kind's own).
+    fn seeds(&self, seed: u32) -> Vec<u32> {
+        let t = &self.timeline;
+        (0..t.len())
+            .map(|i| {
+                let nth = t[..i].iter().filter(|o| o.same_kind(&t[i])).count() as u32;
+                seed ^ nth.wrapping_mul(0x9E37_79B9)
+            })
+            .collect()
     }
 
     /// The scripted events seed `seed` draws, in the order they were declared.
     pub fn script(&self, seed: u32) -> Vec<Scripted> {
-        self.numbered()
-            .flat_map(|(inject, nth)| inject.script(seed, nth))
-            .collect()
+        let mut out = Vec::new();
+        for (inject, seed) in self.timeline.iter().zip(self.seeds(seed)) {
+            out.extend(inject.script(seed));
+        }
+        out
     }
 
     /// The traffic surges seed `seed` draws.
     pub fn surges(&self, seed: u32) -> Vec<Surge> {
-        self.numbered()
-            .filter_map(|(inject, nth)| match inject {
-                Inject::TrafficSurge(d) => Some(d.draw(seed ^ nth.wrapping_mul(0x9E37_79B9))),
-                _ => None,
-            })
-            .collect()
+        let mut out = Vec::new();
+        for (inject, seed) in self.timeline.iter().zip(self.seeds(seed)) {
+            if let Inject::TrafficSurge(d) = inject {
+                out.push(d.draw(seed));
+            }
+        }
+        out
     }
 
     /// The drifts of the usual traffic seed `seed` draws.
     pub fn drifts(&self, seed: u32) -> Vec<Drift> {
-        self.numbered()
-            .filter_map(|(inject, nth)| match inject {
-                Inject::TrafficDrift(d) => Some(d.draw(seed ^ nth.wrapping_mul(0x9E37_79B9))),
-                _ => None,
-            })
-            .collect()
+        let mut out = Vec::new();
+        for (inject, seed) in self.timeline.iter().zip(self.seeds(seed)) {
+            if let Inject::TrafficDrift(d) = inject {
+                out.push(d.draw(seed));
+            }
+        }
+        out
     }
 
     /// The first inject of the timeline `pick` accepts (a scenario's twist, for tests and

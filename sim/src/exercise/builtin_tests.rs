@@ -296,3 +296,93 @@ fn the_built_in_files_are_in_canonical_form_and_say_what_the_catalog_says() {
         assert_eq!(exercise.lesson, en::template(lesson(*id)), "{id}");
     }
 }
+
+/// The Rust text of the built-in exercises' numbers that the page's first download compiles
+/// in (it reads no file): generated from the files.
+fn compiled_text() -> String {
+    use crate::exercise::{builtin, When};
+    let mut scenarios = String::new();
+    let mut expected = String::new();
+    for id in ScenarioId::ALL {
+        let e = builtin(*id);
+        let s = &e.scenario;
+        let settings = if s.settings == crate::action::Settings::default() {
+            "Settings::default()".to_string()
+        } else {
+            format!("{:?}", s.settings).replace("lb: ", "lb: Routing::")
+        };
+        let timeline: Vec<String> = s
+            .timeline
+            .iter()
+            .map(|i| format!("Inject::{i:?}"))
+            .collect();
+        scenarios.push_str(&format!(
+            "        ScenarioId::{id:?} => Scenario {{\n            id,\n            clock_min: {},\n            budget_left: {:?},\n            boot_minutes: {},\n            base_rps: {:?},\n            instances: {},\n            settings: {},\n            timeline: vec![{}],\n            minutes: {:?},\n            engine: EngineKind::{:?},\n            regions: {},\n        }},\n",
+            s.clock_min,
+            s.budget_left,
+            s.boot_minutes,
+            s.base_rps,
+            s.instances,
+            settings,
+            timeline.join(", "),
+            s.minutes,
+            s.engine,
+            s.regions,
+        ));
+        let steps: Vec<String> = e
+            .expected
+            .iter()
+            .map(|step| {
+                let when = match step.when {
+                    When::AtPage => "When::AtPage",
+                    When::AtFirstErrors => "When::AtFirstErrors",
+                };
+                let action = format!("{:?}", step.action)
+                    .replace("Region(", "Region(RegionAction::")
+                    .replace("Lb(", "Lb(Routing::");
+                format!("Step {{ when: {when}, action: ActionKind::{action} }}")
+            })
+            .collect();
+        expected.push_str(&format!(
+            "        ScenarioId::{id:?} => vec![{}],\n",
+            steps.join(", ")
+        ));
+    }
+    format!(
+        "//! The built-in exercises' numbers for the page's first download, which reads no file.\n\
+         //! Generated from `sim/scenarios/*.json` by the test\n\
+         //! `the_compiled_built_in_exercises_are_their_files`, which fails when this text differs\n\
+         //! from what the files give (`ONCALL_SIM_WRITE_COMPILED=1` rewrites it).\n\
+         #![allow(dead_code)]\n\n\
+         use super::{{Step, When}};\n\
+         use crate::action::{{ActionKind, Settings}};\n\
+         use crate::balance::Routing;\n\
+         use crate::region_action::RegionAction;\n\
+         use crate::ids::ScenarioId;\n\
+         use crate::params::EngineKind;\n\
+         use crate::scenario::*;\n\n\
+         /// The scenario of built-in exercise `id`.\n\
+         pub(super) fn scenario(id: ScenarioId) -> Scenario {{\n    match id {{\n{scenarios}    }}\n}}\n\n\
+         /// The response built-in exercise `id` expects.\n\
+         pub(super) fn expected(id: ScenarioId) -> Vec<Step> {{\n    match id {{\n{expected}    }}\n}}\n"
+    )
+}
+
+#[test]
+fn the_compiled_built_in_exercises_are_their_files() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/exercise/compiled.rs");
+    let text = compiled_text();
+    if std::env::var_os("ONCALL_SIM_WRITE_COMPILED").is_some() {
+        std::fs::write(path, &text).unwrap();
+    }
+    assert_eq!(
+        std::fs::read_to_string(path).unwrap(),
+        text,
+        "run this test with ONCALL_SIM_WRITE_COMPILED=1 and commit compiled.rs"
+    );
+    // And what it compiles to is what the files read to.
+    for id in ScenarioId::ALL {
+        assert_eq!(super::compiled::scenario(*id), get(*id), "{id}");
+        assert_eq!(super::compiled::expected(*id), super::expected(*id), "{id}");
+    }
+}

@@ -416,24 +416,9 @@ fn controls(v: &Value, path: &[json::Step], settings: &mut Settings) -> Read<()>
                 Message::new(MessageId::ExerciseBadControl).msg("detail", e.message()),
             )
         })?;
-        set_control(settings, action);
+        settings.start_with(action);
     }
     Ok(())
-}
-
-/// A control's starting value.
-fn set_control(s: &mut Settings, action: ActionKind) {
-    match action {
-        ActionKind::MinInstances(n) => s.min_instances = n,
-        ActionKind::Autoscaling(on) => s.autoscaling = on,
-        ActionKind::TargetUtilization(x) => s.target_utilization = x,
-        ActionKind::CacheTtlS(t) => s.cache_ttl_s = t,
-        ActionKind::ShedLowPriority(x) => s.shed_low_priority = x,
-        ActionKind::HeavyFeature(on) => s.heavy_feature = on,
-        ActionKind::Lb(lb) => s.lb = lb,
-        ActionKind::Hedge(on) => s.hedge = on,
-        ActionKind::WarmCache | ActionKind::Rollback | ActionKind::Region(_) => {}
-    }
 }
 
 /// The run parameters by name; their names and values are checked when a run is set up

@@ -4,6 +4,8 @@
 //! exercises are files in this format (`sim/scenarios/*.json`), read by the same reader as
 //! an author's file ([`file::read`]); `docs/scenario.md` documents the format.
 
+#[rustfmt::skip]
+mod compiled;
 pub mod faults;
 pub mod file;
 
@@ -121,6 +123,7 @@ pub fn builtin_text(id: ScenarioId) -> &'static str {
 
 /// Built-in exercise `id`, read from its file. The files are part of the program and a
 /// test reads each of them, so reading cannot fail at run time.
+#[cfg(feature = "extended")]
 pub fn builtin(id: ScenarioId) -> Exercise {
     let mut exercise = file::read(builtin_text(id))
         .unwrap_or_else(|e| panic!("built-in exercise {id} does not read: {e}"));
@@ -128,9 +131,20 @@ pub fn builtin(id: ScenarioId) -> Exercise {
     exercise
 }
 
-/// The scenario of built-in exercise `id`.
+/// The scenario of built-in exercise `id`, as its file says.
 pub fn scenario(id: ScenarioId) -> Scenario {
-    builtin(id).scenario
+    #[cfg(feature = "extended")]
+    return builtin(id).scenario;
+    #[cfg(not(feature = "extended"))]
+    compiled::scenario(id)
+}
+
+/// The response built-in exercise `id` expects, as its file says.
+pub fn expected(id: ScenarioId) -> Vec<Step> {
+    #[cfg(feature = "extended")]
+    return builtin(id).expected;
+    #[cfg(not(feature = "extended"))]
+    compiled::expected(id)
 }
 
 /// Every built-in scenario, in listing order.

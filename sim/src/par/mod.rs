@@ -17,7 +17,7 @@ pub use crate::exercise::{Step, When};
 /// What an experienced on-call engineer does in each scenario once the page fires: the
 /// responses the scenarios' briefings teach.
 pub fn textbook(id: ScenarioId) -> Vec<Step> {
-    crate::exercise::builtin(id).expected
+    crate::exercise::expected(id)
 }
 
 /// The controls tried, one at a time, for the best single action.

@@ -968,6 +968,15 @@ impl Simulation {
 
     /// The faults that hold a level this minute (a dependency's latency, a configuration
     /// change's cut, a noisy neighbour), region a's as the request engine's faults are.
+    /// (Only an author's exercise holds them; the first download runs the built-in ones.)
+    #[cfg(not(feature = "extended"))]
+    fn held_faults(&self) -> HeldFaults {
+        HeldFaults::default()
+    }
+
+    /// The faults that hold a level this minute (a dependency's latency, a configuration
+    /// change's cut, a noisy neighbour), region a's as the request engine's faults are.
+    #[cfg(feature = "extended")]
     fn held_faults(&self) -> HeldFaults {
         let m = self.minute;
         let mut held = HeldFaults::default();

@@ -252,3 +252,18 @@ fn the_command_line_prints_the_same_draft() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown argument \"--format\""), "{err}");
 }
+
+/// The README's example is the draft the command prints, byte for byte.
+#[test]
+fn the_readme_shows_the_draft_the_command_prints() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("README.md");
+    let open = "<!--postmortem:bad-deploy-7-rollback-26-->\n```markdown\n";
+    let start = readme.find(open).expect("the README's postmortem example") + open.len();
+    let end = start
+        + readme[start..]
+            .find("```\n<!--/postmortem-->")
+            .expect("the end of the README's postmortem example");
+    let draft = postmortem::draft(&bad_deploy(7, &["26:rollback"]), MINUTES).unwrap();
+    assert_eq!(&readme[start..end], draft.to_string());
+}

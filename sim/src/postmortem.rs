@@ -55,12 +55,22 @@ impl Detection {
 
     /// Minutes from [`Detection::start`] to the page.
     pub fn time_to_detect(&self) -> Option<u32> {
-        Some(self.page.as_ref()?.minute - self.start()?.minute)
+        Some(
+            self.page
+                .as_ref()?
+                .minute
+                .saturating_sub(self.start()?.minute),
+        )
     }
 
     /// Minutes from the page to the first action at or after it.
     pub fn time_to_respond(&self) -> Option<u32> {
-        Some(self.response.as_ref()?.minute - self.page.as_ref()?.minute)
+        Some(
+            self.response
+                .as_ref()?
+                .minute
+                .saturating_sub(self.page.as_ref()?.minute),
+        )
     }
 
     /// Minutes from [`Detection::start`] to errors back within the SLO.

@@ -42,6 +42,7 @@ pub mod message;
 pub mod outlier;
 pub mod par;
 pub mod params;
+pub mod postmortem;
 pub mod queueing;
 pub mod record;
 pub mod region_action;

@@ -202,6 +202,14 @@ pub const SRE_BOOK_SLO: Citation = Citation {
     text: "B. Beyer et al., Site Reliability Engineering, O'Reilly (2016), ch. 4 \"Service Level Objectives\"",
     url: "https://sre.google/sre-book/service-level-objectives/",
 };
+pub const SRE_BOOK_POSTMORTEM: Citation = Citation {
+    text: "B. Beyer, C. Jones, J. Petoff, N. R. Murphy (eds.), Site Reliability Engineering, O'Reilly (2016), ch. 15 \"Postmortem Culture: Learning from Failure\"",
+    url: "https://sre.google/sre-book/postmortem-culture/",
+};
+pub const SRE_BOOK_EXAMPLE_POSTMORTEM: Citation = Citation {
+    text: "B. Beyer, C. Jones, J. Petoff, N. R. Murphy (eds.), Site Reliability Engineering, O'Reilly (2016), appendix D \"Example Postmortem\"",
+    url: "https://sre.google/sre-book/example-postmortem/",
+};
 pub const SRE_WORKBOOK_IMPLEMENTING_SLOS: Citation = Citation {
     text: "B. Beyer et al., The Site Reliability Workbook, O'Reilly (2018), ch. 2 \"Implementing SLOs\" (request-based SLIs: good events over valid events; the error budget as a number of allowed bad events)",
     url: "https://sre.google/workbook/implementing-slos/",

@@ -49,7 +49,7 @@ impl RunSummary {
             cost: cost_now,
             worst_p99_ms: history.iter().map(|r| r.p99_ms).fold(0.0, f64::max),
             minutes_paging: history.iter().filter(|r| r.paging).count() as u32,
-            minutes_over_budget_rate: history.iter().filter(|r| r.error_rate > 1.0 - slo).count()
+            minutes_over_budget_rate: history.iter().filter(|r| over_budget_rate(r, slo)).count()
                 as u32,
             instance_minutes: history
                 .iter()
@@ -67,4 +67,10 @@ impl RunSummary {
             actions: actions.iter().map(Action::encode).collect(),
         }
     }
+}
+
+/// Whether minute `r` failed requests above the rate the objective `slo` allows (its burn
+/// above 1): the minutes [`RunSummary::minutes_over_budget_rate`] counts.
+pub fn over_budget_rate(r: &MinuteRecord, slo: f64) -> bool {
+    r.error_rate > 1.0 - slo
 }

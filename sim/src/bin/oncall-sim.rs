@@ -183,6 +183,7 @@ fn command(args: &[String]) -> Result<String, Failure> {
         Some("compare") => compare_policies(&args[1..]),
         Some("queue") => queue(&args[1..]),
         Some("par") => par(&args[1..]),
+        Some("postmortem") => postmortem(&args[1..]),
         Some("lb") => lb(&args[1..]),
         Some("des") => des(&args[1..]),
         Some("health") => health(&args[1..]),
@@ -742,6 +743,48 @@ fn par(args: &[String]) -> Result<String, Failure> {
         out.push('\n');
     }
     Ok(out)
+}
+
+/// A run's postmortem draft in Markdown, from the options `run` takes (`--minutes` defaults
+/// to the scenario's length): the run, then its par lines for the comparisons.
+fn postmortem(args: &[String]) -> Result<String, Failure> {
+    let pairs = flags(
+        args,
+        &[
+            "--scenario",
+            "--seed",
+            "--minutes",
+            "--action",
+            "--set",
+            "--elastic-config",
+        ],
+    )?;
+    let scenario = scenario_arg(&pairs)?;
+    let seed = parse_u32("--seed", required(&pairs, "--seed")?, 0, u32::MAX)?;
+    let minutes = match single(&pairs, "--minutes")? {
+        Some(v) => parse_u32("--minutes", v, 1, MAX_MINUTES)?,
+        None => scenario.minutes.unwrap_or(240),
+    };
+    let mut setup = setup(&pairs, scenario.id, seed)?;
+    setup.actions = actions_arg(&pairs, minutes)?;
+    let weight = minute_weight(&setup)?;
+    check_long_minutes("postmortem", minutes, weight)?;
+    let refused = |e: oncall_sim::params::ParamError| {
+        Failure::Usage(Message::new(M::CliSet).msg("error", e.message()))
+    };
+    let runs = 1 + oncall_sim::par::most_replays(scenario.id);
+    let mut progress = Progress::new("postmortem", runs, minutes, weight);
+    let outcome = setup.run(minutes).map_err(refused)?;
+    progress.runs_done(1, runs);
+    let mut search = oncall_sim::par::ParSearch::new(&setup, minutes);
+    while !search.step().map_err(refused)? {
+        let (done, total) = search.progress();
+        progress.runs_done(1 + done, 1 + total);
+    }
+    let (done, total) = search.progress();
+    progress.runs_done(1 + done, 1 + total);
+    let draft = oncall_sim::postmortem::Postmortem::new(&setup, &outcome, search.lines());
+    Ok(draft.to_string())
 }
 
 fn compare_policies(args: &[String]) -> Result<String, Failure> {

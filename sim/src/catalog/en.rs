@@ -234,6 +234,130 @@ pub fn template(id: MessageId) -> &'static str {
         RegionAllowedCount => "REGION:N, a region of {regions} and a whole number from {lo} to {hi}",
         RegionNoSuchRegion => "the run has no region {region}; it has {regions}",
         LessonCacheFlush => "A cold cache sends its misses to the database: take load off the database (shed, turn off the heavy feature) while the cache refills, or warm it on purpose.",
+        PostmortemTitle | PostmortemHeadSummary | PostmortemHeadImpact | PostmortemHeadDetection
+        | PostmortemHeadTimeline | PostmortemHeadWentWell | PostmortemHeadWentPoorly
+        | PostmortemHeadActionItems | PostmortemHeadSources | PostmortemNothingToNote
+        | PostmortemSummaryFault | PostmortemSummaryNoFault | PostmortemSummaryErrors
+        | PostmortemSummaryNoErrors | PostmortemSummaryPage | PostmortemSummaryNoPage
+        | PostmortemSummaryFirstAction | PostmortemSummaryNoAction | PostmortemSummaryWorst
+        | PostmortemImpactBudget | PostmortemImpactFailed | PostmortemImpactShed
+        | PostmortemImpactPaging | PostmortemImpactCost | PostmortemImpactP99
+        | PostmortemFaultStart | PostmortemNoFaultStart | PostmortemFirstSymptom
+        | PostmortemNoSymptom | PostmortemPage | PostmortemNoPage | PostmortemFirstAction
+        | PostmortemNoAction | PostmortemFromFault | PostmortemFromSymptom
+        | PostmortemTimeToDetect | PostmortemTimeToDetectNoPage | PostmortemTimeToRespond
+        | PostmortemTimeToMitigate | PostmortemNotMitigated | PostmortemNothingToMitigate
+        | PostmortemBadDeploy | PostmortemDeploy | PostmortemCacheFlush | PostmortemSurge
+        | PostmortemFailure | PostmortemZoneOutage | PostmortemZoneBack
+        | PostmortemDatabaseFailed | PostmortemDatabaseBack | PostmortemSlowInstance
+        | PostmortemSlowInstanceBack | PostmortemHotKey | PostmortemHotKeyBack
+        | PostmortemErrorsAbove | PostmortemErrorsBack | PostmortemPageFired
+        | PostmortemPageResolved | PostmortemAction | PostmortemActionRefused
+        | PostmortemRollbackStarted | PostmortemRollbackFinished | PostmortemWarmupStarted
+        | PostmortemWarmupFinished | PostmortemRerouted | PostmortemReroutedBack
+        | PostmortemRunEnded | PostmortemActionAt | PostmortemSavedBudget
+        | PostmortemNoBudgetSpent | PostmortemBestSingleBetter | PostmortemBestSingleMatched
+        | PostmortemMoreCost | PostmortemActedAfterPage | PostmortemNoActionAfterPage
+        | PostmortemItemBadBuild | PostmortemItemTimeouts | PostmortemItemUnevenTimeouts
+        | PostmortemItemDatabase | PostmortemItemRejected | PostmortemItemBudgetOverspent
+        | PostmortemItemSpentMore | PostmortemItemStaleCache | PostmortemItemPagedLong
+        | PostmortemItemNone | PostmortemSources => postmortem_template(id),
+    }
+}
+
+/// The templates of the postmortem draft ([`crate::postmortem`]), in its order. Shares
+/// arrive as percentages; clocks as "HH:MM"; actions as `NAME[=VALUE]`, in backticks (the
+/// draft is Markdown).
+fn postmortem_template(id: MessageId) -> &'static str {
+    use MessageId::*;
+    match id {
+        PostmortemTitle => "Postmortem: {scenario}, seed {seed}, {start}–{end}",
+        PostmortemHeadSummary => "Summary",
+        PostmortemHeadImpact => "Impact",
+        PostmortemHeadDetection => "Detection",
+        PostmortemHeadTimeline => "Timeline",
+        PostmortemHeadWentWell => "What went well",
+        PostmortemHeadWentPoorly => "What went poorly",
+        PostmortemHeadActionItems => "Action items",
+        PostmortemHeadSources => "Sources",
+        PostmortemNothingToNote => "Nothing to note.",
+        PostmortemSummaryFault => "{fault} at {clock}.",
+        PostmortemSummaryNoFault => "The scenario scripted no fault.",
+        PostmortemSummaryErrors => "Requests failed above the rate the SLO allows in {minutes} of the run's {run} minutes, between {first} and {end}.",
+        PostmortemSummaryNoErrors => "No minute failed requests above the rate the SLO allows.",
+        PostmortemSummaryPage => "The page fired at {clock}.",
+        PostmortemSummaryNoPage => "The page never fired.",
+        PostmortemSummaryFirstAction => "The first action, `{action}`, came at {clock}.",
+        PostmortemSummaryNoAction => "No action was taken.",
+        PostmortemSummaryWorst => "{worst}.",
+        PostmortemImpactBudget => "Error budget spent: {spent:.1} % of the month's, leaving {left:.1} %",
+        PostmortemImpactFailed => "Failed requests: about {failed:.0}",
+        PostmortemImpactShed => "Requests shed on purpose: about {shed:.0}",
+        PostmortemImpactPaging => "Minutes paging: {minutes}",
+        PostmortemImpactCost => "Fleet cost: {cost:.2} $",
+        PostmortemImpactP99 => "Worst p99: {p99_ms:.0} ms",
+        PostmortemFaultStart => "Fault start: {clock}",
+        PostmortemNoFaultStart => "Fault start: none scripted",
+        PostmortemFirstSymptom => "First symptom: {clock}, {error_rate:.1} % of requests failed, more than the SLO allows",
+        PostmortemNoSymptom => "First symptom: none; no minute failed requests above the rate the SLO allows",
+        PostmortemPage => "Page: {clock}",
+        PostmortemNoPage => "Page: never fired",
+        PostmortemFirstAction => "First action: {clock}, `{action}`",
+        PostmortemNoAction => "First action: none was taken",
+        PostmortemFromFault => "the fault's start",
+        PostmortemFromSymptom => "the first symptom",
+        PostmortemTimeToDetect => "Time to detect: {minutes} {minutes|minute|minutes}, from {from} to the page",
+        PostmortemTimeToDetectNoPage => "Time to detect: not measured; the page never fired",
+        PostmortemTimeToRespond => "Time to respond: {minutes} {minutes|minute|minutes}, from the page to the first action",
+        PostmortemTimeToMitigate => "Time to mitigate: {minutes} {minutes|minute|minutes}, from {from} to errors back within the SLO at {clock}",
+        PostmortemNotMitigated => "Time to mitigate: not mitigated; errors were still above the rate the SLO allows when the run ended at {clock}",
+        PostmortemNothingToMitigate => "Time to mitigate: nothing to mitigate",
+        PostmortemBadDeploy => "Build {build}, a bad build, started rolling out",
+        PostmortemDeploy => "Build {build} started rolling out",
+        PostmortemCacheFlush => "{share:.0} % of the cache was flushed",
+        PostmortemSurge => "A traffic surge of up to {peak:.1} × the usual traffic began",
+        PostmortemFailure => "Failure injected: {failure}",
+        PostmortemZoneOutage => "{share:.0} % of region {region}'s instances crashed in a zone outage",
+        PostmortemZoneBack => "The zone of region {region} came back",
+        PostmortemDatabaseFailed => "The database of region {region} failed",
+        PostmortemDatabaseBack => "The database of region {region} came back",
+        PostmortemSlowInstance => "Instance {instance} turned {factor:.1} times slower",
+        PostmortemSlowInstanceBack => "Instance {instance} back to its usual speed",
+        PostmortemHotKey => "One key's share of the requests jumped to {share:.0} %",
+        PostmortemHotKeyBack => "The hot key back to its usual share of the requests",
+        PostmortemErrorsAbove => "Errors above the rate the SLO allows: {error_rate:.1} % of requests failed",
+        PostmortemErrorsBack => "Errors back within the SLO",
+        PostmortemPageFired => "The page fired: burn rate {burn_1h:.1}× over 1 h and {burn_5m:.1}× over 5 min",
+        PostmortemPageResolved => "The page resolved",
+        PostmortemAction => "Action: `{action}`",
+        PostmortemActionRefused => "Action `{action}` refused: {reason}",
+        PostmortemRollbackStarted => "Rollback to build {build} started: {instances} {instances|instance|instances} booting, to take traffic at {ready}",
+        PostmortemRollbackFinished => "Traffic switched to the rollback fleet on build {build}",
+        PostmortemWarmupStarted => "Cache warm-up started, for {minutes} minutes",
+        PostmortemWarmupFinished => "Cache warm-up finished",
+        PostmortemRerouted => "Users of region {users} sent to region {to}",
+        PostmortemReroutedBack => "Users of region {users} back in their own region",
+        PostmortemRunEnded => "The run ended",
+        PostmortemActionAt => "`{action}` at {clock}",
+        PostmortemSavedBudget => "Against doing nothing ({nothing_done:.1} % of the budget, {nothing_paging} {nothing_paging|minute|minutes} paging), the response saved {saved:.1} points of the budget and paged for {paging} {paging|minute|minutes}.",
+        PostmortemNoBudgetSpent => "The run spent no error budget worth counting: {budget_spent:.1} % of the month's.",
+        PostmortemBestSingleBetter => "The best single action found, {actions}, would have spent {best:.1} % of the budget, {less:.1} points less.",
+        PostmortemBestSingleMatched => "As good as the best single action found, {actions}, which spent {best:.1} % of the budget.",
+        PostmortemMoreCost => "The run cost {extra_cost:.0} % more than doing nothing: {cost:.2} $ against {nothing_cost:.2} $.",
+        PostmortemActedAfterPage => "The first action came {minutes} {minutes|minute|minutes} after the page.",
+        PostmortemNoActionAfterPage => "The page fired at {clock} and no action followed.",
+        PostmortemItemBadBuild => "Stop a bad build before it reaches the whole fleet: roll out in stages, and roll back at the first errors after a deploy rather than at the page (at {clock} the bad build served {bad_build_share:.0} % of the fleet and failed {failed:.1} % of requests).",
+        PostmortemItemTimeouts => "Add capacity before the workers saturate: raise the minimum instances as soon as the load climbs (at {clock} the workers were {utilization:.0} % busy and {timeouts:.1} % of requests timed out).",
+        PostmortemItemUnevenTimeouts => "Find where requests wait while other workers have room: a slow instance calls for hedging, a hot key for spreading the load by request rather than by key (at {clock}, {timeouts:.1} % of requests timed out with the workers {utilization:.0} % busy on average).",
+        PostmortemItemDatabase => "Protect the database while the cache is cold: shed low-priority requests, turn off the heavy feature and warm the cache (at {clock} the database ran at {db_utilization:.0} % of its capacity, the cache answering {cache_hit:.0} % of requests).",
+        PostmortemItemRejected => "Give the fleet room before the nodes' limits fill: add instances or raise the limits (at {clock}, {rejected:.1} % of requests were rejected with 503).",
+        PostmortemItemBudgetOverspent => "Hold risky changes until the error budget recovers: the month's budget ended {overspent:.1} % below zero.",
+        PostmortemItemSpentMore => "Review what each action cost before using it again: the run spent {budget_spent:.1} % of the budget, more than doing nothing ({nothing_done:.1} %).",
+        PostmortemItemStaleCache => "Bring the cache TTL back towards its opening {opening_ttl_s:.0} s once the incident is over: answers were {mean_age_s:.0} s old on average.",
+        PostmortemItemPagedLong => "Act on the page sooner, with a runbook step for this alert: it fired for {minutes_paging} of the run's {minutes} minutes.",
+        PostmortemItemNone => "None: the coach saw nothing to follow up.",
+        PostmortemSources => "The structure follows {chapter} ({chapter_url}) and the book's appendix D, \"Example Postmortem\" ({example_url}).",
+        _ => "",
     }
 }
 
@@ -323,6 +447,8 @@ fn cli_template(id: MessageId) -> &'static str {
   oncall-sim health --sources STATE,STATE,...
   oncall-sim queue --servers N --arrival-rate L --service-time S [--within T] [--timeout T]
   oncall-sim par --scenario ID --seed N [--minutes M] [--set NAME=VALUE]... [--elastic-config FILE]
+  oncall-sim postmortem --scenario ID --seed N [--minutes M] [--action MINUTE:NAME[=VALUE]]...
+                 [--set NAME=VALUE]... [--elastic-config FILE]
   oncall-sim lb --policy ring-hash|maglev --hosts N [--remove K] [--keys K] [--table-size M]
   oncall-sim des --servers N --arrival-rate L --service-time S --customers K [--instances I]
                  [--lb round-robin|random|least-request|ring-hash|maglev] [--timeout T]
@@ -353,11 +479,14 @@ fn cli_template(id: MessageId) -> &'static str {
   at the source's defaults (delay 1000 ms, 50 tokens, refill ratio 0.1; the bucket starts
   full); a hedge due while the bucket is empty waits for the next token.
 
-  par and compare take at most 1440 minutes in request mode; a long command shows its progress
-  on stderr. Output that cannot be written (a closed or full standard output, a full disk)
+  postmortem prints a Markdown postmortem draft of the run (summary, impact, detection,
+  timeline, what went well and poorly, action items), compared with the run's par lines.
+
+  par, compare and postmortem take at most 1440 minutes in request mode; a long command shows
+  its progress on stderr. Output that cannot be written (a closed or full standard output, a full disk)
   exits 1; bad input exits 2.",
-        CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue, par, des, lb, health (see oncall-sim help)",
-        CliNoCommand => "a command is needed: scenarios, run, compare, config, queue, par, des, lb or health (see oncall-sim help)",
+        CliUnknownCommand => "unknown command {given:?}; allowed: scenarios, run, compare, config, queue, par, postmortem, des, lb, health (see oncall-sim help)",
+        CliNoCommand => "a command is needed: scenarios, run, compare, config, queue, par, postmortem, des, lb or health (see oncall-sim help)",
         CliUnexpected => "unexpected argument {given:?}",
         CliUnknownFlag => "unknown argument {given:?}; allowed: {allowed}",
         CliNeedsValue => "{name} needs a value",

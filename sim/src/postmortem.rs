@@ -15,7 +15,7 @@ use crate::params::ParamError;
 use crate::region_action::RegionAction;
 use crate::region_codes::code;
 use crate::relations::{SRE_BOOK_EXAMPLE_POSTMORTEM, SRE_BOOK_POSTMORTEM};
-use crate::scenario::{self, Scripted};
+use crate::scenario::Scripted;
 use crate::setup::{RunOutcome, RunSetup};
 use crate::summary::over_budget_rate;
 use crate::world::journal::Journal;
@@ -142,7 +142,7 @@ impl Postmortem {
     /// ([`par::par_lines`] for the same set-up and minutes; an empty slice leaves out the
     /// comparisons with them).
     pub fn new(setup: &RunSetup, outcome: &RunOutcome, par: &[ParLine]) -> Self {
-        let scenario = scenario::get(setup.scenario);
+        let scenario = crate::exercise::scenario(setup.scenario);
         let journal = Journal::new(scenario.clock_min);
         let clock = |minute: u32| journal.clock_at(minute);
         let minutes = u32::try_from(outcome.history.len()).unwrap_or(u32::MAX);
@@ -329,7 +329,7 @@ fn timeline(setup: &RunSetup, outcome: &RunOutcome, clock: &dyn Fn(u32) -> Strin
     }
     // The faults the request engine reads from the script, which no event reports, and
     // their ends.
-    let scenario = scenario::get(setup.scenario);
+    let scenario = crate::exercise::scenario(setup.scenario);
     for scripted in scenario.script(setup.seed) {
         let (minute, lasts, fault, back) = match scripted {
             Scripted::SlowInstance {

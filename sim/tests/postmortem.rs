@@ -8,7 +8,7 @@ use oncall_sim::catalog::{self, EN};
 use oncall_sim::ids::ScenarioId;
 use oncall_sim::message::{Message, MessageId as M};
 use oncall_sim::postmortem::{self, EntryKind, Moment, Postmortem};
-use oncall_sim::scenario::{self, Scripted};
+use oncall_sim::scenario::Scripted;
 use oncall_sim::setup::RunSetup;
 use oncall_sim::{Action, EventKind};
 
@@ -58,7 +58,7 @@ fn bad_deploy_rolled_back_has_the_clock_times_of_the_run() {
     let text = draft.to_string();
 
     // The deploy: the script's bad build, and the run's event of it.
-    let script = scenario::get(ScenarioId::BadDeploy).script(7);
+    let script = oncall_sim::exercise::scenario(ScenarioId::BadDeploy).script(7);
     let Some(&Scripted::Deploy {
         minute: deployed, ..
     }) = script
@@ -202,7 +202,7 @@ fn every_formula_scenario_drafts_a_whole_document() {
         ScenarioId::ViralSurge,
         ScenarioId::CacheFlush,
     ] {
-        let minutes = scenario::get(id).minutes.unwrap_or(240);
+        let minutes = oncall_sim::exercise::scenario(id).minutes.unwrap_or(240);
         let text = postmortem::draft(&RunSetup::new(id, 3), minutes)
             .unwrap()
             .to_string();

@@ -267,7 +267,8 @@ pub fn template(id: MessageId) -> &'static str {
 
 /// The templates of the postmortem draft ([`crate::postmortem`]), in its order. Shares
 /// arrive as percentages; clocks as "HH:MM"; actions as `NAME[=VALUE]`, in backticks (the
-/// draft is Markdown).
+/// draft is Markdown). The first download writes no postmortem, so it leaves them out.
+#[cfg(any(not(target_arch = "wasm32"), feature = "extended"))]
 fn postmortem_template(id: MessageId) -> &'static str {
     use MessageId::*;
     match id {
@@ -359,6 +360,11 @@ fn postmortem_template(id: MessageId) -> &'static str {
         PostmortemSources => "The structure follows {chapter} ({chapter_url}) and the book's appendix D, \"Example Postmortem\" ({example_url}).",
         _ => "",
     }
+}
+
+#[cfg(not(any(not(target_arch = "wasm32"), feature = "extended")))]
+fn postmortem_template(_id: MessageId) -> &'static str {
+    ""
 }
 
 /// The templates of regions and their health checks. Only the extended build runs regions,

@@ -20,7 +20,8 @@ function glueFiles(folder) {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory() && entry.name !== 'snippets') walk(path);
-      else if (entry.isFile() && /^oncall-sim-[a-z-]+(-[0-9a-f]{16})?\.js$/.test(entry.name)) found.push(path);
+      // Trunk's hash is a 64-bit number in hex without its leading zeros: up to 16 digits.
+      else if (entry.isFile() && /^oncall-sim-[a-z-]+(-[0-9a-f]{1,16})?\.js$/.test(entry.name)) found.push(path);
     }
   };
   walk(folder);

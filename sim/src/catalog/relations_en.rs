@@ -162,9 +162,23 @@ fn format_number(x: f64) -> String {
     }
 }
 
-/// `x` rounded to ten significant digits.
+/// `x` rounded to ten significant digits: written with the decimals that leave ten (the
+/// standard library rounds the exact value, as `{:.9e}` would) and read back. Numbers of ten
+/// digits or more before the point keep their whole part. (Not `{:.9e}` itself: the page
+/// would download the exponent formatting for this one use.)
 fn round_significant(x: f64) -> f64 {
-    crate::decimal::parse_decimal(&format!("{x:.9e}")).unwrap_or(x)
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let mut magnitude = libm::floor(libm::log10(x.abs())) as i32;
+    // log10 may miss by one next to a power of ten.
+    if libm::pow(10.0, f64::from(magnitude + 1)) <= x.abs() {
+        magnitude += 1;
+    } else if libm::pow(10.0, f64::from(magnitude)) > x.abs() {
+        magnitude -= 1;
+    }
+    let decimals = usize::try_from(9 - magnitude).unwrap_or(0);
+    crate::decimal::parse_decimal(&format!("{x:.decimals$}")).unwrap_or(x)
 }
 
 /// The English texts of relation `id`, placeholders unfilled.
@@ -675,5 +689,31 @@ mod tests {
         assert_eq!(format_number(0.4), "0.4");
         assert_eq!(format_number(1.25), "1.25");
         assert_eq!(format_number(-3.0), "-3");
+    }
+}
+
+#[cfg(test)]
+mod rounding_tests {
+    #[test]
+    fn rounding_to_ten_digits_agrees_with_the_exponent_form() {
+        let mut x = 1.234_567_890_123e-7_f64;
+        let mut seen = 0;
+        while x < 1e9 {
+            for y in [x, -x, x * 1.000_000_000_5, x * 9.999_999_999_7] {
+                let by_exponent = crate::decimal::parse_decimal(&format!("{y:.9e}")).unwrap();
+                assert_eq!(super::round_significant(y), by_exponent, "{y}");
+                seen += 1;
+            }
+            x *= 3.7;
+        }
+        assert!(seen > 100);
+        for k in -7..9 {
+            let p = libm::pow(10.0, f64::from(k));
+            for y in [p, p * 0.999_999_999_99, p * 1.000_000_000_01] {
+                let by_exponent = crate::decimal::parse_decimal(&format!("{y:.9e}")).unwrap();
+                assert_eq!(super::round_significant(y), by_exponent, "{y}");
+            }
+        }
+        assert_eq!(super::round_significant(0.0), 0.0);
     }
 }

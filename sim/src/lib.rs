@@ -34,6 +34,7 @@ pub mod engine;
 pub mod event;
 pub mod exercise;
 pub mod fleet;
+pub mod grade;
 pub mod health;
 pub mod ids;
 pub mod json;

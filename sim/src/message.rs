@@ -215,6 +215,13 @@ ids! {
         CliCannotRead = "cli.cannot_read",
         CliConfigError = "cli.config_error",
         CliUnknownScenario = "cli.unknown_scenario",
+        CliScenarioUnknown = "cli.scenario_unknown",
+        CliScenarioNeedsSubcommand = "cli.scenario_needs_subcommand",
+        CliScenarioNeedsArgument = "cli.scenario_needs_argument",
+        CliScenarioOrFile = "cli.scenario_or_file",
+        CliExerciseError = "cli.exercise_error",
+        CliExerciseErrorAt = "cli.exercise_error_at",
+        CliExerciseChecked = "cli.exercise_checked",
         CliPolicies = "cli.policies",
         CliAutoscalerWithCompare = "cli.autoscaler_with_compare",
         CliConfigUnknown = "cli.config_unknown",
@@ -464,11 +471,12 @@ ids! {
 
 /// The command line's commands, in the order its usage lists them: `oncall-sim COMMAND
 /// --help` prints the usage lines of each (see [`command_usage`]).
-pub const CLI_COMMANDS: [&str; 10] = [
+pub const CLI_COMMANDS: [&str; 11] = [
     "scenarios",
     "run",
     "compare",
     "config",
+    "scenario",
     "health",
     "queue",
     "par",

@@ -68,6 +68,20 @@ pub enum Scripted {
 }
 
 impl Scripted {
+    /// The minute it happens (or starts).
+    pub fn minute(&self) -> u32 {
+        match *self {
+            Scripted::Deploy { minute, .. }
+            | Scripted::CacheFlush { minute, .. }
+            | Scripted::SlowInstance { minute, .. }
+            | Scripted::HotKey { minute, .. }
+            | Scripted::RegionFailure { minute, .. }
+            | Scripted::DependencyLatency { minute, .. }
+            | Scripted::CapacityCut { minute, .. }
+            | Scripted::NoisyNeighbour { minute, .. } => minute,
+        }
+    }
+
     /// Whether a fault that lasts `minutes` from `minute` is in force at minute `m`.
     pub fn in_force(minute: u32, minutes: u32, m: u32) -> bool {
         m >= minute && m < minute.saturating_add(minutes)
@@ -302,6 +316,14 @@ impl WindowDraw {
     }
 }
 
+/// What a seed draws from a timeline.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Drawn {
+    pub script: Vec<Scripted>,
+    pub surges: Vec<Surge>,
+    pub drifts: Vec<Drift>,
+}
+
 /// One inject of a scenario's timeline: a fault kind and the ranges the seed draws its
 /// moment and size from (a range of one value is fixed). Each kind draws from its own
 /// generator (the seed XOR a constant per kind, and per repeat of the kind), so that no
@@ -432,35 +454,28 @@ impl Scenario {
             .collect()
     }
 
+    /// Everything seed `seed` draws from the timeline, in one pass: the scripted events in
+    /// the order declared, the traffic surges and the drifts of the usual traffic.
+    pub fn draw(&self, seed: u32) -> Drawn {
+        let mut drawn = Drawn::default();
+        for (inject, seed) in self.timeline.iter().zip(self.seeds(seed)) {
+            match inject {
+                Inject::TrafficSurge(d) => drawn.surges.push(d.draw(seed)),
+                Inject::TrafficDrift(d) => drawn.drifts.push(d.draw(seed)),
+                other => drawn.script.extend(other.script(seed)),
+            }
+        }
+        drawn
+    }
+
     /// The scripted events seed `seed` draws, in the order they were declared.
     pub fn script(&self, seed: u32) -> Vec<Scripted> {
-        let mut out = Vec::new();
-        for (inject, seed) in self.timeline.iter().zip(self.seeds(seed)) {
-            out.extend(inject.script(seed));
-        }
-        out
+        self.draw(seed).script
     }
 
     /// The traffic surges seed `seed` draws.
     pub fn surges(&self, seed: u32) -> Vec<Surge> {
-        let mut out = Vec::new();
-        for (inject, seed) in self.timeline.iter().zip(self.seeds(seed)) {
-            if let Inject::TrafficSurge(d) = inject {
-                out.push(d.draw(seed));
-            }
-        }
-        out
-    }
-
-    /// The drifts of the usual traffic seed `seed` draws.
-    pub fn drifts(&self, seed: u32) -> Vec<Drift> {
-        let mut out = Vec::new();
-        for (inject, seed) in self.timeline.iter().zip(self.seeds(seed)) {
-            if let Inject::TrafficDrift(d) = inject {
-                out.push(d.draw(seed));
-            }
-        }
-        out
+        self.draw(seed).surges
     }
 
     /// The first inject of the timeline `pick` accepts (a scenario's twist, for tests and

@@ -7,19 +7,24 @@ use crate::action::Action;
 use crate::autoscale::{self, PolicyId, PolicySettings};
 use crate::budget::BudgetAccounting;
 use crate::event::{Event, EventKind};
+use crate::exercise::{Custom, Exercise, Step};
 use crate::ids::{ScenarioId, UnknownId};
 use crate::params::{
     ModelParams, ParamError, ParamSpec, Switch, ENGINE_PARAM, HEDGE_PARAM, LB_PARAM,
     ORDERING_KEYS_PARAM,
 };
 use crate::record::MinuteRecord;
+use crate::scenario::Scenario;
 use crate::sim::Simulation;
 use crate::summary::RunSummary;
 
 /// Everything that determines a run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunSetup {
+    /// The built-in scenario (free play when an author's exercise runs).
     pub scenario: ScenarioId,
+    /// An author's exercise, run instead of the built-in `scenario`.
+    pub custom: Option<std::sync::Arc<Custom>>,
     pub seed: u32,
     pub params: ModelParams,
     pub policy: PolicyId,
@@ -68,11 +73,47 @@ impl RunSetup {
     pub fn new(scenario: ScenarioId, seed: u32) -> Self {
         Self {
             scenario,
+            custom: None,
             seed,
             params: ModelParams::default(),
             policy: autoscale::DEFAULT_POLICY,
             policies: PolicySettings::default(),
             actions: Vec::new(),
+        }
+    }
+
+    /// Author's exercise `exercise` with `seed`: its run parameters set (in the order
+    /// written, then checked together), default ones otherwise. A refused parameter gives
+    /// its name and why.
+    pub fn for_exercise(exercise: Exercise, seed: u32) -> Result<Self, (String, SetError)> {
+        let mut setup = Self::new(ScenarioId::FreePlay, seed);
+        for (name, value) in &exercise.params {
+            setup.set(name, value).map_err(|e| (name.clone(), e))?;
+        }
+        let names: Vec<&str> = exercise.params.iter().map(|(n, _)| n.as_str()).collect();
+        if let Err(e) = setup.check_rules(&names) {
+            return Err((e.field.to_string(), SetError::Param(e)));
+        }
+        setup.custom = Some(std::sync::Arc::new(Custom {
+            scenario: exercise.scenario,
+            expected: exercise.expected,
+        }));
+        Ok(setup)
+    }
+
+    /// The scenario this set-up runs: the author's exercise's, or the built-in one's.
+    pub fn definition(&self) -> std::borrow::Cow<'_, Scenario> {
+        match &self.custom {
+            Some(e) => std::borrow::Cow::Borrowed(&e.scenario),
+            None => std::borrow::Cow::Owned(crate::exercise::scenario(self.scenario)),
+        }
+    }
+
+    /// The response the textbook par line replays.
+    pub fn expected_response(&self) -> Vec<Step> {
+        match &self.custom {
+            Some(e) => e.expected.clone(),
+            None => crate::exercise::expected(self.scenario),
         }
     }
 
@@ -164,10 +205,9 @@ impl RunSetup {
 
     /// Whether hedging is on at the start: the `hedge` parameter, or the scenario's.
     pub fn hedge_on(&self) -> bool {
-        self.params.hedge.map_or_else(
-            || crate::exercise::scenario(self.scenario).settings.hedge,
-            Switch::is_on,
-        )
+        self.params
+            .hedge
+            .map_or_else(|| self.definition().settings.hedge, Switch::is_on)
     }
 
     /// A simulation of this setup with its actions scheduled, not yet stepped.
@@ -175,7 +215,7 @@ impl RunSetup {
         if self.hedge_on() {
             self.params.hedging_rule()?;
         }
-        let scenario = crate::exercise::scenario(self.scenario);
+        let scenario = self.definition();
         let mut policies = Vec::new();
         let mut sim = Simulation::new(&scenario, self.seed, self.params.clone());
         // One autoscaler instance per region, same policy and parameters.
@@ -221,6 +261,8 @@ pub struct RunOutcome {
     pub scaling_decisions: u32,
     /// Most instances live (serving and booting) in any minute.
     pub peak_instances: u32,
+    /// The minute the first fault started ([`Simulation::first_fault`]).
+    pub first_fault: Option<u32>,
 }
 
 impl RunOutcome {
@@ -244,6 +286,7 @@ impl RunOutcome {
             summary: sim.summary(),
             scaling_decisions,
             peak_instances,
+            first_fault: sim.first_fault(),
         }
     }
 }

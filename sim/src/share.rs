@@ -286,6 +286,7 @@ impl ShareState {
     pub fn setup(&self, seed: u32) -> RunSetup {
         RunSetup {
             scenario: self.scenario,
+            custom: None,
             seed,
             params: self.params.clone(),
             policy: self.autoscaler,

@@ -69,6 +69,20 @@ impl RunSummary {
     }
 }
 
+/// Minutes from `from` (a fault's start; the first minute above the rate the objective `slo`
+/// allows when `None`) until errors are back within it for good, at the minute after the last
+/// one above it: 0 when no minute was above it, `None` when the run's last minute still was.
+pub fn minutes_to_mitigate(history: &[MinuteRecord], slo: f64, from: Option<u32>) -> Option<u32> {
+    let mut over = history.iter().filter(|r| over_budget_rate(r, slo));
+    let Some(first) = over.next() else {
+        return Some(0);
+    };
+    let last = over.next_back().unwrap_or(first);
+    let recovered = last.minute + 1;
+    let end = u32::try_from(history.len()).unwrap_or(u32::MAX);
+    (recovered < end).then(|| recovered.saturating_sub(from.unwrap_or(first.minute)))
+}
+
 /// Whether minute `r` failed requests above the rate the objective `slo` allows (its burn
 /// above 1): the minutes [`RunSummary::minutes_over_budget_rate`] counts.
 pub fn over_budget_rate(r: &MinuteRecord, slo: f64) -> bool {

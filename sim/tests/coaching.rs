@@ -143,6 +143,7 @@ fn line(kind: ParKind, budget_spent: f64) -> ParLine {
         minutes_paging: 0,
         worst_p99_ms: 0.0,
         cost: 0.0,
+        minutes_to_mitigate: None,
     }
 }
 

@@ -6,6 +6,7 @@
 
 use oncall_sim::autoscale::{self, elastic, PolicyId, PolicySettings};
 use oncall_sim::catalog::en;
+use oncall_sim::exercise::{file as exercise_file, Exercise};
 use oncall_sim::ids::ScenarioId;
 use oncall_sim::message::{Message, MessageId as M};
 use oncall_sim::params::{parse_number, parse_whole};
@@ -143,8 +144,10 @@ fn dispatch(args: &[String]) -> Result<Printed, Failure> {
     if let Some(usage) = help(args) {
         return Ok(Printed::from(usage));
     }
-    if args.first().map(String::as_str) == Some("config") {
-        return config(&args[1..]);
+    match args.first().map(String::as_str) {
+        Some("config") => return config(&args[1..]),
+        Some("scenario") => return scenario_command(&args[1..]).map(Printed::from),
+        _ => {}
     }
     command(args).map(Printed::from)
 }
@@ -390,6 +393,7 @@ fn run(args: &[String]) -> Result<String, Failure> {
         args,
         &[
             "--scenario",
+            "--scenario-file",
             "--seed",
             "--minutes",
             "--action",
@@ -400,7 +404,6 @@ fn run(args: &[String]) -> Result<String, Failure> {
             "--regions",
         ],
     )?;
-    let scenario = scenario_arg(&pairs)?;
     let seed = parse_u32("--seed", required(&pairs, "--seed")?, 0, u32::MAX)?;
     let minutes = parse_u32("--minutes", required(&pairs, "--minutes")?, 1, MAX_MINUTES)?;
     let csv = match single(&pairs, "--format")?.unwrap_or("jsonl") {
@@ -408,7 +411,7 @@ fn run(args: &[String]) -> Result<String, Failure> {
         "csv" => true,
         other => return Err(not_allowed("--format", other, Message::new(M::CliFormats))),
     };
-    let mut setup = setup(&pairs, scenario.id, seed)?;
+    let mut setup = setup(&pairs, seed)?;
     setup.actions = actions_arg(&pairs, minutes)?;
     // The events file is created before the run, so that a path that cannot be written is
     // reported at once rather than after the whole run.
@@ -517,18 +520,9 @@ fn debrief_line(
         let nothing = bare
             .run(minutes)
             .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
-        par.push(ParLine {
-            kind: ParKind::NothingDone,
-            actions: Vec::new(),
-            budget_spent: nothing.summary.budget_spent,
-            minutes_paging: nothing.summary.minutes_paging,
-            worst_p99_ms: nothing.summary.worst_p99_ms,
-            cost: nothing.summary.cost,
-        });
+        par.push(ParLine::of(ParKind::NothingDone, &nothing, bare.params.slo));
     }
-    let opening_ttl_s = oncall_sim::exercise::scenario(setup.scenario)
-        .settings
-        .cache_ttl_s;
+    let opening_ttl_s = setup.definition().settings.cache_ttl_s;
     let warnings = coach::warnings(&summary, opening_ttl_s, &par);
     let mut fields = match serde_json::to_value(&summary) {
         Ok(serde_json::Value::Object(map)) => map,
@@ -578,14 +572,19 @@ fn lost_output(flag: &str, path: &str, error: &std::io::Error) -> Failure {
 /// A configuration file's text, refused unread past [`elastic::MAX_CONFIG_BYTES`] (as the
 /// console's editor does), so that `/dev/zero` cannot fill the memory.
 fn read_config(flag: &str, path: &str) -> Result<String, Failure> {
+    read_limited(flag, path, elastic::MAX_CONFIG_BYTES)
+}
+
+/// A file's text, refused unread past `max` bytes.
+fn read_limited(flag: &str, path: &str, max: usize) -> Result<String, Failure> {
     use std::io::Read;
     let file = std::fs::File::open(path).map_err(|e| cannot_read(flag, path, &e))?;
     let mut bytes = Vec::new();
-    let limit = u64::try_from(elastic::MAX_CONFIG_BYTES).unwrap_or(u64::MAX);
+    let limit = u64::try_from(max).unwrap_or(u64::MAX);
     file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| cannot_read(flag, path, &e))?;
-    if bytes.len() > elastic::MAX_CONFIG_BYTES {
+    if bytes.len() > max {
         return Err(Failure::Usage(
             Message::new(M::CliFileTooLarge)
                 .given("flag", flag)
@@ -600,6 +599,139 @@ fn read_config(flag: &str, path: &str) -> Result<String, Failure> {
         );
         cannot_read(flag, path, &e)
     })
+}
+
+/// `--minutes`, or the length of the exercise (240 for an endless one).
+fn minutes_arg(pairs: &[(&str, &str)], setup: &RunSetup) -> Result<u32, Failure> {
+    match single(pairs, "--minutes")? {
+        Some(v) => parse_u32("--minutes", v, 1, MAX_MINUTES),
+        None => Ok(setup.definition().minutes.unwrap_or(240)),
+    }
+}
+
+/// The exercise a run plays, as a set-up with `seed`: a built-in one (`--scenario ID`) or an
+/// author's file (`--scenario-file FILE`, its run parameters set), exactly one of them.
+fn exercise_arg(pairs: &[(&str, &str)], seed: u32) -> Result<RunSetup, Failure> {
+    match (
+        single(pairs, "--scenario")?,
+        single(pairs, "--scenario-file")?,
+    ) {
+        (Some(_), Some(_)) => Err(Failure::Usage(Message::new(M::CliScenarioOrFile))),
+        (None, Some(path)) => {
+            let (text, exercise) = read_exercise("--scenario-file", path)?;
+            RunSetup::for_exercise(exercise, seed)
+                .map_err(|(name, e)| exercise_param_refused(path, &text, &name, e))
+        }
+        (_, None) => Ok(RunSetup::new(scenario_arg(pairs)?.id, seed)),
+    }
+}
+
+/// An exercise file's text and what it reads to; a refusal names the file, the line and
+/// column, the field and what is allowed.
+fn read_exercise(flag: &str, path: &str) -> Result<(String, Exercise), Failure> {
+    let text = read_limited(flag, path, exercise_file::MAX_BYTES)?;
+    let exercise = exercise_file::read(&text)
+        .map_err(|e| exercise_refused(path, e.line, e.column, &e.field, e.message))?;
+    Ok((text, exercise))
+}
+
+/// A run parameter of an exercise file that `--set` would refuse too, with its place.
+fn exercise_param_refused(path: &str, text: &str, name: &str, e: SetError) -> Failure {
+    let at = [
+        oncall_sim::json::Step::Key("params".into()),
+        oncall_sim::json::Step::Key(name.into()),
+    ];
+    let (line, column) = oncall_sim::json::locate(text, &at);
+    let value = match &e {
+        SetError::NotANumber { given, .. } => given.clone(),
+        _ => String::new(),
+    };
+    let field = format!("params.{name}");
+    exercise_refused(path, line, column, &field, set_refused(name, &value, e))
+}
+
+/// "PATH: line L, column C, FIELD: PROBLEM" for an exercise file the core refused.
+fn exercise_refused(
+    path: &str,
+    line: usize,
+    column: usize,
+    field: &str,
+    problem: Message,
+) -> Failure {
+    let id = if field.is_empty() {
+        M::CliExerciseErrorAt
+    } else {
+        M::CliExerciseError
+    };
+    Failure::Usage(
+        Message::new(id)
+            .given("path", path)
+            .int("line", i64::try_from(line).unwrap_or(i64::MAX))
+            .int("column", i64::try_from(column).unwrap_or(i64::MAX))
+            .given("field", field)
+            .msg("error", problem),
+    )
+}
+
+/// `oncall-sim scenario check FILE` and `oncall-sim scenario export ID`.
+fn scenario_command(args: &[String]) -> Result<String, Failure> {
+    let (command, rest) = match args.first().map(String::as_str) {
+        Some("check") => ("check", &args[1..]),
+        Some("export") => ("export", &args[1..]),
+        Some(other) => {
+            return Err(Failure::Usage(
+                Message::new(M::CliScenarioUnknown).given("given", other),
+            ))
+        }
+        None => return Err(Failure::Usage(Message::new(M::CliScenarioNeedsSubcommand))),
+    };
+    let what = if command == "check" { "FILE" } else { "ID" };
+    let arg = match rest {
+        [arg] => arg.as_str(),
+        [] => {
+            return Err(Failure::Usage(
+                Message::new(M::CliScenarioNeedsArgument)
+                    .code("command", command)
+                    .code("what", what),
+            ))
+        }
+        [_, extra, ..] => {
+            return Err(Failure::Usage(
+                Message::new(M::CliUnexpected).given("given", extra.as_str()),
+            ))
+        }
+    };
+    if command == "export" {
+        let id: ScenarioId = arg.parse().map_err(|_| {
+            Failure::Usage(
+                Message::new(M::CliUnknownScenario)
+                    .given("given", arg)
+                    .codes("allowed", ScenarioId::NAMES.to_vec()),
+            )
+        })?;
+        return Ok(oncall_sim::exercise::builtin_text(id).to_string());
+    }
+    let (text, exercise) = read_exercise("scenario check", arg)?;
+    let injects = exercise.scenario.timeline.len();
+    let (hints, minutes, title) = (
+        exercise.hints.len(),
+        exercise.scenario.minutes,
+        exercise.title.clone(),
+    );
+    RunSetup::for_exercise(exercise, 1)
+        .map_err(|(name, e)| exercise_param_refused(arg, &text, &name, e))?;
+    Ok(format!(
+        "{}\n",
+        Message::new(M::CliExerciseChecked)
+            .given("path", arg)
+            .given("title", title)
+            .given(
+                "minutes",
+                minutes.map_or_else(|| "endless".to_string(), |m| m.to_string())
+            )
+            .int("injects", injects as i64)
+            .int("hints", hints as i64)
+    ))
 }
 
 fn scenario_arg(pairs: &[(&str, &str)]) -> Result<scenario::Scenario, Failure> {
@@ -625,8 +757,8 @@ fn actions_arg(pairs: &[(&str, &str)], minutes: u32) -> Result<Vec<Action>, Fail
 
 /// The run's set-up: model parameters, the policy and the policies' parameters, from `--set`
 /// and `--elastic-config`.
-fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunSetup, Failure> {
-    let mut setup = RunSetup::new(scenario, seed);
+fn setup(pairs: &[(&str, &str)], seed: u32) -> Result<RunSetup, Failure> {
+    let mut setup = exercise_arg(pairs, seed)?;
     if let Some(path) = single(pairs, "--elastic-config")? {
         let text = read_config("--elastic-config", path)?;
         let (config, _) =
@@ -650,35 +782,9 @@ fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunS
             ));
         }
         given.push((name, value));
-        setup.set(name, value).map_err(|e| {
-            Failure::Usage(match e {
-                SetError::UnknownId(e) if e.kind != "autoscaler" => {
-                    Message::new(M::CliSetUnknownChoice)
-                        .given("name", name)
-                        .given("given", value)
-                        .codes("allowed", e.allowed.to_vec())
-                }
-                SetError::UnknownId(_) => Message::new(M::CliSetUnknownPolicy)
-                    .given("given", value)
-                    .codes("allowed", PolicyId::NAMES.to_vec()),
-                SetError::UnknownName { .. } => Message::new(M::CliSetUnknownName)
-                    .given("name", name)
-                    .codes("model", ModelParams::SPECS.iter().map(|s| s.name).collect())
-                    .given(
-                        "prefixes",
-                        PolicySettings::prefixes()
-                            .iter()
-                            .map(|p| format!("{p}.*"))
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    ),
-                SetError::NotANumber { spec, .. } => Message::new(M::CliSetNotANumber)
-                    .given("name", name)
-                    .given("given", value)
-                    .msg("allowed", spec.allowed()),
-                SetError::Param(e) => Message::new(M::CliSet).msg("error", e.message()),
-            })
-        })?;
+        setup
+            .set(name, value)
+            .map_err(|e| Failure::Usage(set_refused(name, value, e)))?;
     }
     // The rules between parameters, once every one is set: the order of the --set
     // arguments never matters, and the error names one the person gave.
@@ -689,32 +795,58 @@ fn setup(pairs: &[(&str, &str)], scenario: ScenarioId, seed: u32) -> Result<RunS
     Ok(setup)
 }
 
+/// Why `--set NAME=VALUE` (or an exercise's run parameter) was refused, naming what is allowed.
+fn set_refused(name: &str, value: &str, e: SetError) -> Message {
+    match e {
+        SetError::UnknownId(e) if e.kind != "autoscaler" => Message::new(M::CliSetUnknownChoice)
+            .given("name", name)
+            .given("given", value)
+            .codes("allowed", e.allowed.to_vec()),
+        SetError::UnknownId(_) => Message::new(M::CliSetUnknownPolicy)
+            .given("given", value)
+            .codes("allowed", PolicyId::NAMES.to_vec()),
+        SetError::UnknownName { .. } => Message::new(M::CliSetUnknownName)
+            .given("name", name)
+            .codes("model", ModelParams::SPECS.iter().map(|s| s.name).collect())
+            .given(
+                "prefixes",
+                PolicySettings::prefixes()
+                    .iter()
+                    .map(|p| format!("{p}.*"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+        SetError::NotANumber { spec, .. } => Message::new(M::CliSetNotANumber)
+            .given("name", name)
+            .given("given", value)
+            .msg("allowed", spec.allowed()),
+        SetError::Param(e) => Message::new(M::CliSet).msg("error", e.message()),
+    }
+}
+
 /// The debrief's par lines for a scenario and seed: one JSON line each.
 fn par(args: &[String]) -> Result<String, Failure> {
     let pairs = flags(
         args,
         &[
             "--scenario",
+            "--scenario-file",
             "--seed",
             "--minutes",
             "--set",
             "--elastic-config",
         ],
     )?;
-    let scenario = scenario_arg(&pairs)?;
     let seed = parse_u32("--seed", required(&pairs, "--seed")?, 0, u32::MAX)?;
-    let minutes = match single(&pairs, "--minutes")? {
-        Some(v) => parse_u32("--minutes", v, 1, MAX_MINUTES)?,
-        None => scenario.minutes.unwrap_or(240),
-    };
-    let setup = setup(&pairs, scenario.id, seed)?;
+    let setup = setup(&pairs, seed)?;
+    let minutes = minutes_arg(&pairs, &setup)?;
     let weight = minute_weight(&setup)?;
     check_long_minutes("par", minutes, weight)?;
     // With regions, two more runs follow the search: failover off, outlier detection only.
     let regional_runs = if regions(&setup)? > 1 { 2 } else { 0 };
     let mut progress = Progress::new(
         "par",
-        oncall_sim::par::most_replays(scenario.id) + regional_runs,
+        oncall_sim::par::most_replays_of(&setup) + regional_runs,
         minutes,
         weight,
     );
@@ -752,6 +884,7 @@ fn postmortem(args: &[String]) -> Result<String, Failure> {
         args,
         &[
             "--scenario",
+            "--scenario-file",
             "--seed",
             "--minutes",
             "--action",
@@ -759,20 +892,16 @@ fn postmortem(args: &[String]) -> Result<String, Failure> {
             "--elastic-config",
         ],
     )?;
-    let scenario = scenario_arg(&pairs)?;
     let seed = parse_u32("--seed", required(&pairs, "--seed")?, 0, u32::MAX)?;
-    let minutes = match single(&pairs, "--minutes")? {
-        Some(v) => parse_u32("--minutes", v, 1, MAX_MINUTES)?,
-        None => scenario.minutes.unwrap_or(240),
-    };
-    let mut setup = setup(&pairs, scenario.id, seed)?;
+    let mut setup = setup(&pairs, seed)?;
+    let minutes = minutes_arg(&pairs, &setup)?;
     setup.actions = actions_arg(&pairs, minutes)?;
     let weight = minute_weight(&setup)?;
     check_long_minutes("postmortem", minutes, weight)?;
     let refused = |e: oncall_sim::params::ParamError| {
         Failure::Usage(Message::new(M::CliSet).msg("error", e.message()))
     };
-    let runs = 1 + oncall_sim::par::most_replays(scenario.id);
+    let runs = 1 + oncall_sim::par::most_replays_of(&setup);
     let mut progress = Progress::new("postmortem", runs, minutes, weight);
     let outcome = setup.run(minutes).map_err(refused)?;
     progress.runs_done(1, runs);
@@ -792,6 +921,7 @@ fn compare_policies(args: &[String]) -> Result<String, Failure> {
         args,
         &[
             "--scenario",
+            "--scenario-file",
             "--seed",
             "--minutes",
             "--policies",
@@ -800,12 +930,9 @@ fn compare_policies(args: &[String]) -> Result<String, Failure> {
             "--elastic-config",
         ],
     )?;
-    let scenario = scenario_arg(&pairs)?;
     let seed = parse_u32("--seed", required(&pairs, "--seed")?, 0, u32::MAX)?;
-    let minutes = match single(&pairs, "--minutes")? {
-        Some(v) => parse_u32("--minutes", v, 1, MAX_MINUTES)?,
-        None => scenario.minutes.unwrap_or(240),
-    };
+    let mut setup = setup(&pairs, seed)?;
+    let minutes = minutes_arg(&pairs, &setup)?;
     let policies: Vec<PolicyId> = match single(&pairs, "--policies")? {
         Some(list) => list
             .split(',')
@@ -831,7 +958,6 @@ fn compare_policies(args: &[String]) -> Result<String, Failure> {
             Message::new(M::CliPoliciesTwice).given("given", twice.as_str()),
         ));
     }
-    let mut setup = setup(&pairs, scenario.id, seed)?;
     if setup.policy != autoscale::DEFAULT_POLICY {
         return Err(Failure::Usage(Message::new(M::CliAutoscalerWithCompare)));
     }

@@ -133,6 +133,10 @@ pub fn template(id: MessageId) -> &'static str {
         CliHealthEndpoints | CliHealthSources | CliHealthNeedsOne => cli_template(id),
         CliDesEventCap | CliMinutesRequestMode | CliProgressStart | CliProgressStartRun
         | CliProgressRuns | CliProgressMinutes => cli_template(id),
+        CliScenarioUnknown | CliScenarioNeedsSubcommand | CliScenarioNeedsArgument
+        | CliScenarioOrFile | CliExerciseError | CliExerciseErrorAt | CliExerciseChecked => {
+            cli_template(id)
+        }
         CliHealthSourcesAlone | CliHealthNoEndpoints | CliChoiceCountLeastRequest => {
             cli_template(id)
         }
@@ -412,7 +416,7 @@ fn exercise_template(id: MessageId) -> &'static str {
         ExerciseEmpty => "must not be empty",
         ExerciseOutOfRange => "{given} is not allowed: must be {allowed}",
         ExerciseFormat => "must be \"{expected}\"",
-        ExerciseNewer => "version {version} is newer than this program reads (version {supported}); update the simulator or export the exercise again",
+        ExerciseNewer => "version {version} is newer than this program reads (version {supported}): open it with a newer simulator",
         ExerciseId => "may contain only lower-case letters, digits and hyphens (at most 40)",
         ExerciseStart => "\"{given}\" is not a time of day: write HH:MM, from 00:00 to 23:59",
         ExerciseUnknownValue => "\"{given}\" is not allowed; allowed: {allowed}",
@@ -420,7 +424,7 @@ fn exercise_template(id: MessageId) -> &'static str {
         ExerciseBadParam => "{detail}",
         ExerciseTooMany => "has too many items: at most {max}",
         ExerciseUnknownFault => "unknown fault kind \"{given}\"; allowed: {allowed}",
-        ExerciseAfterEnd => "minute {minute} is past the end of the exercise (it lasts {minutes} minutes: minutes 0 to {minutes} − 1)",
+        ExerciseAfterEnd => "minute {minute} is past the end of the exercise: it lasts {minutes} minutes, 0 to {last}",
         ExerciseNoRegion => "region {region} does not exist: the exercise runs {regions} region(s), numbered from 0",
         ExerciseNeedsRequests => "the fault {fault} needs the request engine: set service.engine to \"requests\"",
         ExerciseOverlap => "this {fault} may overlap in time with timeline[{other}]: two of this kind cannot hold at once",
@@ -442,18 +446,23 @@ fn cli_template(id: MessageId) -> &'static str {
     match id {
         CliUsage => "usage:
   oncall-sim scenarios
-  oncall-sim run --scenario ID --seed N --minutes M [--action MINUTE:NAME[=VALUE]]...
+  oncall-sim run (--scenario ID | --scenario-file FILE) --seed N --minutes M
+                 [--action MINUTE:NAME[=VALUE]]...
                  [--set NAME=VALUE]... [--elastic-config FILE] [--format jsonl|csv] [--events FILE]
                  [--regions FILE]
-  oncall-sim compare --scenario ID --seed N [--policies A,B,...] [--minutes M]
+  oncall-sim compare (--scenario ID | --scenario-file FILE) --seed N [--policies A,B,...] [--minutes M]
                  [--action MINUTE:NAME[=VALUE]]... [--set NAME=VALUE]... [--elastic-config FILE]
   oncall-sim config check FILE
   oncall-sim config export FILE
+  oncall-sim scenario check FILE
+  oncall-sim scenario export ID
   oncall-sim health --endpoints HEALTHY/TOTAL [--healthy-percent P] [--min-healthy M]
   oncall-sim health --sources STATE,STATE,...
   oncall-sim queue --servers N --arrival-rate L --service-time S [--within T] [--timeout T]
-  oncall-sim par --scenario ID --seed N [--minutes M] [--set NAME=VALUE]... [--elastic-config FILE]
-  oncall-sim postmortem --scenario ID --seed N [--minutes M] [--action MINUTE:NAME[=VALUE]]...
+  oncall-sim par (--scenario ID | --scenario-file FILE) --seed N [--minutes M] [--set NAME=VALUE]...
+                 [--elastic-config FILE]
+  oncall-sim postmortem (--scenario ID | --scenario-file FILE) --seed N [--minutes M]
+                 [--action MINUTE:NAME[=VALUE]]...
                  [--set NAME=VALUE]... [--elastic-config FILE]
   oncall-sim lb --policy ring-hash|maglev --hosts N [--remove K] [--keys K] [--table-size M]
   oncall-sim des --servers N --arrival-rate L --service-time S --customers K [--instances I]
@@ -519,11 +528,18 @@ fn cli_template(id: MessageId) -> &'static str {
         CliConfigUnknown => "config {given:?} is unknown; allowed: config check FILE, config export FILE",
         CliConfigNeedsSubcommand => "config needs a subcommand: config check FILE or config export FILE",
         CliConfigNeedsFile => "config: a FILE is required",
+        CliScenarioUnknown => "scenario {given:?} is unknown; allowed: scenario check FILE, scenario export ID",
+        CliScenarioNeedsSubcommand => "scenario needs a subcommand: scenario check FILE or scenario export ID",
+        CliScenarioNeedsArgument => "scenario {command}: {what} is required",
+        CliScenarioOrFile => "give --scenario ID or --scenario-file FILE, not both",
+        CliExerciseError => "{path}: line {line}, column {column}, {field}: {error}",
+        CliExerciseErrorAt => "{path}: line {line}, column {column}: {error}",
+        CliExerciseChecked => "{path}: a valid exercise, \"{title}\": {minutes} minutes, {injects} injects, {hints} hints",
         CliNote => "note: {note}",
         CliSetTwice => "--set {name} given more than once ({first:?} and {second:?}); give each parameter once",
         CliPoliciesTwice => "--policies lists {given:?} more than once; list each policy once",
         CliCannotWriteOutput => "cannot write the output: {error}",
-        CliFileTooLarge => "{flag} {path:?} is larger than {max} bytes; a configuration is a few kilobytes",
+        CliFileTooLarge => "{flag} {path:?} is larger than {max} bytes; a configuration or an exercise file is a few kilobytes",
         CliLbPolicies => "ring-hash or maglev",
         CliLbTableSizeNotPrime => "--table-size {given:?} is not a prime number; Maglev's table size must be a prime from 2 to {max} (Envoy's default is 65537)",
         CliLbTooManyHosts => "--hosts {hosts} is more than the Maglev table's {size} slots; every host needs a slot: use at most {size} hosts or a larger prime --table-size",

@@ -75,7 +75,7 @@ const fn fixed(name: &'static str, kind: FieldKind, lo: f64, hi: f64) -> Field {
 
 use FieldKind::{Minute, Number, Whole};
 
-const AT: Field = drawn("at", Minute, 0.0, 1440.0);
+const AT: Field = drawn("at", Minute, 0.0, 1439.0);
 const MINUTES: Field = drawn("minutes", Whole, 1.0, 1440.0);
 const REGION: Field = fixed("region", Whole, 0.0, 2.0);
 

@@ -7,7 +7,7 @@ use core::fmt;
 
 use super::faults::{self, FaultKind, FieldKind, Span};
 use super::{Exercise, Hint, HintTrigger, Objectives, Step, When};
-use crate::action::{ActionKind, Settings, ACTION_NAMES};
+use crate::action::{ActionKind, Settings};
 use crate::ids::ScenarioId;
 use crate::json::{self, Map, Number, Value};
 use crate::message::{Message, MessageId};
@@ -54,6 +54,17 @@ const OBJECTIVE_FIELDS: &[&str] = &[
 const HINT_WHEN: &[&str] = &["paged_without_action", "budget_below"];
 const STEP_WHEN: &[&str] = &["page", "first_errors"];
 const STEP_FIELDS: &[&str] = &["when", "action"];
+/// The controls an exercise may set at the start (the actions that set a value).
+const CONTROLS: &[&str] = &[
+    "min_instances",
+    "autoscaling",
+    "target_utilization",
+    "cache_ttl_s",
+    "shed_low_priority",
+    "heavy_feature",
+    "lb",
+    "hedge",
+];
 
 /// Why a file is not a valid exercise, and where.
 #[derive(Clone, Debug, PartialEq)]
@@ -349,7 +360,11 @@ fn start(v: &Value, path: &[json::Step]) -> Read<u32> {
         .as_str()
         .ok_or_else(|| problem(path, wrong_type("string")))?;
     let parsed = s.split_once(':').and_then(|(h, m)| {
-        let whole = |t: &str| (t.len() == 2).then(|| t.parse::<u32>().ok()).flatten();
+        let whole = |t: &str| {
+            (t.len() == 2 && t.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| t.parse::<u32>().ok())
+                .flatten()
+        };
         Some((whole(h)?, whole(m)?))
     });
     match parsed {
@@ -397,25 +412,21 @@ fn value_text(v: &Value, path: &[json::Step]) -> Read<String> {
         Value::String(s) => Ok(s.clone()),
         Value::Number(_) => Ok(v.to_string()),
         Value::Bool(b) => Ok(if *b { "on" } else { "off" }.to_string()),
-        _ => Err(problem(path, wrong_type("number or string"))),
+        _ => Err(problem(path, wrong_type("number, string, true or false"))),
     }
 }
 
 fn controls(v: &Value, path: &[json::Step], settings: &mut Settings) -> Read<()> {
-    let map = object(v, path, ACTION_NAMES)?;
+    let map = object(v, path, CONTROLS)?;
     for (name, value) in map.iter() {
         let p = key(path, name);
-        let action = if matches!(name.as_str(), "warm_cache" | "rollback") {
-            Err(crate::action::ActionError::TakesNoValue { name: name.clone() })
-        } else {
-            ActionKind::parse(&format!("{name}={}", value_text(value, &p)?))
-        }
-        .map_err(|e| {
-            problem(
-                &p,
-                Message::new(MessageId::ExerciseBadControl).msg("detail", e.message()),
-            )
-        })?;
+        let action =
+            ActionKind::parse(&format!("{name}={}", value_text(value, &p)?)).map_err(|e| {
+                problem(
+                    &p,
+                    Message::new(MessageId::ExerciseBadControl).msg("detail", e.message()),
+                )
+            })?;
         settings.start_with(action);
     }
     Ok(())
@@ -473,8 +484,9 @@ fn timeline(v: &Value, path: &[json::Step], s: &Scenario) -> Read<Vec<Inject>> {
                     return Err(problem(
                         &fp,
                         Message::new(MessageId::ExerciseAfterEnd)
-                            .num("minute", span.1)
-                            .int("minutes", end),
+                            .int("minute", span.1 as i64)
+                            .int("minutes", end)
+                            .int("last", end.saturating_sub(1)),
                     ));
                 }
             }
@@ -617,7 +629,6 @@ fn objectives(v: &Value, path: &[json::Step]) -> Read<Objectives> {
 }
 
 fn hints(v: &Value, path: &[json::Step], minutes: Option<u32>) -> Read<Vec<Hint>> {
-    let end = f64::from(minutes.unwrap_or(1440).saturating_sub(1));
     list(v, path)?
         .iter()
         .enumerate()
@@ -629,7 +640,17 @@ fn hints(v: &Value, path: &[json::Step], minutes: Option<u32>) -> Read<Vec<Hint>
             let trigger = if map.contains_key("at") {
                 object(item, &p, &["at", "text"])?;
                 let at = map.get("at").unwrap_or(&Value::Null);
-                HintTrigger::At(number(at, &key(&p, "at"), 0.0, end, true)? as u32)
+                let minute = number(at, &key(&p, "at"), 0.0, 1439.0, true)?;
+                if let Some(end) = minutes.filter(|end| minute >= f64::from(*end)) {
+                    return Err(problem(
+                        &key(&p, "at"),
+                        Message::new(MessageId::ExerciseAfterEnd)
+                            .int("minute", minute as i64)
+                            .int("minutes", end)
+                            .int("last", end.saturating_sub(1)),
+                    ));
+                }
+                HintTrigger::At(minute as u32)
             } else {
                 let name = string(required(map, &p, "when")?, &key(&p, "when"), 40)?;
                 match name.as_str() {

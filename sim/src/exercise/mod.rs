@@ -81,6 +81,14 @@ pub struct Exercise {
     pub hints: Vec<Hint>,
 }
 
+/// What a run of an author's exercise needs beyond its parameters: the scenario and the
+/// expected response (the words stay with the [`Exercise`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Custom {
+    pub scenario: Scenario,
+    pub expected: Vec<Step>,
+}
+
 /// The built-in exercises' files, in listing order.
 const BUILTIN_FILES: [(ScenarioId, &str); 7] = [
     (

@@ -39,9 +39,8 @@ const REQUEST_CANDIDATES: &[ActionKind] = &[
     ActionKind::Lb(Routing::RoundRobin),
 ];
 
-/// The controls tried for scenario `id`.
-fn candidates(id: ScenarioId) -> impl Iterator<Item = &'static ActionKind> {
-    let requests = matches!(id, ScenarioId::SlowInstance | ScenarioId::HotKey);
+/// The controls tried: the request engine's too when the scenario runs on it.
+fn candidates(requests: bool) -> impl Iterator<Item = &'static ActionKind> {
     CANDIDATES
         .iter()
         .chain(REQUEST_CANDIDATES.iter().filter(move |_| requests))
@@ -50,8 +49,25 @@ fn candidates(id: ScenarioId) -> impl Iterator<Item = &'static ActionKind> {
 /// The most replays the search for scenario `id` runs: the run left alone, the textbook
 /// response, and each control at each of three moments.
 pub fn most_replays(id: ScenarioId) -> u32 {
-    let controls = u32::try_from(candidates(id).count()).unwrap_or(u32::MAX);
+    most_replays_of(&RunSetup::new(id, 0))
+}
+
+/// The most replays the search for `setup` runs (its scenario's, an author's exercise's
+/// included).
+pub fn most_replays_of(setup: &RunSetup) -> u32 {
+    let controls = u32::try_from(candidates(on_requests(setup)).count()).unwrap_or(u32::MAX);
     2 + 3 * controls
+}
+
+/// Whether `setup`'s scenario runs on the request engine (so that its controls are tried).
+fn on_requests(setup: &RunSetup) -> bool {
+    match &setup.custom {
+        Some(custom) => custom.scenario.engine == crate::params::EngineKind::Requests,
+        None => matches!(
+            setup.scenario,
+            ScenarioId::SlowInstance | ScenarioId::HotKey
+        ),
+    }
 }
 
 /// Which par line.
@@ -79,10 +95,16 @@ pub struct OutcomeLine<K> {
     pub worst_p99_ms: f64,
     /// Fleet cost, $.
     pub cost: f64,
+    /// Minutes from the first fault's start to errors back within the SLO
+    /// ([`crate::summary::minutes_to_mitigate`]); `None` (and left out of the JSON line)
+    /// when they were not by the end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minutes_to_mitigate: Option<u32>,
 }
 
 impl<K> OutcomeLine<K> {
-    pub(crate) fn of(kind: K, outcome: &RunOutcome) -> Self {
+    /// The line of `outcome`, a run under objective `slo`.
+    pub fn of(kind: K, outcome: &RunOutcome, slo: f64) -> Self {
         let s = &outcome.summary;
         Self {
             kind,
@@ -91,6 +113,11 @@ impl<K> OutcomeLine<K> {
             minutes_paging: s.minutes_paging,
             worst_p99_ms: s.worst_p99_ms,
             cost: s.cost,
+            minutes_to_mitigate: crate::summary::minutes_to_mitigate(
+                &outcome.history,
+                slo,
+                outcome.first_fault,
+            ),
         }
     }
 }
@@ -144,6 +171,10 @@ pub struct ParSearch {
 }
 
 impl ParSearch {
+    fn slo(&self) -> f64 {
+        self.setup.params.slo
+    }
+
     /// The search for `setup`'s scenario, seed and settings (its own actions left out) over
     /// `minutes`.
     pub fn new(setup: &RunSetup, minutes: u32) -> Self {
@@ -238,7 +269,7 @@ impl ParSearch {
         }
         if let Some(best) = &self.best {
             self.lines
-                .push(ParLine::of(ParKind::BestSingleAction, best));
+                .push(ParLine::of(ParKind::BestSingleAction, best, self.slo()));
         }
         self.done = true;
     }
@@ -246,7 +277,10 @@ impl ParSearch {
     fn finish(&mut self, stage: Stage, outcome: RunOutcome) {
         match stage {
             Stage::Nothing => self.plan(&outcome),
-            Stage::Textbook => self.lines.push(ParLine::of(ParKind::Textbook, &outcome)),
+            Stage::Textbook => {
+                self.lines
+                    .push(ParLine::of(ParKind::Textbook, &outcome, self.slo()))
+            }
             Stage::Try => {
                 let better = self.best.as_ref().is_none_or(|b| {
                     (outcome.summary.budget_spent, outcome.summary.cost)
@@ -262,7 +296,8 @@ impl ParSearch {
     /// From the run left alone: its line, the textbook response and the single actions to
     /// try (none when it never pages).
     fn plan(&mut self, nothing: &RunOutcome) {
-        self.lines.push(ParLine::of(ParKind::NothingDone, nothing));
+        self.lines
+            .push(ParLine::of(ParKind::NothingDone, nothing, self.slo()));
         let (page, first_errors) = moments(nothing);
         let Some(page) = page else {
             return;
@@ -271,7 +306,9 @@ impl ParSearch {
             When::AtPage => Some(page),
             When::AtFirstErrors => first_errors,
         };
-        let steps: Vec<Action> = textbook(self.setup.scenario)
+        let steps: Vec<Action> = self
+            .setup
+            .expected_response()
             .iter()
             .filter_map(|s| {
                 at(s.when).map(|minute| Action {
@@ -283,11 +320,12 @@ impl ParSearch {
         if !steps.is_empty() {
             self.textbook = Some(steps);
         }
+        let requests = on_requests(&self.setup);
         let mut instants = vec![first_errors.unwrap_or(page), page, page + 10];
         instants.dedup();
         // Tried in order: each moment, each control; kept reversed to pop from the end.
         for &minute in instants.iter().filter(|&&m| m < self.minutes) {
-            for kind in candidates(self.setup.scenario) {
+            for kind in candidates(requests) {
                 self.tries.push(Action {
                     minute,
                     kind: kind.clone(),
@@ -326,6 +364,18 @@ pub fn par_lines(setup: &RunSetup, minutes: u32) -> Result<Vec<ParLine>, ParamEr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_built_in_exercises_on_the_request_engine_are_the_ones_named() {
+        for id in ScenarioId::ALL {
+            let engine = crate::exercise::scenario(*id).engine;
+            assert_eq!(
+                on_requests(&RunSetup::new(*id, 1)),
+                engine == crate::params::EngineKind::Requests,
+                "{id}"
+            );
+        }
+    }
 
     fn spent(lines: &[ParLine], kind: ParKind) -> f64 {
         lines

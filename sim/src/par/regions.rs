@@ -53,7 +53,7 @@ pub fn replay(
     let mut s = setup.clone();
     let regions = s.build()?.region_count();
     s.actions = kind.actions(regions);
-    Ok(ComparisonLine::of(kind, &s.run(minutes)?))
+    Ok(ComparisonLine::of(kind, &s.run(minutes)?, s.params.slo))
 }
 
 /// Both lines, for a run with several regions; none for a run with one.

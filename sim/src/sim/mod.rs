@@ -267,10 +267,11 @@ impl Simulation {
         }
         let model = service_model(scenario, &params, seed, 0);
         let regions = regional::regions_of(scenario, &params, seed, &mut fleet);
+        let drawn = scenario.draw(seed);
         Self {
-            surges: scenario.surges(seed),
-            drifts: scenario.drifts(seed),
-            script: scenario.script(seed),
+            surges: drawn.surges,
+            drifts: drawn.drifts,
+            script: drawn.script,
             bad_severity: 1.0,
             scenario: scenario.clone(),
             seed,
@@ -363,6 +364,18 @@ impl Simulation {
     /// The scripted events this seed drew (the bad deploy, the cache flush).
     pub fn script(&self) -> &[Scripted] {
         &self.script
+    }
+
+    /// The minute the first fault this seed drew starts (a surge's ramp included; a drift
+    /// of the usual traffic is no fault).
+    pub fn first_fault(&self) -> Option<u32> {
+        let scripted = self.script.iter().map(Scripted::minute).min();
+        let surge = self
+            .surges
+            .iter()
+            .map(|s| libm::floor(s.start_min) as u32)
+            .min();
+        scripted.into_iter().chain(surge).min()
     }
 
     /// The (first) traffic drift this seed drew, if the scenario has one.

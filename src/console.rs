@@ -198,17 +198,7 @@ impl Console {
     pub fn settings(&self) -> Settings {
         let mut s = self.sim.settings().clone();
         for kind in &self.pending {
-            match *kind {
-                ActionKind::MinInstances(n) => s.min_instances = n,
-                ActionKind::Autoscaling(on) => s.autoscaling = on,
-                ActionKind::TargetUtilization(x) => s.target_utilization = x,
-                ActionKind::CacheTtlS(n) => s.cache_ttl_s = n,
-                ActionKind::ShedLowPriority(x) => s.shed_low_priority = x,
-                ActionKind::HeavyFeature(on) => s.heavy_feature = on,
-                ActionKind::Lb(lb) => s.lb = lb,
-                ActionKind::Hedge(on) => s.hedge = on,
-                ActionKind::WarmCache | ActionKind::Rollback | ActionKind::Region(_) => {}
-            }
+            s.start_with(kind);
         }
         s
     }

@@ -41,10 +41,11 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The control `action` sets, at this value from the start (an action that sets no
-    /// control, such as a rollback, changes nothing).
-    pub fn start_with(&mut self, action: ActionKind) {
-        match action {
+    /// The control `action` sets, at its value (an action that sets no control, such as a
+    /// rollback, changes nothing): an exercise's controls at the start, and the console's
+    /// controls as they will be once its pending actions apply.
+    pub fn start_with(&mut self, action: &ActionKind) {
+        match *action {
             ActionKind::MinInstances(n) => self.min_instances = n,
             ActionKind::Autoscaling(on) => self.autoscaling = on,
             ActionKind::TargetUtilization(x) => self.target_utilization = x,

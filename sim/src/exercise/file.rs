@@ -427,7 +427,7 @@ fn controls(v: &Value, path: &[json::Step], settings: &mut Settings) -> Read<()>
                     Message::new(MessageId::ExerciseBadControl).msg("detail", e.message()),
                 )
             })?;
-        settings.start_with(action);
+        settings.start_with(&action);
     }
     Ok(())
 }

@@ -7,6 +7,18 @@ use crate::region_action::RegionAction;
 use crate::relations::RelationId;
 use crate::scenario::*;
 
+/// The first inject of kind `$kind` in built-in scenario `$id`'s timeline.
+macro_rules! twist {
+    ($id:expr, $kind:ident) => {
+        get($id)
+            .first(|i| match i {
+                Inject::$kind(d) => Some(*d),
+                _ => None,
+            })
+            .unwrap()
+    };
+}
+
 #[test]
 fn every_id_resolves() {
     assert_eq!(crate::exercise::scenarios().len(), 7);
@@ -17,14 +29,7 @@ fn every_id_resolves() {
 }
 
 fn deploy(seed: u32) -> (u32, u32, f64) {
-    match get(ScenarioId::BadDeploy)
-        .first(|i| match i {
-            Inject::BadDeploy(d) => Some(*d),
-            _ => None,
-        })
-        .unwrap()
-        .draw(seed)
-    {
+    match twist!(ScenarioId::BadDeploy, BadDeploy).draw(seed) {
         Scripted::Deploy {
             minute,
             bad,
@@ -39,14 +44,7 @@ fn deploy(seed: u32) -> (u32, u32, f64) {
 }
 
 fn flush(seed: u32) -> (u32, f64) {
-    match get(ScenarioId::CacheFlush)
-        .first(|i| match i {
-            Inject::CacheFlush(d) => Some(*d),
-            _ => None,
-        })
-        .unwrap()
-        .draw(seed)
-    {
+    match twist!(ScenarioId::CacheFlush, CacheFlush).draw(seed) {
         Scripted::CacheFlush { minute, share } => (minute, share),
         other => panic!("{other:?}"),
     }
@@ -57,12 +55,7 @@ fn twists_are_the_same_for_a_seed_and_differ_across_seeds() {
     for seed in [7, 42, 1] {
         assert_eq!(deploy(seed), deploy(seed));
         assert_eq!(flush(seed), flush(seed));
-        let drift = get(ScenarioId::FreePlay)
-            .first(|i| match i {
-                Inject::TrafficDrift(d) => Some(*d),
-                _ => None,
-            })
-            .unwrap();
+        let drift = twist!(ScenarioId::FreePlay, TrafficDrift);
         assert_eq!(drift.draw(seed), drift.draw(seed));
         let s = get(ScenarioId::BadDeploy);
         assert_eq!(s.script(seed), s.script(seed));
@@ -74,12 +67,7 @@ fn twists_are_the_same_for_a_seed_and_differ_across_seeds() {
     assert_ne!(deploy(7).0, deploy(42).0);
     assert_ne!(flush(7), flush(42));
     assert_ne!(flush(7).0, flush(42).0);
-    let drift = get(ScenarioId::FreePlay)
-        .first(|i| match i {
-            Inject::TrafficDrift(d) => Some(*d),
-            _ => None,
-        })
-        .unwrap();
+    let drift = twist!(ScenarioId::FreePlay, TrafficDrift);
     assert_ne!(drift.draw(7), drift.draw(42));
     // The other scenarios have no script.
     assert!(get(ScenarioId::FreePlay).script(7).is_empty());
@@ -88,24 +76,9 @@ fn twists_are_the_same_for_a_seed_and_differ_across_seeds() {
 
 #[test]
 fn twists_stay_within_their_ranges_and_cover_them() {
-    let d = get(ScenarioId::BadDeploy)
-        .first(|i| match i {
-            Inject::BadDeploy(d) => Some(*d),
-            _ => None,
-        })
-        .unwrap();
-    let f = get(ScenarioId::CacheFlush)
-        .first(|i| match i {
-            Inject::CacheFlush(d) => Some(*d),
-            _ => None,
-        })
-        .unwrap();
-    let r = get(ScenarioId::FreePlay)
-        .first(|i| match i {
-            Inject::TrafficDrift(d) => Some(*d),
-            _ => None,
-        })
-        .unwrap();
+    let d = twist!(ScenarioId::BadDeploy, BadDeploy);
+    let f = twist!(ScenarioId::CacheFlush, CacheFlush);
+    let r = twist!(ScenarioId::FreePlay, TrafficDrift);
     let mut starts = std::collections::BTreeSet::new();
     let mut lengths = std::collections::BTreeSet::new();
     let mut flush_minutes = std::collections::BTreeSet::new();
@@ -145,36 +118,11 @@ fn twists_stay_within_their_ranges_and_cover_them() {
 #[test]
 fn the_sources_panel_states_the_ranges_the_scenarios_draw_from() {
     let text = crate::catalog::relations_en::texts(RelationId::ScenarioTwists).formula;
-    let d = get(ScenarioId::BadDeploy)
-        .first(|i| match i {
-            Inject::BadDeploy(d) => Some(*d),
-            _ => None,
-        })
-        .unwrap();
-    let f = get(ScenarioId::CacheFlush)
-        .first(|i| match i {
-            Inject::CacheFlush(d) => Some(*d),
-            _ => None,
-        })
-        .unwrap();
-    let r = get(ScenarioId::FreePlay)
-        .first(|i| match i {
-            Inject::TrafficDrift(d) => Some(*d),
-            _ => None,
-        })
-        .unwrap();
-    let v = get(ScenarioId::ViralSurge)
-        .first(|i| match i {
-            Inject::TrafficSurge(d) => Some(*d),
-            _ => None,
-        })
-        .unwrap();
-    let o = get(ScenarioId::RegionalOutage)
-        .first(|i| match i {
-            Inject::RegionFailure(d) => Some(*d),
-            _ => None,
-        })
-        .unwrap();
+    let d = twist!(ScenarioId::BadDeploy, BadDeploy);
+    let f = twist!(ScenarioId::CacheFlush, CacheFlush);
+    let r = twist!(ScenarioId::FreePlay, TrafficDrift);
+    let v = twist!(ScenarioId::ViralSurge, TrafficSurge);
+    let o = twist!(ScenarioId::RegionalOutage, RegionFailure);
     assert_eq!(o.zone_outage_chance, 0.75, "3 seeds in 4");
     for needle in [
         format!(
@@ -203,24 +151,14 @@ fn the_sources_panel_states_the_ranges_the_scenarios_draw_from() {
         ),
         format!("back after {}–{} min", o.duration_min.0, o.duration_min.1),
         {
-            let d = get(ScenarioId::SlowInstance)
-                .first(|i| match i {
-                    Inject::SlowInstance(d) => Some(*d),
-                    _ => None,
-                })
-                .unwrap();
+            let d = twist!(ScenarioId::SlowInstance, SlowInstance);
             format!(
                 "one of {} instances at minute {}–{} (11:58–12:05) for {}–{} min, service times ×{}–×{}",
                 d.among, d.start_min.0, d.start_min.1, d.minutes.0, d.minutes.1, d.factor.0, d.factor.1
             )
         },
         {
-            let d = get(ScenarioId::HotKey)
-                .first(|i| match i {
-                    Inject::HotKey(d) => Some(*d),
-                    _ => None,
-                })
-                .unwrap();
+            let d = twist!(ScenarioId::HotKey, HotKey);
             format!(
                 "at minute {}–{} (11:48–11:55) for {}–{} min, carrying {}–{} %",
                 d.start_min.0,
@@ -239,24 +177,14 @@ fn the_sources_panel_states_the_ranges_the_scenarios_draw_from() {
 
 #[test]
 fn surge_depends_on_seed_only() {
-    let d = get(ScenarioId::ViralSurge)
-        .first(|i| match i {
-            Inject::TrafficSurge(d) => Some(*d),
-            _ => None,
-        })
-        .unwrap();
+    let d = twist!(ScenarioId::ViralSurge, TrafficSurge);
     assert_eq!(d.draw(1), d.draw(1));
     assert_ne!(d.draw(1), d.draw(2));
 }
 
 #[test]
 fn the_same_seed_gives_the_same_failure_and_others_differ() {
-    let d = get(ScenarioId::RegionalOutage)
-        .first(|i| match i {
-            Inject::RegionFailure(d) => Some(*d),
-            _ => None,
-        })
-        .unwrap();
+    let d = twist!(ScenarioId::RegionalOutage, RegionFailure);
     assert_eq!(d.draw(7), d.draw(7));
     let mut kinds = std::collections::BTreeSet::new();
     for seed in 0..200u32 {

@@ -776,47 +776,32 @@ pub fn write(exercise: &Exercise) -> String {
 }
 
 fn controls_value(settings: &Settings) -> Map {
-    let defaults = Settings::default();
-    let on_off = |b: bool| Value::from(if b { "on" } else { "off" });
-    let mut map = Map::new();
-    let mut differs = |name: &str, same: bool, v: Value| {
-        if !same {
-            put(&mut map, name, v);
-        }
-    };
     let s = settings;
-    differs(
-        "min_instances",
-        s.min_instances == defaults.min_instances,
-        num(f64::from(s.min_instances)),
-    );
-    differs(
-        "autoscaling",
-        s.autoscaling == defaults.autoscaling,
-        on_off(s.autoscaling),
-    );
-    differs(
-        "target_utilization",
-        s.target_utilization == defaults.target_utilization,
-        num(s.target_utilization),
-    );
-    differs(
-        "cache_ttl_s",
-        s.cache_ttl_s == defaults.cache_ttl_s,
-        num(f64::from(s.cache_ttl_s)),
-    );
-    differs(
-        "shed_low_priority",
-        s.shed_low_priority == defaults.shed_low_priority,
-        num(s.shed_low_priority),
-    );
-    differs(
-        "heavy_feature",
-        s.heavy_feature == defaults.heavy_feature,
-        on_off(s.heavy_feature),
-    );
-    differs("lb", s.lb == defaults.lb, s.lb.to_string().as_str().into());
-    differs("hedge", s.hedge == defaults.hedge, on_off(s.hedge));
+    let mut map = Map::new();
+    for action in [
+        ActionKind::MinInstances(s.min_instances),
+        ActionKind::Autoscaling(s.autoscaling),
+        ActionKind::TargetUtilization(s.target_utilization),
+        ActionKind::CacheTtlS(s.cache_ttl_s),
+        ActionKind::ShedLowPriority(s.shed_low_priority),
+        ActionKind::HeavyFeature(s.heavy_feature),
+        ActionKind::Lb(s.lb),
+        ActionKind::Hedge(s.hedge),
+    ] {
+        // Only the controls that differ from the defaults are written.
+        let mut set = Settings::default();
+        set.start_with(&action);
+        if set == Settings::default() {
+            continue;
+        }
+        let code = action.encode();
+        let value = code.split_once('=').map_or("", |(_, v)| v);
+        let value = match value.parse::<f64>() {
+            Ok(x) => num(x),
+            Err(_) => value.into(),
+        };
+        put(&mut map, action.name(), value);
+    }
     map
 }
 

@@ -131,12 +131,26 @@ pub fn builtin_text(id: ScenarioId) -> &'static str {
 
 /// Built-in exercise `id`, read from its file. The files are part of the program and a
 /// test reads each of them, so reading cannot fail at run time.
+/// Each file is read once, on first use.
 #[cfg(feature = "extended")]
 pub fn builtin(id: ScenarioId) -> Exercise {
-    let mut exercise = file::read(builtin_text(id))
-        .unwrap_or_else(|e| panic!("built-in exercise {id} does not read: {e}"));
-    exercise.scenario.id = id;
-    exercise
+    static READ: std::sync::OnceLock<Vec<Exercise>> = std::sync::OnceLock::new();
+    let all = READ.get_or_init(|| {
+        BUILTIN_FILES
+            .iter()
+            .map(|(id, text)| {
+                let mut exercise = file::read(text)
+                    .unwrap_or_else(|e| panic!("built-in exercise {id} does not read: {e}"));
+                exercise.scenario.id = *id;
+                exercise
+            })
+            .collect()
+    });
+    let index = BUILTIN_FILES
+        .iter()
+        .position(|(i, _)| *i == id)
+        .unwrap_or(0);
+    all[index].clone()
 }
 
 /// The scenario of built-in exercise `id`, as its file says.

@@ -190,6 +190,8 @@ ids! {
         ExerciseNeedsRequests = "exercise.needs_requests",
         ExerciseOverlap = "exercise.overlap",
         ExerciseRange = "exercise.range",
+        ExerciseLinkTooLong = "exercise.link_too_long",
+        ExerciseLinkBroken = "exercise.link_broken",
         // The command line.
         CliUsage = "cli.usage",
         CliUnknownCommand = "cli.unknown_command",

@@ -34,6 +34,10 @@ pub struct ShareState {
     pub actions: Vec<Action>,
     /// Minutes simulated when the link was made.
     pub minute: Option<u32>,
+    /// An author's exercise, run instead of `scenario` (it travels in the link's fragment:
+    /// [`crate::exercise::link`]); its parameters are the base the link's own apply over.
+    #[cfg(feature = "extended")]
+    pub exercise: Option<std::sync::Arc<crate::exercise::Exercise>>,
 }
 
 impl Default for ShareState {
@@ -46,6 +50,8 @@ impl Default for ShareState {
             policy: PolicySettings::default(),
             actions: Vec::new(),
             minute: None,
+            #[cfg(feature = "extended")]
+            exercise: None,
         }
     }
 }
@@ -138,7 +144,15 @@ impl ShareState {
                 ActionKind::Region(_) | ActionKind::Lb(_) | ActionKind::Hedge(_)
             )
         });
-        requests || regions || routed || acts || self.sets_engine_params()
+        requests || regions || routed || acts || self.sets_engine_params() || self.custom()
+    }
+
+    /// Whether an author's exercise runs (only the extended build reads them).
+    fn custom(&self) -> bool {
+        #[cfg(feature = "extended")]
+        return self.exercise.is_some();
+        #[cfg(not(feature = "extended"))]
+        false
     }
 
     /// Whether the run sets one of the request engine's own parameters
@@ -159,7 +173,16 @@ impl ShareState {
     /// hold names the rule and the values, and sends the parameters of the link that break
     /// it back to their defaults; every other value is kept.
     pub fn from_pairs(pairs: &[(String, String)]) -> (Self, Vec<Notice>, Vec<(String, String)>) {
-        let mut state = Self::default();
+        Self::from_pairs_over(Self::default(), pairs)
+    }
+
+    /// Reads decoded query pairs over `base` (an author's exercise's state,
+    /// [`ShareState::of_exercise`]): the link's parameters apply over the base's.
+    pub fn from_pairs_over(
+        base: Self,
+        pairs: &[(String, String)],
+    ) -> (Self, Vec<Notice>, Vec<(String, String)>) {
+        let mut state = base;
         let mut setup = state.setup(0);
         let mut notices = Notices::default();
         let mut rest = Vec::new();
@@ -214,7 +237,11 @@ impl ShareState {
         }
         keep_policy_rules(&mut setup, &mut given, &mut notices);
         keep_hedging_rule(&mut setup, pairs, &mut notices);
-        state.scenario = setup.scenario;
+        state.scenario = if state.custom() {
+            ScenarioId::FreePlay
+        } else {
+            setup.scenario
+        };
         state.autoscaler = setup.policy;
         state.params = setup.params;
         state.policy = setup.policies;
@@ -224,12 +251,18 @@ impl ShareState {
     }
 
     /// The pairs that reproduce this state (parameters only where they differ from defaults).
+    /// An author's exercise's parameters are its base: only those the link changes are
+    /// written, and the scenario is the exercise (in the fragment), not a query pair.
     pub fn to_pairs(&self) -> Vec<(String, String)> {
-        let mut pairs = vec![("scenario".to_string(), self.scenario.to_string())];
+        let base = self.base();
+        let mut pairs = Vec::new();
+        if !self.custom() {
+            pairs.push(("scenario".to_string(), self.scenario.to_string()));
+        }
         if let Some(seed) = self.seed {
             pairs.push(("seed".into(), seed.to_string()));
         }
-        let defaults = ModelParams::default();
+        let defaults = &base.params;
         for spec in ModelParams::SPECS {
             let (v, d) = (self.params.get(spec.name), defaults.get(spec.name));
             if v != d {
@@ -260,10 +293,10 @@ impl ShareState {
             ));
         }
         pairs.extend(self.params.extended_choice_pairs());
-        if self.autoscaler != autoscale::DEFAULT_POLICY {
+        if self.autoscaler != base.policy {
             pairs.push(("autoscaler".into(), self.autoscaler.to_string()));
         }
-        let policy_defaults = PolicySettings::default();
+        let policy_defaults = &base.policies;
         for spec in PolicySettings::all_specs() {
             let v = self.policy.get(spec.name);
             if v != policy_defaults.get(spec.name) {
@@ -282,17 +315,57 @@ impl ShareState {
         pairs
     }
 
+    /// The set-up every link starts from: the defaults, or an author's exercise's.
+    fn base(&self) -> RunSetup {
+        #[cfg(feature = "extended")]
+        if let Some(exercise) = &self.exercise {
+            if let Ok(setup) = RunSetup::for_exercise(exercise.as_ref().clone(), 0) {
+                return setup;
+            }
+        }
+        RunSetup::new(ScenarioId::FreePlay, 0)
+    }
+
+    /// The state of author's exercise `exercise` before a link's pairs: its parameters set,
+    /// no seed, no actions. A parameter the core refuses gives its name and why.
+    #[cfg(feature = "extended")]
+    pub fn of_exercise(
+        exercise: std::sync::Arc<crate::exercise::Exercise>,
+    ) -> Result<Self, (String, SetError)> {
+        let setup = RunSetup::for_exercise(exercise.as_ref().clone(), 0)?;
+        Ok(Self {
+            params: setup.params,
+            autoscaler: setup.policy,
+            policy: setup.policies,
+            exercise: Some(exercise),
+            ..Self::default()
+        })
+    }
+
     /// The run this state describes, with `seed`.
     pub fn setup(&self, seed: u32) -> RunSetup {
         RunSetup {
             scenario: self.scenario,
-            custom: None,
+            custom: self.custom_run(),
             seed,
             params: self.params.clone(),
             policy: self.autoscaler,
             policies: self.policy.clone(),
             actions: self.actions.clone(),
         }
+    }
+
+    /// What the core needs of the author's exercise, if one runs.
+    fn custom_run(&self) -> Option<std::sync::Arc<crate::exercise::Custom>> {
+        #[cfg(feature = "extended")]
+        return self.exercise.as_ref().map(|e| {
+            std::sync::Arc::new(crate::exercise::Custom {
+                scenario: e.scenario.clone(),
+                expected: e.expected.clone(),
+            })
+        });
+        #[cfg(not(feature = "extended"))]
+        None
     }
 }
 
@@ -487,6 +560,8 @@ mod tests {
                 Action::parse("14:rollback", 100).unwrap(),
             ],
             minute: Some(30),
+            #[cfg(feature = "extended")]
+            exercise: None,
         };
         let (back, notices, rest) = ShareState::from_pairs(&state.to_pairs());
         assert_eq!(back, state);
@@ -559,5 +634,41 @@ mod extended_tests {
         assert!(state(&[("service_shape", "lognormal")]).needs_extended());
         assert!(state(&[("choice_count", "3")]).needs_extended());
         assert!(!state(&[("keys", "10000")]).needs_extended());
+    }
+
+    /// An author's exercise's link: the query carries only what the run changed (no
+    /// scenario, none of the exercise's own parameters), and reading it over the exercise
+    /// gives the same state and the same run as the exercise's file.
+    #[cfg(feature = "extended")]
+    #[test]
+    fn an_exercises_link_carries_only_what_the_run_changed() {
+        let text = include_str!("../tests/data/exercises/good/cache-flush-at-14.json");
+        let exercise = std::sync::Arc::new(crate::exercise::file::read(text).unwrap());
+        assert!(!exercise.params.is_empty(), "the example sets parameters");
+        let base = ShareState::of_exercise(exercise.clone()).unwrap();
+        assert!(base.needs_extended());
+        let mut state = base.clone();
+        state.seed = Some(5);
+        state.actions = vec![Action::parse("12:rollback", 240).unwrap()];
+        state.minute = Some(20);
+        let pairs = state.to_pairs();
+        let keys: Vec<&str> = pairs.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["seed", "actions", "t"]);
+        let (back, notices, rest) = ShareState::from_pairs_over(base.clone(), &pairs);
+        assert_eq!(back, state);
+        assert!(notices.is_empty() && rest.is_empty());
+        // A link's scenario does not replace the exercise.
+        let (back, _, _) = ShareState::from_pairs_over(base, &pairs_of(&[("scenario", "hot-key")]));
+        assert_eq!(back.scenario, ScenarioId::FreePlay);
+        assert!(back.exercise.is_some());
+        // The same run as the file's.
+        let from_file = RunSetup::for_exercise(exercise.as_ref().clone(), 5).unwrap();
+        let mut from_link = state.setup(5);
+        from_link.actions.clear();
+        assert_eq!(from_link, from_file);
+    }
+
+    fn pairs_of(q: &[(&str, &str)]) -> Vec<(String, String)> {
+        super::owned_pairs(q)
     }
 }

@@ -140,7 +140,7 @@ pub fn template(id: MessageId) -> &'static str {
         CliHealthSourcesAlone | CliHealthNoEndpoints | CliChoiceCountLeastRequest => {
             cli_template(id)
         }
-        ExerciseTooLarge | ExerciseUnknownField | ExerciseWrongType | ExerciseMissing | ExerciseTooLong | ExerciseEmpty | ExerciseOutOfRange | ExerciseFormat | ExerciseNewer | ExerciseId | ExerciseStart | ExerciseUnknownValue | ExerciseBadControl | ExerciseBadParam | ExerciseTooMany | ExerciseUnknownFault | ExerciseAfterEnd | ExerciseNoRegion | ExerciseNeedsRequests | ExerciseOverlap | ExerciseRange => exercise_template(id),
+        ExerciseTooLarge | ExerciseUnknownField | ExerciseWrongType | ExerciseMissing | ExerciseTooLong | ExerciseEmpty | ExerciseOutOfRange | ExerciseFormat | ExerciseNewer | ExerciseId | ExerciseStart | ExerciseUnknownValue | ExerciseBadControl | ExerciseBadParam | ExerciseTooMany | ExerciseUnknownFault | ExerciseAfterEnd | ExerciseNoRegion | ExerciseNeedsRequests | ExerciseOverlap | ExerciseRange | ExerciseLinkTooLong | ExerciseLinkBroken => exercise_template(id),
         ScaleUpPodsNeeded => "must be at least 1 when {other} is {value} (otherwise the HPA never scales up)",
         ScaleUpPercentNeeded => "must be above 0 when {other} is {value} (otherwise the HPA never scales up)",
         // Scaling decisions. Percentages arrive already multiplied by 100; the decimals
@@ -429,6 +429,8 @@ fn exercise_template(id: MessageId) -> &'static str {
         ExerciseNeedsRequests => "the fault {fault} needs the request engine: set service.engine to \"requests\"",
         ExerciseOverlap => "this {fault} may overlap in time with timeline[{other}]: two of this kind cannot hold at once",
         ExerciseRange => "a range is written [lo, hi] with lo ≤ hi",
+        ExerciseLinkTooLong => "the exercise makes a link of {given} characters; a link may carry at most {max}: share the file instead, or shorten the briefing, lesson and hints",
+        ExerciseLinkBroken => "the exercise in this link cannot be read ({detail}): ask for the link again, or for the file",
         _ => "",
     }
 }

@@ -8,6 +8,8 @@
 mod compiled;
 pub mod faults;
 pub mod file;
+#[cfg(feature = "extended")]
+pub mod link;
 
 use crate::action::ActionKind;
 use crate::ids::ScenarioId;

@@ -1,9 +1,8 @@
-(function () {
-  var EXTENDED_SCENARIOS = ['slow-instance', 'hot-key', 'regional-outage'];
-  var q = new URLSearchParams(location.search);
+var EXTENDED_SCENARIOS = ['slow-instance', 'hot-key', 'regional-outage'];
+(function (q, l) {
   var lb = q.get('lb');
-  if (q.get('engine') === 'requests' || q.get('regions') === '2' || q.get('regions') === '3' ||
-      (lb !== null && lb !== 'least-request') || EXTENDED_SCENARIOS.indexOf(q.get('scenario')) >= 0) {
-    location.replace(location.pathname.replace(/[^/]*$/, '') + 'full.html' + location.search + location.hash);
+  if (q.get('engine') == 'requests' || /^[23]$/.test(q.get('regions')) || lb && lb != 'least-request' ||
+      EXTENDED_SCENARIOS.indexOf(q.get('scenario')) >= 0 || /(^#|&)exercise=/.test(l.hash)) {
+    l.replace('full.html' + l.search + l.hash);
   }
-})();
+})(new URLSearchParams(location.search), location);

@@ -102,6 +102,15 @@ impl Console {
         self.seed
     }
 
+    /// The author's exercise the run plays, if it plays one (only the extended build reads
+    /// them).
+    pub fn exercise(&self) -> Option<&oncall_sim::exercise::Exercise> {
+        #[cfg(feature = "extended")]
+        return self.base.exercise.as_deref();
+        #[cfg(not(feature = "extended"))]
+        None
+    }
+
     /// The state the run was built from.
     pub fn base(&self) -> &ShareState {
         &self.base
@@ -275,7 +284,7 @@ impl Console {
     ) -> Result<(), ParamError> {
         self.restart(seed, |state| {
             if let Some(id) = scenario {
-                state.scenario = id;
+                state.choose_scenario(id);
             }
             if let Some(id) = policy {
                 state.autoscaler = id;

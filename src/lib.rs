@@ -22,6 +22,7 @@ pub mod components;
 pub mod console;
 pub mod embed;
 pub mod event_text;
+pub mod files;
 pub mod format;
 pub mod hooks;
 pub mod i18n;

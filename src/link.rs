@@ -224,6 +224,68 @@ pub fn read_link(search: &str) -> Link {
     }
 }
 
+/// Reads the page's link: its query string `search` and, in the extended build, the author's
+/// exercise the page's fragment carries (`#exercise=…`), whose parameters the query's apply
+/// over. An exercise that cannot be read gives one notice naming why, and the query's run
+/// opens without it (every valid parameter kept).
+pub fn read_page_link(search: &str) -> Link {
+    #[cfg(feature = "extended")]
+    if let Some(encoded) =
+        oncall_sim::exercise::link::in_fragment(&crate::url_state::current_fragment())
+    {
+        let opened = oncall_sim::exercise::link::decode(encoded)
+            .map_err(|e| exercise_error_text(&e))
+            .and_then(|exercise| {
+                ShareState::of_exercise(std::sync::Arc::new(exercise))
+                    .map_err(|(field, _)| tf(Msg::ExerciseParamRefused, &[("field", &field)]))
+            });
+        return match opened {
+            Ok(base) => {
+                let (state, notices, rest) =
+                    ShareState::from_pairs_over(base, &parse_query(search));
+                Link {
+                    state,
+                    notices: notices.iter().map(notice_text).collect(),
+                    rest,
+                }
+            }
+            Err(why) => {
+                let mut link = read_link(search);
+                link.notices
+                    .insert(0, tf(Msg::NoticeExerciseLink, &[("reason", &why)]));
+                link
+            }
+        };
+    }
+    read_link(search)
+}
+
+/// An exercise file's or link's refusal: where (line, column, field) and why.
+#[cfg(feature = "extended")]
+pub fn exercise_error_text(e: &oncall_sim::exercise::file::ExerciseError) -> String {
+    let why = core_text(&e.message);
+    if e.field.is_empty() {
+        tf(
+            Msg::ExerciseErrorAt,
+            &[
+                ("line", &e.line.to_string()),
+                ("column", &e.column.to_string()),
+                ("reason", &why),
+            ],
+        )
+    } else {
+        tf(
+            Msg::ExerciseErrorField,
+            &[
+                ("line", &e.line.to_string()),
+                ("column", &e.column.to_string()),
+                ("field", &e.field),
+                ("reason", &why),
+            ],
+        )
+    }
+}
+
 /// The notice for a `t` past the end of the scenario's exercise.
 pub fn minute_beyond_text(value: u32, max: u32) -> String {
     tf(

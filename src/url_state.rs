@@ -18,6 +18,30 @@ pub fn current_search() -> String {
         .unwrap_or_default()
 }
 
+/// The current fragment ("#…", or empty).
+#[cfg(feature = "extended")]
+pub fn current_fragment() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// Gives the page's address `fragment` ("#…", or empty for none) in place: no navigation,
+/// no history entry. The fragment carries an author's exercise; the query, the run.
+#[cfg(feature = "extended")]
+pub fn replace_fragment(fragment: &str) -> Result<(), JsValue> {
+    let window = web_sys::window().ok_or_else(|| JsValue::from_str("no window"))?;
+    let location = window.location();
+    if location.hash()? == fragment {
+        return Ok(());
+    }
+    // An empty fragment would leave a bare "#": the path and query alone drop it.
+    let relative = format!("{}{}{}", location.pathname()?, location.search()?, fragment);
+    window
+        .history()?
+        .replace_state_with_url(&JsValue::NULL, "", Some(&relative))
+}
+
 /// The value of one query parameter of the current page, if present (the last one wins, as in
 /// the core's reading of a link).
 pub fn query_param(name: &str) -> Option<String> {

@@ -142,7 +142,7 @@ impl Postmortem {
     /// ([`par::par_lines`] for the same set-up and minutes; an empty slice leaves out the
     /// comparisons with them).
     pub fn new(setup: &RunSetup, outcome: &RunOutcome, par: &[ParLine]) -> Self {
-        let scenario = crate::exercise::scenario(setup.scenario);
+        let scenario = setup.definition();
         let journal = Journal::new(scenario.clock_min);
         let clock = |minute: u32| journal.clock_at(minute);
         let minutes = u32::try_from(outcome.history.len()).unwrap_or(u32::MAX);

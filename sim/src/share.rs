@@ -254,7 +254,7 @@ impl ShareState {
     /// An author's exercise's parameters are its base: only those the link changes are
     /// written, and the scenario is the exercise (in the fragment), not a query pair.
     pub fn to_pairs(&self) -> Vec<(String, String)> {
-        let base = self.base();
+        let (base_params, base_policy, base_policies) = self.base();
         let mut pairs = Vec::new();
         if !self.custom() {
             pairs.push(("scenario".to_string(), self.scenario.to_string()));
@@ -262,7 +262,7 @@ impl ShareState {
         if let Some(seed) = self.seed {
             pairs.push(("seed".into(), seed.to_string()));
         }
-        let defaults = &base.params;
+        let defaults = &base_params;
         for spec in ModelParams::SPECS {
             let (v, d) = (self.params.get(spec.name), defaults.get(spec.name));
             if v != d {
@@ -293,10 +293,10 @@ impl ShareState {
             ));
         }
         pairs.extend(self.params.extended_choice_pairs());
-        if self.autoscaler != base.policy {
+        if self.autoscaler != base_policy {
             pairs.push(("autoscaler".into(), self.autoscaler.to_string()));
         }
-        let policy_defaults = &base.policies;
+        let policy_defaults = &base_policies;
         for spec in PolicySettings::all_specs() {
             let v = self.policy.get(spec.name);
             if v != policy_defaults.get(spec.name) {
@@ -315,15 +315,20 @@ impl ShareState {
         pairs
     }
 
-    /// The set-up every link starts from: the defaults, or an author's exercise's.
-    fn base(&self) -> RunSetup {
+    /// The parameters every link starts from: the defaults, or an author's exercise's
+    /// (model parameters, autoscaler, policy parameters).
+    fn base(&self) -> (ModelParams, PolicyId, PolicySettings) {
         #[cfg(feature = "extended")]
         if let Some(exercise) = &self.exercise {
             if let Ok(setup) = RunSetup::for_exercise(exercise.as_ref().clone(), 0) {
-                return setup;
+                return (setup.params, setup.policy, setup.policies);
             }
         }
-        RunSetup::new(ScenarioId::FreePlay, 0)
+        (
+            ModelParams::default(),
+            autoscale::DEFAULT_POLICY,
+            PolicySettings::default(),
+        )
     }
 
     /// The state of author's exercise `exercise` before a link's pairs: its parameters set,
@@ -352,6 +357,35 @@ impl ShareState {
             policy: self.autoscaler,
             policies: self.policy.clone(),
             actions: self.actions.clone(),
+        }
+    }
+
+    /// The scenario this state runs: the author's exercise's, or the built-in one's.
+    pub fn definition(&self) -> std::borrow::Cow<'_, crate::scenario::Scenario> {
+        #[cfg(feature = "extended")]
+        if let Some(exercise) = &self.exercise {
+            return std::borrow::Cow::Borrowed(&exercise.scenario);
+        }
+        std::borrow::Cow::Owned(crate::exercise::scenario(self.scenario))
+    }
+
+    /// Whether `other` plays the same author's exercise as this state (or neither plays one).
+    pub fn same_exercise(&self, other: &Self) -> bool {
+        #[cfg(feature = "extended")]
+        return self.exercise == other.exercise;
+        #[cfg(not(feature = "extended"))]
+        {
+            let _ = other;
+            true
+        }
+    }
+
+    /// Runs built-in scenario `id` (an author's exercise, if one ran, is closed).
+    pub fn choose_scenario(&mut self, id: ScenarioId) {
+        self.scenario = id;
+        #[cfg(feature = "extended")]
+        {
+            self.exercise = None;
         }
     }
 

@@ -91,6 +91,29 @@ fn a_ten_megabyte_file_and_an_unknown_run_parameter_are_refused_too() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `scenario link FILE` prints the fragment the console reads: the same exercise comes back
+/// from it, and a file the reader refuses is refused as `check` refuses it.
+#[cfg(feature = "extended")]
+#[test]
+fn link_prints_the_fragment_that_carries_the_exercise() {
+    let file = path("good", "cache-flush-at-14.json");
+    let (code, out, err) = cli(&["scenario", "link", &file]);
+    assert_eq!(code, 0, "{err}");
+    let encoded = out
+        .trim_end()
+        .strip_prefix("#exercise=")
+        .unwrap_or_else(|| panic!("{out}"));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        exercise::link::decode(encoded).unwrap(),
+        file::read(&text).unwrap()
+    );
+    let bad = path("bad", "unknown-fault.json");
+    let (code, out, err) = cli(&["scenario", "link", &bad]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("unknown fault kind"), "{err}");
+}
+
 #[test]
 fn export_gives_the_built_in_files_and_they_check() {
     for id in ScenarioId::ALL {

@@ -15,7 +15,7 @@ use crate::console::Console;
 use crate::embed::{full_page_rest, read_embed, EmbedOptions, Theme};
 use crate::hooks::{use_frame_loop, use_media_query};
 use crate::i18n::{t, tf, Msg};
-use crate::link::{minute_beyond_text, read_link};
+use crate::link::{minute_beyond_text, read_page_link};
 use crate::policy::{ComparisonSlot, PolicySlot};
 use crate::seed::random_seed;
 use crate::url_state::current_search;
@@ -42,14 +42,14 @@ const MAX_FRAME_MEASURES: u32 = 5000;
 /// The whole page: reads the link, reports what was wrong with it, and runs the console.
 #[component]
 pub fn App() -> impl IntoView {
-    let link = read_link(&current_search());
+    let link = read_page_link(&current_search());
     let mut notices = link.notices;
     let (embedding, embed_notices) = read_embed(&link.rest);
     notices.extend(embed_notices);
     mark_document(&embedding);
     provide_context(embedding);
     let seed = link.state.seed.unwrap_or_else(random_seed);
-    let length = oncall_sim::exercise::scenario(link.state.scenario).minutes;
+    let length = link.state.definition().minutes;
     if let (Some(minute), Some(length)) = (link.state.minute, length) {
         if minute > length {
             notices.push(minute_beyond_text(minute, length));
@@ -103,7 +103,9 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
     // On a phone the console is a set of tabs (the stylesheet shows one area at a time).
     let tab = RwSignal::new(PHONE_TABS[0].0);
     // The bare link opens the start view (decided before the link names the seed).
-    let starting = RwSignal::new(opens_start_view(&current_search()));
+    let starting = RwSignal::new(
+        opens_start_view(&current_search()) && !crate::components::extended::plays_exercise(run),
+    );
     Effect::new(move |_| {
         let root = web_sys::window()
             .and_then(|w| w.document())

@@ -7,6 +7,7 @@ use oncall_sim::message::Message;
 use oncall_sim::par::{ParKind, ParLine, ParSearch};
 use oncall_sim::{coach, scenario, Action, RunSummary};
 
+use crate::components::extended::exercise_text;
 use crate::components::outcome_table::{
     budget_text, cost_text, outcome_row, outcome_table, Outcome,
 };
@@ -63,7 +64,7 @@ fn paging_spans(paging: impl Iterator<Item = bool>) -> Vec<Span> {
 }
 
 /// The par lines known so far, and whether the search is over.
-type Par = (Vec<ParLine>, bool);
+pub(crate) type Par = (Vec<ParLine>, bool);
 
 /// Runs the par search a few simulated minutes per timer tick (`minutes_per_tick`: about a
 /// frame's worth of work for the run's engine), and fills `lines` as they become known. Stops
@@ -169,6 +170,11 @@ fn use_debrief(run: RunHandle, finished: Memo<bool>) -> Memo<Option<Debrief>> {
 /// minute and the lesson, the summary, the timeline and the actions taken.
 fn debrief_section(run: RunHandle, par: RwSignal<Par>, d: Debrief) -> impl IntoView {
     let s = &d.summary;
+    // An author's exercise has its own title and lesson.
+    let title =
+        exercise_text(run, |e| e.title.clone()).unwrap_or_else(|| scenario_title_text(d.scenario));
+    let lesson = exercise_text(run, |e| e.lesson.clone())
+        .unwrap_or_else(|| core_text(&Message::new(scenario::lesson(d.scenario))));
     view! {
         <section class="panel debrief" id="debrief" aria-labelledby="debrief-heading">
             <h2 id="debrief-heading">{t(Msg::DebriefHeading)}</h2>
@@ -176,7 +182,7 @@ fn debrief_section(run: RunHandle, par: RwSignal<Par>, d: Debrief) -> impl IntoV
                 {tf(
                     Msg::DebriefIntro,
                     &[
-                        ("scenario", &scenario_title_text(d.scenario)),
+                        ("scenario", &title),
                         ("minutes", &s.minutes.to_string()),
                     ],
                 )}
@@ -187,7 +193,7 @@ fn debrief_section(run: RunHandle, par: RwSignal<Par>, d: Debrief) -> impl IntoV
             <p class="lesson" data-field="lesson">
                 <b>{t(Msg::DebriefLesson)}</b>
                 " "
-                {core_text(&Message::new(scenario::lesson(d.scenario)))}
+                {lesson}
             </p>
             <dl class="summary">{summary_rows(s)}</dl>
             <h3>{t(Msg::DebriefTimeline)}</h3>
@@ -198,6 +204,7 @@ fn debrief_section(run: RunHandle, par: RwSignal<Par>, d: Debrief) -> impl IntoV
             </div>
             <h3>{t(Msg::DebriefActions)}</h3>
             {action_list(&d.actions)}
+            {crate::components::extended::postmortem(run, par)}
             <button type="button" class="primary" on:click=move |_| run.reset()>
                 {t(Msg::DebriefAgain)}
             </button>

@@ -15,6 +15,39 @@ pub fn ExtendedPanels() -> impl IntoView {}
 /// One region: nothing to compare.
 pub fn regional(_played: Outcome) {}
 
+/// The first build plays no author's exercise: its links have no fragment to keep.
+pub fn sync_fragment(_run: RunHandle) {}
+
+/// The first build opens no exercise file (a link with one goes to the extended build).
+pub fn exercise_files(_locked: bool) {}
+
+/// The first build plays no author's exercise.
+pub fn plays_exercise(_run: RunHandle) -> bool {
+    false
+}
+
+/// No author's exercise: no author's words.
+pub fn exercise_text(
+    _run: RunHandle,
+    _words: impl Fn(&oncall_sim::exercise::Exercise) -> String,
+) -> Option<String> {
+    None
+}
+
+/// Without author's exercises, two links play the same one.
+pub fn same_exercise(_run: RunHandle, _state: &oncall_sim::share::ShareState) -> bool {
+    true
+}
+
+/// No custom exercise to list.
+pub fn custom_option(_run: RunHandle) {}
+
+/// No custom exercise to name.
+pub fn custom_heading(_run: RunHandle) {}
+
+/// The postmortem draft is the extended build's (the console opens it there).
+pub fn postmortem(_run: RunHandle, _par: RwSignal<crate::components::debrief::Par>) {}
+
 /// No long replay to stop.
 pub fn stop_replay() {}
 

@@ -14,7 +14,7 @@ use crate::commands::{CommandQueue, HostCommand, QueueFull};
 use crate::console::{Console, Snapshot};
 use crate::embed::Locks;
 use crate::hooks::FrameLoop;
-use crate::link::{link_query, read_link};
+use crate::link::{link_query, read_page_link};
 use crate::speed::SPEEDS;
 use crate::url_state;
 
@@ -381,6 +381,7 @@ impl RunHandle {
                 }
                 // Without the history API the link simply stays as it was.
                 let _ = url_state::push_query(&query);
+                crate::components::extended::sync_fragment(*self);
                 self.book.try_update_value(|b| b.link_dirty = false);
             }
         }
@@ -431,9 +432,19 @@ impl RunHandle {
         }
         self.restart(UndoKind::Restart, seed, |state| {
             if let Some(id) = scenario {
-                state.scenario = id;
+                state.choose_scenario(id);
             }
         });
+    }
+
+    /// A new run of the author's exercise `state` plays (from [`ShareState::of_exercise`]),
+    /// with this run's seed, paused; it can be undone. A page whose scenario is locked keeps
+    /// its scenario.
+    pub fn open_exercise(&self, state: ShareState) {
+        if self.locks.get_value().scenario {
+            return;
+        }
+        self.replace_run(Some(UndoKind::Restart), |c| c.become_run(state));
     }
 
     /// Brings back the run a reset or restart replaced (a new history entry, as any change of
@@ -447,9 +458,11 @@ impl RunHandle {
     /// The browser went Back or Forward to another entry: the page shows the run of its link.
     /// A link that names the run already shown (a jump within the page) changes nothing.
     pub fn follow_link(&self, search: &str) {
-        let link = read_link(search);
+        let link = read_page_link(search);
         let current = self.link_query();
-        if current.as_deref() == Some(link_query(&link.state, &link.rest).as_str()) {
+        if current.as_deref() == Some(link_query(&link.state, &link.rest).as_str())
+            && crate::components::extended::same_exercise(*self, &link.state)
+        {
             return;
         }
         // A run this build cannot simulate (the policy panel's load-balancing policy, say)

@@ -2,6 +2,9 @@ use leptos::prelude::*;
 use oncall_sim::autoscale::PolicyId;
 use oncall_sim::ids::ScenarioId;
 
+use crate::components::extended::{
+    custom_heading, custom_option, exercise_files, exercise_text, plays_exercise,
+};
 use crate::components::run::{use_run, RunHandle};
 use crate::embed::EmbedOptions;
 use crate::i18n::{policy_name_text, scenario_briefing_text, scenario_title_text, t, tf, Msg};
@@ -32,6 +35,7 @@ pub fn SetupPanel() -> impl IntoView {
             {policy_field(run, locks.autoscaler)}
             <crate::components::engine_settings::EngineSettings />
             {seed_form(run, locks.seed)}
+            {exercise_files(locks.scenario)}
         </section>
     }
 }
@@ -43,7 +47,12 @@ fn scenario_field(run: RunHandle, locked: bool) -> impl IntoView {
         .iter()
         .map(|&id| {
             view! {
-                <option value=id.as_str() selected=move || scenario_id() == id>
+                <option
+                    value=id.as_str()
+                    selected=move || {
+                        scenario_id() == id && !plays_exercise(run)
+                    }
+                >
                     {scenario_title_text(id)}
                 </option>
             }
@@ -56,13 +65,20 @@ fn scenario_field(run: RunHandle, locked: bool) -> impl IntoView {
                 id="scenario-select"
                 data-field="scenario"
                 disabled=locked
-                prop:value=move || scenario_id().as_str()
+                prop:value=move || {
+                    if plays_exercise(run) {
+                        ""
+                    } else {
+                        scenario_id().as_str()
+                    }
+                }
                 on:change=move |ev| {
                     if let Ok(id) = event_target_value(&ev).parse() {
                         run.restart_with(Some(id), None);
                     }
                 }
             >
+                {custom_option(run)}
                 {options}
             </select>
         </div>
@@ -71,7 +87,10 @@ fn scenario_field(run: RunHandle, locked: bool) -> impl IntoView {
 
 /// The scenario's briefing and the exercise's length.
 fn briefing(run: RunHandle) -> impl IntoView {
-    let briefing = move || scenario_briefing_text(run.snapshot.with(|s| s.scenario));
+    let briefing = move || {
+        let id = run.snapshot.with(|s| s.scenario);
+        exercise_text(run, |e| e.briefing.clone()).unwrap_or_else(|| scenario_briefing_text(id))
+    };
     let length = move || {
         run.snapshot.with(|s| match s.length {
             Some(minutes) => tf(Msg::ExerciseLength, &[("minutes", &minutes.to_string())]),
@@ -81,6 +100,7 @@ fn briefing(run: RunHandle) -> impl IntoView {
     view! {
         <div class="briefing" aria-live="polite">
             <h3 class="briefing-heading">{t(Msg::BriefingHeading)}</h3>
+            {custom_heading(run)}
             <p data-field="briefing">{briefing} <span class="muted">{length}</span></p>
         </div>
     }

@@ -21,7 +21,7 @@ enum ShareState {
 }
 
 /// Copies `text` with the asynchronous clipboard API, if the page has it.
-async fn copy(text: &str) -> Result<(), JsValue> {
+pub(crate) async fn copy(text: &str) -> Result<(), JsValue> {
     let window = web_sys::window().ok_or_else(|| JsValue::from_str("no window"))?;
     let navigator = window.navigator();
     // `navigator.clipboard` is missing outside secure contexts; calling it would throw.

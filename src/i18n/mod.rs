@@ -669,6 +669,36 @@ pub enum Msg {
     RequestsSlowStartNone,
     RequestsHostSelectionOff,
     KindHealth,
+    /// Placeholder `{reason}`: why the link's exercise was refused.
+    NoticeExerciseLink,
+    /// Placeholders `{line}`, `{column}`, `{reason}`.
+    ExerciseErrorAt,
+    /// Placeholders `{line}`, `{column}`, `{field}`, `{reason}`.
+    ExerciseErrorField,
+    /// Placeholder `{field}`.
+    ExerciseParamRefused,
+    ExerciseCustom,
+    /// Placeholder `{title}`: the author's title.
+    ExerciseCustomOption,
+    ExerciseToolsHeading,
+    ExerciseOpenFile,
+    ExerciseDropHint,
+    ExerciseDropHere,
+    /// Placeholders `{file}`, `{reason}`.
+    ExerciseFileRefused,
+    /// Placeholder `{file}`.
+    ExerciseFileUnreadable,
+    /// Placeholders `{title}`, `{file}`.
+    ExerciseOpened,
+    /// Placeholder `{reason}`.
+    ExerciseNoLink,
+    ExerciseDownload,
+    PostmortemWrite,
+    PostmortemHeading,
+    PostmortemCopy,
+    PostmortemCopied,
+    PostmortemCopyFailed,
+    PostmortemDownload,
 }
 }
 

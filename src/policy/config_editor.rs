@@ -4,9 +4,9 @@
 
 use leptos::prelude::*;
 use oncall_sim::autoscale::elastic::config::{self, ConfigError, ElasticConfig, Note};
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
+use crate::files::{json_data_url, read_text};
 use crate::i18n::{core_text, t, tf, Msg};
 
 /// Largest configuration accepted, in bytes: the core's limit, which the command line keeps
@@ -45,20 +45,6 @@ pub fn check(text: &str, current: &ElasticConfig) -> Checked {
         },
         Err(e) => Checked::Invalid(e),
     }
-}
-
-/// A `data:` URL holding `text` as a JSON file: everything but unreserved characters is
-/// percent-encoded (UTF-8).
-pub fn json_data_url(text: &str) -> String {
-    let mut out = String::from("data:application/json;charset=utf-8,");
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 /// What the editor says after the last attempt.
@@ -266,23 +252,6 @@ fn notes_view(notes: Vec<Note>) -> Option<impl IntoView> {
     })
 }
 
-/// Reads a file as text and calls `done` with it (`None` when it cannot be read).
-fn read_text(file: &web_sys::File, done: impl FnOnce(Option<String>) + 'static) {
-    let Ok(reader) = web_sys::FileReader::new() else {
-        done(None);
-        return;
-    };
-    let source = reader.clone();
-    // `loadend` comes once, after success or failure; the closure is freed after it runs.
-    let on_end = Closure::once_into_js(move || {
-        done(source.result().ok().and_then(|v| v.as_string()));
-    });
-    reader.set_onloadend(Some(on_end.unchecked_ref()));
-    if reader.read_as_text(file).is_err() {
-        reader.set_onloadend(None);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,14 +299,5 @@ mod tests {
         ));
         let huge = " ".repeat(MAX_CONFIG_BYTES + 1);
         assert_eq!(check(&huge, &ElasticConfig::default()), Checked::TooLarge);
-    }
-
-    #[test]
-    fn the_export_is_a_data_url_of_the_text() {
-        let url = json_data_url("{\"a\": \"é\"}\n");
-        assert_eq!(
-            url,
-            "data:application/json;charset=utf-8,%7B%22a%22%3A%20%22%C3%A9%22%7D%0A"
-        );
     }
 }

@@ -673,10 +673,14 @@ fn exercise_refused(
     )
 }
 
-/// `oncall-sim scenario check FILE` and `oncall-sim scenario export ID`.
+/// `oncall-sim scenario check FILE`, `oncall-sim scenario link FILE` (the fragment that
+/// carries the exercise in the console's link) and `oncall-sim scenario export ID`.
 fn scenario_command(args: &[String]) -> Result<String, Failure> {
     let (command, rest) = match args.first().map(String::as_str) {
         Some("check") => ("check", &args[1..]),
+        // The link's compression is the extended build's (as the console's reader is).
+        #[cfg(feature = "extended")]
+        Some("link") => ("link", &args[1..]),
         Some("export") => ("export", &args[1..]),
         Some(other) => {
             return Err(Failure::Usage(
@@ -685,7 +689,7 @@ fn scenario_command(args: &[String]) -> Result<String, Failure> {
         }
         None => return Err(Failure::Usage(Message::new(M::CliScenarioNeedsSubcommand))),
     };
-    let what = if command == "check" { "FILE" } else { "ID" };
+    let what = if command == "export" { "ID" } else { "FILE" };
     let arg = match rest {
         [arg] => arg.as_str(),
         [] => {
@@ -711,7 +715,15 @@ fn scenario_command(args: &[String]) -> Result<String, Failure> {
         })?;
         return Ok(oncall_sim::exercise::builtin_text(id).to_string());
     }
-    let (text, exercise) = read_exercise("scenario check", arg)?;
+    let (text, exercise) = read_exercise(&format!("scenario {command}"), arg)?;
+    #[cfg(feature = "extended")]
+    if command == "link" {
+        RunSetup::for_exercise(exercise.clone(), 1)
+            .map_err(|(name, e)| exercise_param_refused(arg, &text, &name, e))?;
+        let fragment = oncall_sim::exercise::link::fragment(&exercise)
+            .map_err(|why| exercise_refused(arg, 1, 1, "", why))?;
+        return Ok(format!("{fragment}\n"));
+    }
     let injects = exercise.scenario.timeline.len();
     let (hints, minutes, title) = (
         exercise.hints.len(),

@@ -221,17 +221,13 @@ pub fn template(id: MessageId) -> &'static str {
         LiveDbLoad => "Now: (λ × q × miss + warm-up) / capacity = ({lambda:.1} × {queries:.1} × {miss:.1} % + {warmup:.0}) / {capacity:.0} = {demand:.0} / {capacity:.0} queries per s = {rho:.1} %",
         LiveSplitMinute => "This minute was served in {ticks} ticks of {tick} s, the autoscaler's cadence, and the row is their mean: no single substitution gives it.",
         LiveNodeLimits => "Envoy's per-node limits bound the queue this minute (M/M/N/K, see the overflow relation): this formula alone does not give the row.",
-        LiveMeasured => "In request mode this row is measured on the simulated requests; the request panel shows the formula's value beside it.",
-        LiveRouted => "Under {lb} each instance has its own queue: the row comes from the routed fleet's relations (each instance's share of the arrivals, mixed over the instances), not from one pooled queue.",
         LiveNoServers => "No instance served this minute, so there is no queue to put numbers in.",
         LessonFreePlay => "Every control has a price: capacity costs money, a longer TTL serves older answers, shedding turns users away. Read the cost before you pull the lever.",
         LessonBadDeploy => "When errors start right after a deploy, roll back first and diagnose later: the rollback is the fastest fix, and every minute on the bad build spends budget.",
         LessonViralSurge => "New capacity arrives only after it boots: raise the floor as soon as the surge shows, and make each request cheaper while the fleet catches up.",
-        LessonSlowInstance => "One slow instance is a tail problem, not a capacity problem: hedging sends a copy elsewhere after the hedge delay and cuts the p99 for a few percent of extra load; under a sustained overload the copies only add load, and the token bucket drains and stops them.",
-        LessonHotKey => "A hash policy sends every request of a key to the same instance: when one key surges, that instance overloads while the others idle. Least request spreads the load; consistent hashing is worth its price only when the cache locality it buys matters.",
-        LessonRegionalOutage => "A region that declares itself unhealthy lets its users fail over within a minute; the region that takes them needs capacity and a warm cache it does not have: raise its floor as soon as the failover starts, and make each request cheaper while it scales.",
         // Regions and their health checks: only the extended build runs them.
-        EventHealthTransition | EventRerouted | EventEjected | EventUnejected | EventInstancesCrashed | EventFailure | HealthCompositeAsSource | HealthNoSource | HealthReasonReconfigured | HealthReasonProbesPassed | HealthReasonDown | HealthReasonProbeTimeout | HealthReasonPolicy | HealthReasonSources | HealthReasonPropagated | HealthChangesApplyAtOnce => regions_template(id),
+        EventHealthTransition | EventRerouted | EventEjected | EventUnejected | EventInstancesCrashed | EventFailure | HealthCompositeAsSource | HealthNoSource | HealthReasonReconfigured | HealthReasonProbesPassed | HealthReasonDown | HealthReasonProbeTimeout | HealthReasonPolicy | HealthReasonSources | HealthReasonPropagated | HealthChangesApplyAtOnce => extended_template(id),
+        LiveMeasured | LiveRouted | LessonSlowInstance | LessonHotKey | LessonRegionalOutage => extended_template(id),
         RegionAction => "{name}={value}",
         RegionAllowedShare => "REGION:SHARE, a region of {regions} and a share from 0 to 1",
         RegionAllowedOnOff => "REGION:on or REGION:off, a region of {regions}",
@@ -371,12 +367,19 @@ fn postmortem_template(_id: MessageId) -> &'static str {
     ""
 }
 
-/// The templates of regions and their health checks. Only the extended build runs regions,
-/// so the first download leaves them out (they would only add to its transfer).
+/// The templates of what only the extended build runs: regions and their health checks, the
+/// request engine's and the routed fleet's notes, and the lessons of the exercises built on
+/// them. The first download leaves them out (they would only add to its transfer; a run that
+/// needs them opens the extended build).
 #[cfg(feature = "extended")]
-fn regions_template(id: MessageId) -> &'static str {
+fn extended_template(id: MessageId) -> &'static str {
     use MessageId::*;
     match id {
+        LiveMeasured => "In request mode this row is measured on the simulated requests; the request panel shows the formula's value beside it.",
+        LiveRouted => "Under {lb} each instance has its own queue: the row comes from the routed fleet's relations (each instance's share of the arrivals, mixed over the instances), not from one pooled queue.",
+        LessonSlowInstance => "One slow instance is a tail problem, not a capacity problem: hedging sends a copy elsewhere after the hedge delay and cuts the p99 for a few percent of extra load; under a sustained overload the copies only add load, and the token bucket drains and stops them.",
+        LessonHotKey => "A hash policy sends every request of a key to the same instance: when one key surges, that instance overloads while the others idle. Least request spreads the load; consistent hashing is worth its price only when the cache locality it buys matters.",
+        LessonRegionalOutage => "A region that declares itself unhealthy lets its users fail over within a minute; the region that takes them needs capacity and a warm cache it does not have: raise its floor as soon as the failover starts, and make each request cheaper while it scales.",
         EventHealthTransition => "{resource} {from} → {to}: {reason}",
         EventRerouted => "users of region {users} now go to region {to} (were on {from})",
         EventEjected => "outlier detection ejected instance {instance} for {seconds} s",
@@ -398,7 +401,7 @@ fn regions_template(id: MessageId) -> &'static str {
 }
 
 #[cfg(not(feature = "extended"))]
-fn regions_template(_id: MessageId) -> &'static str {
+fn extended_template(_id: MessageId) -> &'static str {
     ""
 }
 
@@ -457,6 +460,7 @@ fn cli_template(id: MessageId) -> &'static str {
   oncall-sim config check FILE
   oncall-sim config export FILE
   oncall-sim scenario check FILE
+  oncall-sim scenario link FILE
   oncall-sim scenario export ID
   oncall-sim health --endpoints HEALTHY/TOTAL [--healthy-percent P] [--min-healthy M]
   oncall-sim health --sources STATE,STATE,...
@@ -496,6 +500,9 @@ fn cli_template(id: MessageId) -> &'static str {
   at the source's defaults (delay 1000 ms, 50 tokens, refill ratio 0.1; the bucket starts
   full); a hedge due while the bucket is empty waits for the next token.
 
+  scenario link prints the fragment (#exercise=...) that carries the exercise in the
+  console's link: add it to the page's address (full.html?seed=7#exercise=...).
+
   postmortem prints a Markdown postmortem draft of the run (summary, impact, detection,
   timeline, what went well and poorly, action items), compared with the run's par lines.
 
@@ -530,8 +537,8 @@ fn cli_template(id: MessageId) -> &'static str {
         CliConfigUnknown => "config {given:?} is unknown; allowed: config check FILE, config export FILE",
         CliConfigNeedsSubcommand => "config needs a subcommand: config check FILE or config export FILE",
         CliConfigNeedsFile => "config: a FILE is required",
-        CliScenarioUnknown => "scenario {given:?} is unknown; allowed: scenario check FILE, scenario export ID",
-        CliScenarioNeedsSubcommand => "scenario needs a subcommand: scenario check FILE or scenario export ID",
+        CliScenarioUnknown => "scenario {given:?} is unknown; allowed: scenario check FILE, scenario link FILE, scenario export ID",
+        CliScenarioNeedsSubcommand => "scenario needs a subcommand: scenario check FILE, scenario link FILE or scenario export ID",
         CliScenarioNeedsArgument => "scenario {command}: {what} is required",
         CliScenarioOrFile => "give --scenario ID or --scenario-file FILE, not both",
         CliExerciseError => "{path}: line {line}, column {column}, {field}: {error}",

@@ -69,7 +69,8 @@ pub fn decode(encoded: &str) -> Result<Exercise, ExerciseError> {
         column: 1,
         message,
     };
-    let broken = |detail: &str| whole(Message::new(MessageId::ExerciseLinkBroken).given("detail", detail));
+    let broken =
+        |detail: &str| whole(Message::new(MessageId::ExerciseLinkBroken).given("detail", detail));
     if encoded.len() > MAX_CHARS {
         return Err(whole(
             Message::new(MessageId::ExerciseLinkTooLong)
@@ -138,7 +139,8 @@ mod tests {
         assert!(bomb.len() < MAX_CHARS);
         assert!(text(decode(&bomb).unwrap_err()).contains("at most 65536"));
         // Valid compression of a file the reader refuses: its own message, with the place.
-        let bad = URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"{\"format\": 3}", 9));
+        let bad =
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"{\"format\": 3}", 9));
         let e = decode(&bad).unwrap_err();
         assert_eq!(e.field, "format");
     }

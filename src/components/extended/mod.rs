@@ -4,6 +4,8 @@
 //! the same names, doing nothing (its runs have neither regions nor requests, and its links
 //! replay within a frame or two), so the shared components call them without a gate.
 
+mod exercise;
+mod postmortem;
 mod regional_debrief;
 mod regions_panel;
 mod requests_panel;
@@ -15,6 +17,8 @@ use crate::components::outcome_table::Outcome;
 use crate::components::run::RunHandle;
 use crate::console::Console;
 
+pub use exercise::{custom_heading, custom_option, exercise_files};
+pub use postmortem::postmortem;
 pub use regions_panel::RegionsPanel;
 pub use requests_panel::RequestsPanel;
 
@@ -31,6 +35,39 @@ pub fn ExtendedPanels() -> impl IntoView {
 /// The regional comparison of the debrief, for the run as played.
 pub fn regional(played: Outcome) -> impl IntoView {
     regional_debrief::regional_comparison(played)
+}
+
+/// Gives the page's address the fragment of the author's exercise the run plays (none for a
+/// built-in one), so that the address and a shared link open the same exercise. An
+/// exercise too large for a link gets none: opening it said so, and the file is the way
+/// to share it.
+pub fn sync_fragment(run: RunHandle) {
+    let fragment = run
+        .with(|c| {
+            c.exercise()
+                .and_then(|e| oncall_sim::exercise::link::fragment(e).ok())
+        })
+        .flatten()
+        .unwrap_or_default();
+    let _ = crate::url_state::replace_fragment(&fragment);
+}
+
+/// Whether the run plays an author's exercise.
+pub fn plays_exercise(run: RunHandle) -> bool {
+    run.with(|c| c.exercise().is_some()) == Some(true)
+}
+
+/// The author's `words` (title, briefing, lesson) of the exercise the run plays, if any.
+pub fn exercise_text(
+    run: RunHandle,
+    words: impl Fn(&oncall_sim::exercise::Exercise) -> String,
+) -> Option<String> {
+    run.with(|c| c.exercise().map(words)).flatten()
+}
+
+/// Whether `state` plays the same author's exercise as the run (or neither plays one).
+pub fn same_exercise(run: RunHandle, state: &oncall_sim::share::ShareState) -> bool {
+    run.with(|c| c.base().same_exercise(state)) == Some(true)
 }
 
 /// The button that stops a long replay.

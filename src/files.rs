@@ -1,0 +1,57 @@
+//! Files the person opens and saves: reading a chosen or dropped file as text, and the
+//! `data:` URL a download link gives.
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+/// A `data:` URL holding `text` as a file of type `mime` (UTF-8): everything but unreserved
+/// characters is percent-encoded.
+pub fn data_url(mime: &str, text: &str) -> String {
+    let mut out = format!("data:{mime};charset=utf-8,");
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// A `data:` URL holding `text` as a JSON file.
+pub fn json_data_url(text: &str) -> String {
+    data_url("application/json", text)
+}
+
+/// Reads a file as text and calls `done` with it (`None` when it cannot be read).
+pub fn read_text(file: &web_sys::File, done: impl FnOnce(Option<String>) + 'static) {
+    let Ok(reader) = web_sys::FileReader::new() else {
+        done(None);
+        return;
+    };
+    let source = reader.clone();
+    // `loadend` comes once, after success or failure; the closure is freed after it runs.
+    let on_end = Closure::once_into_js(move || {
+        done(source.result().ok().and_then(|v| v.as_string()));
+    });
+    reader.set_onloadend(Some(on_end.unchecked_ref()));
+    if reader.read_as_text(file).is_err() {
+        reader.set_onloadend(None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_export_is_a_data_url_of_the_text() {
+        let url = json_data_url("{\"a\": \"é\"}\n");
+        assert_eq!(
+            url,
+            "data:application/json;charset=utf-8,%7B%22a%22%3A%20%22%C3%A9%22%7D%0A"
+        );
+        assert!(data_url("text/markdown", "# A")
+            .starts_with("data:text/markdown;charset=utf-8,%23%20A"));
+    }
+}

@@ -20,6 +20,8 @@ pub mod charts;
 pub mod commands;
 pub mod components;
 pub mod console;
+#[cfg(feature = "extended")]
+pub mod course;
 pub mod embed;
 pub mod event_text;
 pub mod files;

@@ -59,6 +59,7 @@ pub fn App() -> impl IntoView {
         Ok(console) => {
             let run = RunHandle::new(console, link.rest);
             provide_context(run);
+            crate::components::extended::provide_trainer(run, &mut notices);
             view! { <ConsolePage notices=notices /> }.into_any()
         }
         Err(e) => {

@@ -204,7 +204,7 @@ fn debrief_section(run: RunHandle, par: RwSignal<Par>, d: Debrief) -> impl IntoV
             </div>
             <h3>{t(Msg::DebriefActions)}</h3>
             {action_list(&d.actions)}
-            {crate::components::extended::postmortem(run, par)}
+            {crate::components::extended::debrief_extras(run, par)}
             <button type="button" class="primary" on:click=move |_| run.reset()>
                 {t(Msg::DebriefAgain)}
             </button>

@@ -18,8 +18,9 @@ pub fn regional(_played: Outcome) {}
 /// The first build plays no author's exercise: its links have no fragment to keep.
 pub fn sync_fragment(_run: RunHandle) {}
 
-/// The first build opens no exercise file (a link with one goes to the extended build).
-pub fn exercise_files(_locked: bool) {}
+/// The first build has no course and opens no exercise file (a link with either goes to the
+/// extended build).
+pub fn setup_extras(_run: RunHandle, _locked: bool) {}
 
 /// The first build plays no author's exercise.
 pub fn plays_exercise(_run: RunHandle) -> bool {
@@ -45,8 +46,15 @@ pub fn custom_option(_run: RunHandle) {}
 /// No custom exercise to name.
 pub fn custom_heading(_run: RunHandle) {}
 
-/// The postmortem draft is the extended build's (the console opens it there).
-pub fn postmortem(_run: RunHandle, _par: RwSignal<crate::components::debrief::Par>) {}
+/// The grade and the postmortem draft are the extended build's.
+pub fn debrief_extras(_run: RunHandle, _par: RwSignal<crate::components::debrief::Par>) {}
+
+/// The first build does not grade: the debrief message goes when the run ends.
+pub const GRADES: bool = false;
+
+/// No course, no progress: nothing to read (the first page hands a lesson page's course
+/// links to the extended build).
+pub fn provide_trainer(_run: RunHandle, _notices: &mut Vec<String>) {}
 
 /// No long replay to stop.
 pub fn stop_replay() {}

@@ -19,7 +19,10 @@
 //!   `burn_rate_1h`, `burn_rate_5m`;
 //! - `action`: an action took effect (or was refused: `refused` gives why): `action` written
 //!   as in a link, `minute`, `clock`;
-//! - `debrief`: the exercise ended: `summary`;
+//! - `debrief`: the exercise ended: `summary`; in the extended build, once the par lines
+//!   are known, also `exercise`, `score`, `passed`, `verdict`, `par` and `attempt`, followed
+//!   by `progress` and, on a first pass or a finished course, `complete` (see
+//!   `components/extended/trainer.rs` and `docs/embed.md`);
 //! - `error`: a command was not understood: `message`.
 //!
 //! In, from the page itself or an origin the link's `origins` lists (others are ignored):
@@ -72,7 +75,7 @@ impl Told {
 }
 
 /// A message to or from the host page, as an object.
-fn message(kind: &str, fields: &[(&str, JsValue)]) -> JsValue {
+pub(crate) fn message(kind: &str, fields: &[(&str, JsValue)]) -> JsValue {
     let object = Object::new();
     let _ = Reflect::set(&object, &"source".into(), &SOURCE.into());
     let _ = Reflect::set(&object, &"type".into(), &kind.into());
@@ -83,7 +86,7 @@ fn message(kind: &str, fields: &[(&str, JsValue)]) -> JsValue {
 }
 
 /// The window around the console's, if it is embedded.
-fn host_window() -> Option<web_sys::Window> {
+pub(crate) fn host_window() -> Option<web_sys::Window> {
     let window = web_sys::window()?;
     let parent = window.parent().ok()??;
     (!Object::is(&parent, &window)).then_some(parent)
@@ -155,9 +158,13 @@ fn tell_news(run: RunHandle, c: &crate::console::Console, now: &mut Told, post: 
         }
     }
     now.events = events.len();
+    // The extended build grades the run and tells the debrief once its par lines are known
+    // (`components/extended/trainer.rs`).
     if c.finished() && !now.finished {
         now.finished = true;
-        post(message("debrief", &[("summary", summary_object(c))]));
+        if !crate::components::extended::GRADES {
+            post(message("debrief", &[("summary", summary_object(c))]));
+        }
     }
 }
 
@@ -340,7 +347,7 @@ fn read_command(
 }
 
 /// The run's summary as the debrief shows it, by the summary's field names.
-fn summary_object(c: &crate::console::Console) -> JsValue {
+pub(crate) fn summary_object(c: &crate::console::Console) -> JsValue {
     let s = c.summary();
     let object = Object::new();
     let numbers: [(&str, f64); 10] = [

@@ -92,7 +92,7 @@ pub struct RunHandle {
     /// The run a reset or restart replaced, offered back.
     pub undo: RwSignal<Option<UndoOffer>>,
     /// Link parameters the core does not own, kept in the link as they came.
-    rest: StoredValue<Vec<(String, String)>>,
+    pub(crate) rest: StoredValue<Vec<(String, String)>>,
     /// The settings the link fixed (`locked=`): no control changes them.
     locks: StoredValue<Locks>,
     pub book: StoredValue<FrameBook, LocalStorage>,

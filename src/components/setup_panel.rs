@@ -3,7 +3,7 @@ use oncall_sim::autoscale::PolicyId;
 use oncall_sim::ids::ScenarioId;
 
 use crate::components::extended::{
-    custom_heading, custom_option, exercise_files, exercise_text, plays_exercise,
+    custom_heading, custom_option, exercise_text, plays_exercise, setup_extras,
 };
 use crate::components::run::{use_run, RunHandle};
 use crate::embed::EmbedOptions;
@@ -35,7 +35,7 @@ pub fn SetupPanel() -> impl IntoView {
             {policy_field(run, locks.autoscaler)}
             <crate::components::engine_settings::EngineSettings />
             {seed_form(run, locks.seed)}
-            {exercise_files(locks.scenario)}
+            {setup_extras(run, locks.scenario)}
         </section>
     }
 }

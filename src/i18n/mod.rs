@@ -699,6 +699,39 @@ pub enum Msg {
     PostmortemCopied,
     PostmortemCopyFailed,
     PostmortemDownload,
+    /// Placeholder `{max}`.
+    CourseTooMany,
+    /// Placeholder `{max}`.
+    CourseAttemptsAllowed,
+    CourseHeading,
+    /// Placeholders `{passed}`, `{total}`.
+    CourseProgress,
+    /// Placeholder `{best}`.
+    CoursePassed,
+    /// Placeholders `{attempts}`, `{best}`.
+    CourseTried,
+    CourseNotTried,
+    CourseReset,
+    CourseComplete,
+    /// Placeholder `{title}`.
+    CourseNext,
+    /// Placeholder `{score}`.
+    GradeScore,
+    GradePassed,
+    GradeNotPassed,
+    /// Placeholders `{budget}`, `{paging}`, `{mitigation}`, `{cost}`: percents of each part.
+    GradeParts,
+    /// Placeholders `{objective}`, `{reached}`, `{bound}`.
+    GradeObjectiveMet,
+    /// Placeholders `{objective}`, `{reached}`, `{bound}`.
+    GradeObjectiveMissed,
+    /// Placeholder `{attempt}`.
+    GradeAttempt,
+    /// Placeholders `{attempt}`, `{left}`.
+    GradeAttemptsLeft,
+    GradeAttemptsUsedUp,
+    AnswerHidden,
+    CourseFallback,
 }
 }
 
@@ -1211,6 +1244,23 @@ pub fn core_catalog(locale: Locale) -> oncall_sim::catalog::Catalog {
 /// A message of the core (a decision, a notice, an error) in the page's language.
 pub fn core_text(message: &CoreMessage) -> String {
     oncall_sim::catalog::render(message, core_catalog(Locale::default()))
+}
+
+/// [`core_text`] for the elastic scaler's configuration file's notes and errors, whose
+/// templates only the policy panel's module carries (the console's own modules leave them
+/// out of their download).
+pub fn config_text(message: &CoreMessage) -> String {
+    fn templates(id: oncall_sim::message::MessageId) -> &'static str {
+        match core_en::config_template(id) {
+            "" => core_en::template(id),
+            text => text,
+        }
+    }
+    let catalog = oncall_sim::catalog::Catalog {
+        templates,
+        ..core_catalog(Locale::default())
+    };
+    oncall_sim::catalog::render(message, catalog)
 }
 
 /// The text of a parameter's unit, by its code, in the page's language; the code itself where

@@ -7,7 +7,7 @@ use oncall_sim::autoscale::elastic::config::{self, ConfigError, ElasticConfig, N
 use wasm_bindgen::JsCast;
 
 use crate::files::{json_data_url, read_text};
-use crate::i18n::{core_text, t, tf, Msg};
+use crate::i18n::{config_text, t, tf, Msg};
 
 /// Largest configuration accepted, in bytes: the core's limit, which the command line keeps
 /// too.
@@ -211,7 +211,7 @@ fn status_view(s: Status) -> impl IntoView {
             "error",
             tf(
                 Msg::ConfigRejected,
-                &[("field", &e.field), ("message", &core_text(&e.message))],
+                &[("field", &e.field), ("message", &config_text(&e.message))],
             ),
             Vec::new(),
         ),
@@ -237,7 +237,7 @@ fn notes_view(notes: Vec<Note>) -> Option<impl IntoView> {
                     <li data-note=n.field.clone()>
                         {tf(
                             Msg::ConfigNote,
-                            &[("field", &n.field), ("message", &core_text(&n.message))],
+                            &[("field", &n.field), ("message", &config_text(&n.message))],
                         )}
                     </li>
                 }

@@ -104,18 +104,16 @@ pub fn template(id: MessageId) -> &'static str {
         ActionAllowedOnOff => "on or off",
         UnknownField => "unknown field; known: {known}",
         JsonSyntax => "{detail}",
-        ElasticNotAnObject => "the configuration must be a JSON object { … }",
-        ElasticStrategyList => "must be a list of strategy names from {allowed}",
-        ElasticUnknownStrategy => "unknown strategy {given}; allowed: {allowed}",
-        ElasticStrategyObject => "must be an object { … } of the strategy's settings",
-        ElasticDiffers => "differs from {other} ({value}); the strategy's own value is used",
-        ElasticStrategyInactive => "configured but not listed in expansion_strategies, so inactive",
-        ElasticNoStrategy => "empty: the scaler never expands, it only shrinks",
-        ElasticLbPolicyKept => "{policy} is the run's load-balancing policy (lb, which the link carries) and is exported: the request engine routes by it, and under any policy but least request the formulas split the queue over the instances",
-        ElasticIgnoredApiAddress => "cloud-specific (the cloud's API address): accepted and ignored; the simulator starts and stops its own instances",
-        ElasticIgnoredApiKey => "cloud-specific (the cloud's API key): accepted and ignored; the simulator starts and stops its own instances",
-        ElasticIgnoredScaleUpRequest => "cloud-specific (the task the cloud starts per node): accepted and ignored; the simulator starts its own instances",
-        ElasticIgnoredDashboard => "accepted and ignored: the simulator's charts show the node history",
+        // The elastic scaler's configuration file's notes and errors: the page's policy
+        // module renders them with [`config_template`]; the console's own modules leave them
+        // out of their download.
+        ElasticNotAnObject | ElasticStrategyList | ElasticUnknownStrategy | ElasticStrategyObject | ElasticDiffers | ElasticStrategyInactive | ElasticNoStrategy | ElasticLbPolicyKept | ElasticIgnoredApiAddress | ElasticIgnoredApiKey | ElasticIgnoredScaleUpRequest | ElasticIgnoredDashboard => {
+            if cfg!(target_arch = "wasm32") {
+                ""
+            } else {
+                config_template(id)
+            }
+        }
         FieldProblem => "{field}: {problem}",
         // The command line's sentences; the page never shows them.
         CliUsage | CliUnknownCommand | CliNoCommand | CliUnexpected | CliUnknownFlag
@@ -365,6 +363,27 @@ fn postmortem_template(id: MessageId) -> &'static str {
 #[cfg(not(any(not(target_arch = "wasm32"), feature = "extended")))]
 fn postmortem_template(_id: MessageId) -> &'static str {
     ""
+}
+
+/// The templates of the elastic scaler's configuration file's notes and errors (the command
+/// line's `config check`, the policy panel's editor).
+pub fn config_template(id: MessageId) -> &'static str {
+    use MessageId::*;
+    match id {
+        ElasticNotAnObject => "the configuration must be a JSON object { … }",
+        ElasticStrategyList => "must be a list of strategy names from {allowed}",
+        ElasticUnknownStrategy => "unknown strategy {given}; allowed: {allowed}",
+        ElasticStrategyObject => "must be an object { … } of the strategy's settings",
+        ElasticDiffers => "differs from {other} ({value}); the strategy's own value is used",
+        ElasticStrategyInactive => "configured but not listed in expansion_strategies, so inactive",
+        ElasticNoStrategy => "empty: the scaler never expands, it only shrinks",
+        ElasticLbPolicyKept => "{policy} is the run's load-balancing policy (lb, which the link carries) and is exported: the request engine routes by it, and under any policy but least request the formulas split the queue over the instances",
+        ElasticIgnoredApiAddress => "cloud-specific (the cloud's API address): accepted and ignored; the simulator starts and stops its own instances",
+        ElasticIgnoredApiKey => "cloud-specific (the cloud's API key): accepted and ignored; the simulator starts and stops its own instances",
+        ElasticIgnoredScaleUpRequest => "cloud-specific (the task the cloud starts per node): accepted and ignored; the simulator starts its own instances",
+        ElasticIgnoredDashboard => "accepted and ignored: the simulator's charts show the node history",
+        _ => "",
+    }
 }
 
 /// The templates of what only the extended build runs: regions and their health checks, the

@@ -10,6 +10,7 @@ mod regional_debrief;
 mod regions_panel;
 mod requests_panel;
 mod stop_replay;
+mod trainer;
 
 use leptos::prelude::*;
 
@@ -17,8 +18,11 @@ use crate::components::outcome_table::Outcome;
 use crate::components::run::RunHandle;
 use crate::console::Console;
 
-pub use exercise::{custom_heading, custom_option, exercise_files};
-pub use postmortem::postmortem;
+pub use exercise::{custom_heading, custom_option};
+pub use trainer::provide_trainer;
+
+/// The debrief message waits for the grade (the trainer's part tells it).
+pub const GRADES: bool = true;
 pub use regions_panel::RegionsPanel;
 pub use requests_panel::RequestsPanel;
 
@@ -35,6 +39,27 @@ pub fn ExtendedPanels() -> impl IntoView {
 /// The regional comparison of the debrief, for the run as played.
 pub fn regional(played: Outcome) -> impl IntoView {
     regional_debrief::regional_comparison(played)
+}
+
+/// The set-up's trainer parts: the course's exercises (placed first by the stylesheet) and,
+/// unless the scenario is locked, the exercise files.
+pub fn setup_extras(run: RunHandle, locked: bool) -> impl IntoView {
+    view! {
+        {trainer::course_panel(run)}
+        {exercise::exercise_files(locked)}
+    }
+}
+
+/// The debrief's trainer parts: the grade (placed under the verdict by the stylesheet) and
+/// the postmortem draft.
+pub fn debrief_extras(
+    run: RunHandle,
+    par: RwSignal<crate::components::debrief::Par>,
+) -> impl IntoView {
+    view! {
+        {trainer::grade_view(run, par)}
+        {postmortem::postmortem(run, par)}
+    }
 }
 
 /// Gives the page's address the fragment of the author's exercise the run plays (none for a

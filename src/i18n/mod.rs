@@ -732,6 +732,10 @@ pub enum Msg {
     GradeAttemptsUsedUp,
     AnswerHidden,
     CourseFallback,
+    HintsLabel,
+    HintHeading,
+    /// Placeholder `{n}`: the hint's number in the exercise.
+    HintDismiss,
 }
 }
 

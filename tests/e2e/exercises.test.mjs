@@ -124,6 +124,25 @@ describe('an author\'s exercise in the page', () => {
     await page.close();
   });
 
+  test("an exercise's hint shows at its minute until dismissed", async () => {
+    const { page, errors } = await openPage(served.browser);
+    await load(page, served.site.url, 'full.html?scenario=free-play&seed=5');
+    await chooseFile(page, GOOD, 'cache-flush-at-14.json');
+    await page.locator('[data-field="custom-title"]').waitFor();
+    await step(page, 8);
+    assert.equal(await page.locator('.hint').count(), 0, 'no hint before minute 10');
+    await step(page, 2);
+    const hint = page.locator('.hint[data-hint="0"]');
+    await hint.waitFor();
+    assert.match(await hint.textContent(), /^Hint: The database has half its usual capacity today/);
+    await hint.locator('[data-action="dismiss-hint"]').click();
+    await hint.waitFor({ state: 'detached' });
+    await step(page, 1);
+    assert.equal(await page.locator('.hint').count(), 0, 'a dismissed hint stays dismissed');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test('a bad file is refused with its line, column and field, and the run goes on', async () => {
     const { page, errors } = await openPage(served.browser);
     await load(page, served.site.url, 'full.html?scenario=bad-deploy&seed=5');

@@ -314,3 +314,34 @@ fn the_compiled_built_in_exercises_are_their_files() {
         assert_eq!(super::compiled::expected(*id), super::expected(*id), "{id}");
     }
 }
+
+/// Each kind of hint comes due when its condition first holds, and stays due.
+#[test]
+fn hints_come_due_at_their_minute_after_an_unanswered_page_and_below_a_budget() {
+    use crate::action::Action;
+    use crate::exercise::{hints_due, Hint, HintTrigger};
+    use crate::setup::RunSetup;
+    let hint = |trigger| Hint {
+        trigger,
+        text: String::new(),
+    };
+    let hints = [
+        hint(HintTrigger::At(10)),
+        hint(HintTrigger::PagedWithoutAction(3)),
+        hint(HintTrigger::BudgetBelow(0.19)),
+    ];
+    // The bad deploy, seed 7: the page fires at the end of minute 25 (shown from 26).
+    let idle = RunSetup::new(crate::ids::ScenarioId::BadDeploy, 7)
+        .run(40)
+        .unwrap();
+    let due = |minutes: usize, actions: &[Action], budget: f64| {
+        hints_due(&hints, &idle.history[..minutes], actions, budget)
+    };
+    assert_eq!(due(9, &[], 0.2), Vec::<usize>::new());
+    assert_eq!(due(10, &[], 0.2), [0]);
+    assert_eq!(due(28, &[], 0.2), [0]);
+    assert_eq!(due(29, &[], 0.2), [0, 1]);
+    let answered = [Action::parse("27:min_instances=10", 100).unwrap()];
+    assert_eq!(due(40, &answered, 0.2), [0]);
+    assert_eq!(due(40, &answered, 0.18), [0, 2]);
+}

@@ -181,5 +181,39 @@ pub fn scenario_by_id(id: &str) -> Option<Scenario> {
     id.parse().ok().map(scenario)
 }
 
+/// The hints of `hints` due after `history` (the minutes played, with `actions` taken and
+/// `budget_left` the share of the month's budget left now), by their index: a hint `at` a
+/// minute once that many minutes are played; `paged_without_action` once the page has fired
+/// and that many minutes passed from the minute it fired without an action; `budget_below`
+/// once the budget left is below its share. A hint once due stays due.
+pub fn hints_due(
+    hints: &[Hint],
+    history: &[crate::record::MinuteRecord],
+    actions: &[crate::action::Action],
+    budget_left: f64,
+) -> Vec<usize> {
+    let played = u32::try_from(history.len()).unwrap_or(u32::MAX);
+    // The minutes at which the page started firing.
+    let fired: Vec<u32> = history
+        .iter()
+        .zip(std::iter::once(false).chain(history.iter().map(|r| r.paging)))
+        .filter(|(r, before)| r.paging && !before)
+        .map(|(r, _)| r.minute + 1)
+        .collect();
+    hints
+        .iter()
+        .enumerate()
+        .filter(|(_, hint)| match hint.trigger {
+            HintTrigger::At(minute) => played >= minute,
+            HintTrigger::PagedWithoutAction(wait) => fired.iter().any(|&from| {
+                let until = from.saturating_add(wait);
+                played >= until && !actions.iter().any(|a| a.minute >= from && a.minute < until)
+            }),
+            HintTrigger::BudgetBelow(share) => budget_left < share,
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
 #[cfg(test)]
 mod builtin_tests;

@@ -5,6 +5,7 @@
 //! replay within a frame or two), so the shared components call them without a gate.
 
 mod exercise;
+mod hints;
 mod postmortem;
 mod regional_debrief;
 mod regions_panel;
@@ -30,7 +31,9 @@ pub use requests_panel::RequestsPanel;
 /// regions or requests).
 #[component]
 pub fn ExtendedPanels() -> impl IntoView {
+    let run = crate::components::run::use_run();
     view! {
+        <hints::Hints run=run />
         <RegionsPanel />
         <RequestsPanel />
     }

@@ -24,6 +24,8 @@ pub mod console;
 pub mod course;
 pub mod embed;
 pub mod event_text;
+#[cfg(feature = "extended")]
+pub mod exercise_draft;
 pub mod files;
 pub mod format;
 pub mod hooks;

@@ -124,6 +124,79 @@ describe('an author\'s exercise in the page', () => {
     await page.close();
   });
 
+  test('an exercise written in the editor previews, plays, and replays from its link and its file in a fresh browser', async () => {
+    const { page, errors } = await openPage(served.browser);
+    await load(page, served.site.url, 'full.html?scenario=cache-flush&seed=3');
+    await page.locator('[data-action="open-editor"]').click();
+    const editor = page.locator('[data-panel="editor"]');
+    await editor.waitFor();
+    const ok = () => editor.locator('.editor-status[data-status="ok"]').waitFor();
+    await ok();
+    await editor.locator('[data-field="editor-title"]').fill('Flush, then a slow dependency');
+    await editor.locator('[data-field="editor-briefing"]').fill('The cache empties, and later every request waits on a slower dependency.');
+    // A mistake is named by the reader, with its field.
+    await editor.locator('[data-list="timeline"] [data-field="inject-at"]').first().fill('soon');
+    await editor.locator('.editor-status[data-status="error"]').waitFor();
+    assert.match(await editor.locator('.editor-status').textContent(), /timeline\[0\]\.at: must be a number/);
+    await editor.locator('[data-list="timeline"] [data-field="inject-at"]').first().fill('20, 30');
+    await ok();
+    // A second inject: added, turned into a slower dependency, moved first, its fields set.
+    await editor.locator('[data-action="add-inject"]').click();
+    const second = editor.locator('[data-list="timeline"] li[data-inject="1"]');
+    await second.locator('[data-field="inject-fault"]').selectOption('dependency_latency');
+    await editor.locator('[data-list="timeline"] li[data-inject="1"] [data-field="inject-extra_ms"]').waitFor();
+    await editor.locator('[data-list="timeline"] li[data-inject="1"] [data-action="move-up"]').click();
+    const first = editor.locator('[data-list="timeline"] li[data-inject="0"]');
+    assert.equal(await first.locator('[data-field="inject-fault"]').inputValue(), 'dependency_latency');
+    await first.locator('[data-field="inject-at"]').fill('60');
+    await first.locator('[data-field="inject-minutes"]').fill('20');
+    await first.locator('[data-field="inject-extra_ms"]').fill('150, 250');
+    await editor.locator('[data-field="editor-minutes_paging_at_most"]').fill('30');
+    await ok();
+    // The preview: both budgets drawn.
+    await editor.locator('[data-action="editor-preview"]').click();
+    const preview = editor.locator('[data-field="editor-preview"]');
+    await preview.waitFor();
+    assert.equal(await preview.locator('polyline').count(), 2);
+    assert.match(await preview.locator('[data-field="editor-preview-summary"]').textContent(), /Left alone the run spends [\d.]+ % .* with the expected response, [\d.]+ %/);
+    // Its link and its file.
+    await editor.locator('[data-action="editor-link"]').click();
+    const link = await editor.locator('[data-field="editor-link"]').inputValue();
+    assert.match(link, /full\.html\?seed=3#exercise=[A-Za-z0-9_-]+$/);
+    const href = await editor.locator('[data-action="editor-download"]').getAttribute('href');
+    const fileText = decodeURIComponent(href.slice(href.indexOf(',') + 1));
+    assert.match(fileText, /"title": "Flush, then a slow dependency"/);
+    // Played here, five minutes.
+    await editor.locator('[data-action="editor-play"]').click();
+    await page.locator('[data-field="custom-title"]', { hasText: 'Flush, then a slow dependency' }).waitFor();
+    await step(page, 5);
+    const here = await shown(page);
+    // The link in a fresh browser: the same run.
+    const fresh = await openBrowser({ width: 1280, height: 900 });
+    try {
+      const { page: other, errors: otherErrors } = await openPage(fresh);
+      await load(other, '', link);
+      await step(other, 5);
+      assert.deepEqual(await shown(other), here);
+      // The file, imported there: the same exercise, the same link.
+      await load(other, '', link.replace(/#.*$/, '').replace('seed=3', 'scenario=free-play&seed=3'));
+      await other.locator('[data-field="exercise-file"]').setInputFiles({
+        name: 'flush-then-dependency.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(fileText),
+      });
+      await other.locator('[data-field="custom-title"]').waitFor();
+      assert.equal(new URL(other.url()).hash, new URL(link).hash);
+      await step(other, 5);
+      assert.deepEqual(await shown(other), here);
+      assert.deepEqual(otherErrors, []);
+    } finally {
+      await fresh.close();
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test("an exercise's hint shows at its minute until dismissed", async () => {
     const { page, errors } = await openPage(served.browser);
     await load(page, served.site.url, 'full.html?scenario=free-play&seed=5');

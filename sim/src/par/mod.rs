@@ -302,21 +302,7 @@ impl ParSearch {
         let Some(page) = page else {
             return;
         };
-        let at = |when: When| match when {
-            When::AtPage => Some(page),
-            When::AtFirstErrors => first_errors,
-        };
-        let steps: Vec<Action> = self
-            .setup
-            .expected_response()
-            .iter()
-            .filter_map(|s| {
-                at(s.when).map(|minute| Action {
-                    minute,
-                    kind: s.action.clone(),
-                })
-            })
-            .collect();
+        let steps = textbook_actions(&self.setup, page, first_errors);
         if !steps.is_empty() {
             self.textbook = Some(steps);
         }
@@ -350,6 +336,50 @@ impl ParSearch {
     }
 }
 
+/// The expected response's actions, stamped with the minutes of the run left alone: its
+/// `page` and its `first_errors` (a step at the first errors is left out when there are none).
+fn textbook_actions(setup: &RunSetup, page: u32, first_errors: Option<u32>) -> Vec<Action> {
+    let at = |when: When| match when {
+        When::AtPage => Some(page),
+        When::AtFirstErrors => first_errors,
+    };
+    setup
+        .expected_response()
+        .iter()
+        .filter_map(|s| {
+            at(s.when).map(|minute| Action {
+                minute,
+                kind: s.action.clone(),
+            })
+        })
+        .collect()
+}
+
+/// What an exercise's author sees before sharing it: the run left alone and, when it pages,
+/// the run with the expected response (the textbook par line), minute by minute.
+pub struct Preview {
+    pub nothing: RunOutcome,
+    pub textbook: Option<RunOutcome>,
+}
+
+/// Runs `setup` (its own actions left out) for `minutes` with nothing done and with the
+/// expected response, as the par lines do.
+pub fn preview(setup: &RunSetup, minutes: u32) -> Result<Preview, ParamError> {
+    let mut alone = setup.clone();
+    alone.actions.clear();
+    let nothing = alone.run(minutes)?;
+    let (page, first_errors) = moments(&nothing);
+    let textbook = match page {
+        Some(page) => {
+            let mut answered = alone.clone();
+            answered.actions = textbook_actions(setup, page, first_errors);
+            Some(answered.run(minutes)?)
+        }
+        None => None,
+    };
+    Ok(Preview { nothing, textbook })
+}
+
 /// Runs `setup`'s scenario, seed and settings (its own actions left out) for `minutes`: with
 /// nothing done, with the scenario's textbook response, and with the single action that
 /// spends least budget among each candidate control tried at the first errors, at the page
@@ -364,6 +394,22 @@ pub fn par_lines(setup: &RunSetup, minutes: u32) -> Result<Vec<ParLine>, ParamEr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The preview's two runs are the par lines' doing nothing and textbook response.
+    #[test]
+    fn the_preview_runs_the_par_lines_nothing_and_textbook() {
+        let setup = RunSetup::new(ScenarioId::BadDeploy, 7);
+        let lines = par_lines(&setup, 120).unwrap();
+        let preview = preview(&setup, 120).unwrap();
+        let slo = setup.params.slo;
+        assert_eq!(
+            ParLine::of(ParKind::NothingDone, &preview.nothing, slo),
+            lines[0]
+        );
+        let textbook = preview.textbook.expect("the bad deploy pages");
+        assert_eq!(ParLine::of(ParKind::Textbook, &textbook, slo), lines[1]);
+        assert_eq!(textbook.history.len(), 120);
+    }
 
     #[test]
     fn the_built_in_exercises_on_the_request_engine_are_the_ones_named() {

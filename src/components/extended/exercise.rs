@@ -34,6 +34,7 @@ fn ExerciseFiles() -> impl IntoView {
     let run = use_run();
     let status = RwSignal::new(None::<Status>);
     let dragging = RwSignal::new(false);
+    let editing = RwSignal::new(false);
     use_dropped_files(run, status, dragging);
     let download = move || {
         run.snapshot.track();
@@ -73,6 +74,17 @@ fn ExerciseFiles() -> impl IntoView {
                 }}
             </div>
             <p class="muted">{t(Msg::ExerciseDropHint)}</p>
+            <button
+                type="button"
+                data-action="open-editor"
+                aria-expanded=move || editing.get().to_string()
+                on:click=move |_| editing.update(|e| *e = !*e)
+            >
+                {t(Msg::EditorOpen)}
+            </button>
+            {move || {
+                editing.get().then(|| view! { <super::editor::ExerciseEditor run=run /> })
+            }}
             {move || {
                 status
                     .get()

@@ -4,6 +4,7 @@
 //! the same names, doing nothing (its runs have neither regions nor requests, and its links
 //! replay within a frame or two), so the shared components call them without a gate.
 
+mod editor;
 mod exercise;
 mod hints;
 mod postmortem;

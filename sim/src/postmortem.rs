@@ -444,21 +444,15 @@ fn detection(
         clock: clock(minute),
     };
     let minutes = u32::try_from(outcome.history.len()).unwrap_or(u32::MAX);
-    let over: Vec<u32> = outcome
-        .history
-        .iter()
-        .filter(|r| over_budget_rate(r, slo))
-        .map(|r| r.minute)
-        .collect();
+    let over = crate::summary::errors_over(&outcome.history, slo);
     let mut d = Detection {
         fault_start: timeline
             .iter()
             .find(|e| e.kind == EntryKind::Fault)
             .map(|e| moment(e.minute)),
-        first_symptom: over.first().map(|&m| moment(m)),
+        first_symptom: over.map(|(first, _)| moment(first)),
         recovered: over
-            .last()
-            .map(|&m| m + 1)
+            .map(|(_, recovered)| recovered)
             .filter(|&m| m < minutes)
             .map(moment),
         ..Detection::default()

@@ -73,14 +73,22 @@ impl RunSummary {
 /// allows when `None`) until errors are back within it for good, at the minute after the last
 /// one above it: 0 when no minute was above it, `None` when the run's last minute still was.
 pub fn minutes_to_mitigate(history: &[MinuteRecord], slo: f64, from: Option<u32>) -> Option<u32> {
-    let mut over = history.iter().filter(|r| over_budget_rate(r, slo));
-    let Some(first) = over.next() else {
+    let Some((first, recovered)) = errors_over(history, slo) else {
         return Some(0);
     };
-    let last = over.next_back().unwrap_or(first);
-    let recovered = last.minute + 1;
     let end = u32::try_from(history.len()).unwrap_or(u32::MAX);
-    (recovered < end).then(|| recovered.saturating_sub(from.unwrap_or(first.minute)))
+    (recovered < end).then(|| recovered.saturating_sub(from.unwrap_or(first)))
+}
+
+/// The first minute above the rate the objective `slo` allows, and the minute after the last
+/// one, when errors are back within it for good (the run's length when its last minute was
+/// still above it); `None` when no minute was. The postmortem's detection and the minutes to
+/// mitigate read the same two minutes.
+pub fn errors_over(history: &[MinuteRecord], slo: f64) -> Option<(u32, u32)> {
+    let mut over = history.iter().filter(|r| over_budget_rate(r, slo));
+    let first = over.next()?;
+    let last = over.next_back().unwrap_or(first);
+    Some((first.minute, last.minute + 1))
 }
 
 /// Whether minute `r` failed requests above the rate the objective `slo` allows (its burn

@@ -84,6 +84,8 @@ pub fn action_text(kind: &ActionKind) -> String {
         ActionKind::Hedge(true) => t(Msg::ActHedgeOn).to_owned(),
         ActionKind::Hedge(false) => t(Msg::ActHedgeOff).to_owned(),
         ActionKind::Region(a) => crate::region_text::action_text(&a),
+        #[cfg(feature = "extended")]
+        ActionKind::Inject(ref fault) => tf(Msg::ActInject, &[("fault", &fault.value())]),
     }
 }
 

@@ -55,6 +55,8 @@ impl Settings {
             ActionKind::Lb(lb) => self.lb = lb,
             ActionKind::Hedge(on) => self.hedge = on,
             ActionKind::WarmCache | ActionKind::Rollback | ActionKind::Region(_) => {}
+            #[cfg(feature = "extended")]
+            ActionKind::Inject(_) => {}
         }
     }
 }
@@ -88,6 +90,19 @@ pub enum ActionKind {
     Hedge(bool),
     /// A regional control or an injected failure ([`crate::region_action::RegionAction`]).
     Region(crate::region_action::RegionAction),
+    /// A fault injected now (the facilitator's console): [`crate::fault_action`].
+    #[cfg(feature = "extended")]
+    #[serde(serialize_with = "serialize_inject")]
+    Inject(crate::fault_action::FaultInject),
+}
+
+/// An injected fault's value as written in a link.
+#[cfg(feature = "extended")]
+fn serialize_inject<S: serde::Serializer>(
+    inject: &crate::fault_action::FaultInject,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&inject.value())
 }
 
 /// An action and the simulated minute at whose start it applies.
@@ -141,6 +156,9 @@ pub enum Allowed {
     OneOf(&'static [&'static str]),
     /// A regional action's value (by the action's name).
     Regional(&'static str),
+    /// An injected fault's kind and fields.
+    #[cfg(feature = "extended")]
+    Inject,
 }
 
 impl Allowed {
@@ -161,6 +179,8 @@ impl Allowed {
                 Message::new(MessageId::OneOfList).codes("allowed", names.to_vec())
             }
             Allowed::Regional(name) => crate::region_action::RegionAction::allowed(name),
+            #[cfg(feature = "extended")]
+            Allowed::Inject => crate::fault_action::allowed(),
         }
     }
 }
@@ -267,6 +287,8 @@ impl ActionKind {
             Self::Lb(_) => "lb",
             Self::Hedge(_) => "hedge",
             Self::Region(a) => a.name(),
+            #[cfg(feature = "extended")]
+            Self::Inject(_) => "inject",
         }
     }
 
@@ -285,6 +307,8 @@ impl ActionKind {
             Self::Lb(r) => format!("lb={r}"),
             Self::Hedge(b) => format!("hedge={}", on_off(b)),
             Self::Region(a) => format!("{}={}", a.name(), a.value()),
+            #[cfg(feature = "extended")]
+            Self::Inject(f) => format!("inject={}", f.value()),
         }
     }
 
@@ -356,6 +380,13 @@ impl ActionKind {
             }
             "warm_cache" => no_value(value).map(|()| Self::WarmCache),
             "rollback" => no_value(value).map(|()| Self::Rollback),
+            #[cfg(feature = "extended")]
+            "inject" => {
+                let v = need(value, Allowed::Inject)?;
+                crate::fault_action::FaultInject::parse(&v)
+                    .map(Self::Inject)
+                    .ok_or_else(|| bad(name, &v, Allowed::Inject))
+            }
             _ => {
                 let Some(&known) = crate::region_action::ACTION_NAMES
                     .iter()

@@ -33,6 +33,8 @@ pub mod decimal;
 pub mod engine;
 pub mod event;
 pub mod exercise;
+#[cfg(feature = "extended")]
+pub mod fault_action;
 pub mod fleet;
 pub mod grade;
 pub mod health;

@@ -192,6 +192,7 @@ ids! {
         ExerciseRange = "exercise.range",
         ExerciseLinkTooLong = "exercise.link_too_long",
         ExerciseLinkBroken = "exercise.link_broken",
+        ActionAllowedInject = "action.allowed_inject",
         // The command line.
         CliUsage = "cli.usage",
         CliUnknownCommand = "cli.unknown_command",

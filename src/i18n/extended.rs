@@ -55,6 +55,7 @@ pub(super) fn en(msg: Msg) -> &'static str {
         HintsLabel => "Hints",
         HintHeading => "Hint:",
         HintDismiss => "Dismiss hint {n}",
+        ActInject => "injected fault {fault}",
         EditorOpen => "Write an exercise…",
         EditorHeading => "Exercise editor",
         EditorIntro => "Starts from the exercise on screen. Every field is checked as you type; a number field takes one number or a range “lo, hi” that the seed draws from. docs/scenario.md describes each field.",

@@ -774,6 +774,8 @@ pub enum Msg {
     EditorPreviewNoPage,
     EditorNothing,
     EditorTextbook,
+    /// Placeholder `{fault}`: the fault as written in a link.
+    ActInject,
 }
 }
 

@@ -226,6 +226,7 @@ pub fn template(id: MessageId) -> &'static str {
         // Regions and their health checks: only the extended build runs them.
         EventHealthTransition | EventRerouted | EventEjected | EventUnejected | EventInstancesCrashed | EventFailure | HealthCompositeAsSource | HealthNoSource | HealthReasonReconfigured | HealthReasonProbesPassed | HealthReasonDown | HealthReasonProbeTimeout | HealthReasonPolicy | HealthReasonSources | HealthReasonPropagated | HealthChangesApplyAtOnce => extended_template(id),
         LiveMeasured | LiveRouted | LessonSlowInstance | LessonHotKey | LessonRegionalOutage => extended_template(id),
+        ActionAllowedInject => extended_template(id),
         RegionAction => "{name}={value}",
         RegionAllowedShare => "REGION:SHARE, a region of {regions} and a share from 0 to 1",
         RegionAllowedOnOff => "REGION:on or REGION:off, a region of {regions}",
@@ -394,6 +395,7 @@ pub fn config_template(id: MessageId) -> &'static str {
 fn extended_template(id: MessageId) -> &'static str {
     use MessageId::*;
     match id {
+        ActionAllowedInject => "KIND/FIELD=VALUE/… with KIND one of {kinds} and each of its fields but at (docs/scenario.md lists them), e.g. cache_flush/share=0.8",
         LiveMeasured => "In request mode this row is measured on the simulated requests; the request panel shows the formula's value beside it.",
         LiveRouted => "Under {lb} each instance has its own queue: the row comes from the routed fleet's relations (each instance's share of the arrivals, mixed over the instances), not from one pooled queue.",
         LessonSlowInstance => "One slow instance is a tail problem, not a capacity problem: hedging sends a copy elsewhere after the hedge delay and cuts the p99 for a few percent of extra load; under a sustained overload the copies only add load, and the token bucket drains and stops them.",

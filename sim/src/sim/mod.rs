@@ -590,6 +590,13 @@ impl Simulation {
                 }
             }
             ActionKind::Region(_) => {}
+            // An injected fault joins the script at this minute (the stage after the actions
+            // runs it).
+            #[cfg(feature = "extended")]
+            ActionKind::Inject(fault) => {
+                let minute = self.minute;
+                self.script.extend(fault.script(minute));
+            }
         }
     }
 

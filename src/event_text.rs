@@ -84,8 +84,14 @@ pub fn action_text(kind: &ActionKind) -> String {
         ActionKind::Hedge(true) => t(Msg::ActHedgeOn).to_owned(),
         ActionKind::Hedge(false) => t(Msg::ActHedgeOff).to_owned(),
         ActionKind::Region(a) => crate::region_text::action_text(&a),
-        #[cfg(feature = "extended")]
-        ActionKind::Inject(ref fault) => tf(Msg::ActInject, &[("fault", &fault.value())]),
+        // An injected fault: the core's extended feature, which a native build of the
+        // workspace turns on whatever this crate's features are.
+        #[allow(unreachable_patterns)]
+        ref other => {
+            let code = other.encode();
+            let fault = code.strip_prefix("inject=").unwrap_or(&code);
+            tf(Msg::ActInject, &[("fault", fault)])
+        }
     }
 }
 

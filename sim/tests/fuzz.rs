@@ -424,6 +424,9 @@ fn action_shape(name: &str) -> Shape {
             Allowed::OnOff => Shape::OnOff,
             Allowed::OneOf(names) => Shape::OneOf(names),
             Allowed::Regional(name) => message_shape(&RegionAction::allowed(name)),
+            // An injected fault is not a control: the harness draws the controls' actions
+            // (ACTION_NAMES) and the regional ones; fault_action's tests read injects.
+            Allowed::Inject => Shape::Unknown,
         },
         Err(_) => Shape::Unknown,
     }

@@ -60,7 +60,8 @@ pub fn App() -> impl IntoView {
             let run = RunHandle::new(console, link.rest);
             provide_context(run);
             crate::components::extended::provide_trainer(run, &mut notices);
-            view! { <ConsolePage notices=notices /> }.into_any()
+            crate::components::extended::facilitator_view(run)
+                .unwrap_or_else(|| view! { <ConsolePage notices=notices /> }.into_any())
         }
         Err(e) => {
             notices.push(tf(Msg::StartFailed, &[("reason", &e.to_string())]));

@@ -26,6 +26,21 @@ pub fn Hints(run: RunHandle) -> impl IntoView {
         })
         .unwrap_or_default()
     });
+    let said = use_context::<super::SessionSaid>();
+    let from_facilitator = move || {
+        said.map(|s| s.0.get())
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+            .map(|(i, text)| {
+                view! {
+                    <div class="hint" data-hint=format!("session-{i}")>
+                        <p><b>{t(Msg::FacilitatorSays)}</b> " " {text}</p>
+                    </div>
+                }
+            })
+            .collect_view()
+    };
     let shown = move || {
         let generation = run.generation.get();
         let gone = dismissed.with(|(g, gone)| {
@@ -42,6 +57,7 @@ pub fn Hints(run: RunHandle) -> impl IntoView {
     };
     view! {
         <aside class="hints" aria-live="polite" aria-label=t(Msg::HintsLabel)>
+            {from_facilitator}
             <For each=shown key=|(i, _)| *i let:hint>
                 <div class="hint" data-hint=hint.0>
                     <p>

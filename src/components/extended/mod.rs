@@ -6,6 +6,7 @@
 
 mod editor;
 mod exercise;
+mod facilitator;
 mod hints;
 mod postmortem;
 mod regional_debrief;
@@ -65,6 +66,33 @@ pub fn debrief_extras(
         {postmortem::postmortem(run, par)}
     }
 }
+
+/// The facilitator's view, when the link asks for it (`facilitate=1`; a session code is
+/// made up when the link has none).
+pub fn facilitator_view(run: RunHandle) -> Option<AnyView> {
+    let (facilitating, code) = run.rest.with_value(|rest| {
+        (
+            facilitator::facilitating(rest),
+            facilitator::session_code(rest),
+        )
+    });
+    if !facilitating {
+        return None;
+    }
+    let code = code.unwrap_or_else(|| {
+        let code = format!("{:06x}", crate::seed::random_seed() & 0xff_ffff);
+        run.rest
+            .update_value(|rest| rest.push(("session".to_string(), code.clone())));
+        run.write_link();
+        code
+    });
+    Some(view! { <facilitator::FacilitatorView run=run code=code /> }.into_any())
+}
+
+/// What the facilitator said to the trainee's window (hints, the end), shown with the
+/// exercise's hints.
+#[derive(Clone, Copy)]
+pub struct SessionSaid(pub RwSignal<Vec<String>>);
 
 /// Gives the page's address the fragment of the author's exercise the run plays (none for a
 /// built-in one), so that the address and a shared link open the same exercise. An

@@ -32,6 +32,17 @@ pub struct Trainer {
 pub fn provide_trainer(run: RunHandle, notices: &mut Vec<String>) {
     let (options, wrong) = run.rest.with_value(|rest| read_course(rest));
     notices.extend(wrong);
+    // The trainee's side of a facilitated session.
+    let session = run.rest.with_value(|rest| {
+        (!super::facilitator::facilitating(rest))
+            .then(|| super::facilitator::session_code(rest))
+            .flatten()
+    });
+    let said = RwSignal::new(Vec::new());
+    provide_context(super::SessionSaid(said));
+    if let Some(code) = session {
+        super::facilitator::use_session(run, &code, said);
+    }
     let progress = load(&options.key);
     let trainer = Trainer {
         options: StoredValue::new(options),

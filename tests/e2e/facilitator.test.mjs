@@ -90,4 +90,13 @@ describe("the facilitator's console", () => {
     assert.deepEqual(facilitatorErrors, []);
     assert.deepEqual(traineeErrors, []);
   });
+
+  test("the plan lists a surge the seed drew", async () => {
+    const { page, errors } = await openPage(served.browser);
+    await page.goto(`${served.site.url}full.html?scenario=viral-surge&seed=42&facilitate=1&session=surge-1`);
+    const plan = page.locator('[data-panel="facilitator"] [data-field="plan"]');
+    await plan.waitFor();
+    assert.match(await plan.textContent(), /\(minute \d+\): traffic_surge peak=\d/);
+    assert.deepEqual(errors, []);
+  });
 });

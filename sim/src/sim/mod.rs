@@ -387,6 +387,16 @@ impl Simulation {
     pub fn surge(&self) -> Option<&Surge> {
         self.surges.first()
     }
+
+    /// Every traffic surge this seed drew.
+    pub fn surges(&self) -> &[Surge] {
+        &self.surges
+    }
+
+    /// Every traffic drift this seed drew.
+    pub fn drifts(&self) -> &[Drift] {
+        &self.drifts
+    }
     /// The next minute to simulate.
     pub fn minute(&self) -> u32 {
         self.minute

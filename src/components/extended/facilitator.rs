@@ -286,6 +286,24 @@ pub fn FacilitatorView(run: RunHandle, code: String) -> impl IntoView {
                     (minute, sim.clock_at(minute), text)
                 })
                 .collect();
+            for s in sim.surges() {
+                let minute = s.start_min.max(0.0) as u32;
+                plan.push((
+                    minute,
+                    sim.clock_at(minute),
+                    format!(
+                        "traffic_surge peak={:.2} ramp_minutes={:.1} hold_minutes={:.1} decay_minutes={:.1}",
+                        s.peak, s.ramp_min, s.hold_min, s.decay_min
+                    ),
+                ));
+            }
+            for d in sim.drifts() {
+                plan.push((
+                    0,
+                    sim.clock_at(0),
+                    format!("traffic_drift level={:.3} tau_minutes={:.1}", d.level, d.tau_min),
+                ));
+            }
             plan.sort_by_key(|p| p.0);
             let link = run
                 .href_with_rest(|rest| {

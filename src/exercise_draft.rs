@@ -228,7 +228,7 @@ impl Draft {
     pub fn to_text(&self) -> String {
         let mut map = Map::new();
         let s = |t: &str| Value::String(t.to_string());
-        for key in ORDER {
+        for key in file::TOP_FIELDS {
             let value = match *key {
                 "title" => Some(s(&self.title)),
                 "briefing" => Some(s(&self.briefing)),
@@ -333,26 +333,6 @@ const EDITED: &[&str] = &[
     "lesson",
     "start",
     "minutes",
-    "params",
-    "timeline",
-    "expected_response",
-    "objectives",
-    "hints",
-];
-
-/// The members of a file, in the order the format writes them.
-const ORDER: &[&str] = &[
-    "format",
-    "version",
-    "id",
-    "title",
-    "briefing",
-    "lesson",
-    "start",
-    "minutes",
-    "budget_left",
-    "service",
-    "controls",
     "params",
     "timeline",
     "expected_response",

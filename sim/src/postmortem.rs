@@ -329,7 +329,8 @@ fn timeline(setup: &RunSetup, outcome: &RunOutcome, clock: &dyn Fn(u32) -> Strin
     }
     // The faults the request engine reads from the script, which no event reports, and
     // their ends.
-    let scenario = crate::exercise::scenario(setup.scenario);
+    // An author's exercise's faults are its own (`RunSetup::definition`).
+    let scenario = setup.definition();
     for scripted in scenario.script(setup.seed) {
         let (minute, lasts, fault, back) = match scripted {
             Scripted::SlowInstance {

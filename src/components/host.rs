@@ -49,7 +49,7 @@ use crate::metrics::{Value, METRICS};
 use crate::speed::{speed_index, speeds_list};
 
 /// The `source` every message carries.
-const SOURCE: &str = "oncall-sim";
+pub(crate) const SOURCE: &str = "oncall-sim";
 
 /// What has been told to the host page about the run shown.
 #[derive(Clone, Copy)]

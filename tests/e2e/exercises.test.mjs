@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { openBrowser, openPage } from './browser.mjs';
-import { load, readLog, readMetrics, shownMinute, step, waitForMinute } from './helpers.mjs';
+import { load, playedState, readLog, shownMinute, step, waitForMinute } from './helpers.mjs';
 import { servedSuite } from './suite.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -24,10 +24,7 @@ async function shown(page) {
   return {
     custom: (await page.locator('[data-field="custom-title"]').textContent()).trim(),
     briefing: (await page.locator('[data-field="briefing"]').textContent()).trim(),
-    minute: await shownMinute(page),
-    clock: (await page.locator('[data-field="clock"]').textContent()).trim(),
-    metrics: await readMetrics(page),
-    log: await readLog(page),
+    ...(await playedState(page)),
   };
 }
 

@@ -8,20 +8,12 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { openBrowser, openPage } from './browser.mjs';
-import { load, readLog, readMetrics, shownMinute, step, waitForMinute } from './helpers.mjs';
+import { load, playedState, readLog, step, waitForMinute } from './helpers.mjs';
 import { servedSuite } from './suite.mjs';
 
 const RUN = 'scenario=bad-deploy&seed=7';
 const SESSION = 'wheel-7';
 
-async function runState(page) {
-  return {
-    minute: await shownMinute(page),
-    clock: (await page.locator('[data-field="clock"]').textContent()).trim(),
-    metrics: await readMetrics(page),
-    log: await readLog(page),
-  };
-}
 
 describe("the facilitator's console", () => {
   const served = servedSuite();
@@ -74,7 +66,7 @@ describe("the facilitator's console", () => {
     await facilitator.waitForFunction(
       () => document.querySelector('[data-field="trainee-state"]')?.dataset.minute === '8',
     );
-    const here = await runState(trainee);
+    const here = await playedState(trainee);
     const link = await panel.locator('[data-field="session-link"]').inputValue();
     assert.match(link, /actions=.*inject/);
     const fresh = await openBrowser({ width: 1280, height: 900 });
@@ -82,7 +74,7 @@ describe("the facilitator's console", () => {
       const { page: other, errors: otherErrors } = await openPage(fresh);
       await load(other, '', link);
       await waitForMinute(other, here.minute);
-      assert.deepEqual(await runState(other), here);
+      assert.deepEqual(await playedState(other), here);
       assert.deepEqual(otherErrors, []);
     } finally {
       await fresh.close();

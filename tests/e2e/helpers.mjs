@@ -121,3 +121,13 @@ export async function waitForLinkParam(page, name, value) {
     { timeout: 10_000 },
   );
 }
+
+/** What a run shows at its minute that a replay of its link must show too. */
+export async function playedState(page) {
+  return {
+    minute: await shownMinute(page),
+    clock: (await page.locator('[data-field="clock"]').textContent()).trim(),
+    metrics: await readMetrics(page),
+    log: await readLog(page),
+  };
+}

@@ -297,7 +297,7 @@ const MAX_REQUEST_MODE_MINUTES: u32 = 1_440;
 /// depends only on its arguments.
 fn minute_weight(setup: &RunSetup) -> Result<u64, Failure> {
     let regions = regions(setup)?;
-    let scenario = oncall_sim::exercise::scenario(setup.scenario);
+    let scenario = setup.definition();
     let requests =
         setup.params.engine.unwrap_or(scenario.engine) == oncall_sim::params::EngineKind::Requests;
     Ok(if requests { 1_000 * regions } else { regions })

@@ -26,7 +26,8 @@ pub const MAX_TEXT: usize = 2000;
 /// Most injects and hints.
 pub const MAX_ITEMS: usize = 50;
 
-const TOP_FIELDS: &[&str] = &[
+/// The members of a file, in the order the format writes them.
+pub const TOP_FIELDS: &[&str] = &[
     "format",
     "version",
     "id",

@@ -12,7 +12,7 @@
 //! trainee `state` (`minute`, `clock`, `budget_left`, `paging`, `actions`, `link`,
 //! `finished`).
 
-use js_sys::{Array, Object, Reflect};
+use js_sys::{Array, Reflect};
 use leptos::prelude::*;
 use oncall_sim::exercise::faults;
 use oncall_sim::fault_action::{FaultInject, KINDS};
@@ -22,10 +22,9 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::commands::HostCommand;
+use crate::components::host::{message, SOURCE};
 use crate::components::run::RunHandle;
 use crate::i18n::{scenario_title_text, t, tf, Msg};
-
-const SOURCE: &str = "oncall-sim";
 
 /// A session code: 1 to 32 letters, digits and hyphens.
 pub fn session_code(rest: &[(String, String)]) -> Option<String> {
@@ -45,16 +44,6 @@ pub fn facilitating(rest: &[(String, String)]) -> bool {
 
 fn channel(code: &str) -> Option<web_sys::BroadcastChannel> {
     web_sys::BroadcastChannel::new(&format!("oncall-sim:session:{code}")).ok()
-}
-
-fn message(kind: &str, fields: &[(&str, JsValue)]) -> JsValue {
-    let object = Object::new();
-    let _ = Reflect::set(&object, &"source".into(), &SOURCE.into());
-    let _ = Reflect::set(&object, &"type".into(), &kind.into());
-    for (key, value) in fields {
-        let _ = Reflect::set(&object, &(*key).into(), value);
-    }
-    object.into()
 }
 
 fn field(data: &JsValue, name: &str) -> Option<JsValue> {

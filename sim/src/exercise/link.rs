@@ -20,7 +20,8 @@ pub const FRAGMENT_KEY: &str = "exercise";
 
 /// Longest exercise a link carries, in characters of its encoded form (16,000: a link of
 /// that length still opens in every current browser and survives chat and mail clients that
-/// keep long links; a typical exercise takes 1,000 to 2,500).
+/// keep long links; the built-in exercises take 620 to 1,000, an authored one with three
+/// injects and hints about 1,300).
 pub const MAX_CHARS: usize = 16_000;
 
 /// DEFLATE level: the smallest links; the output is the same for the same file and library

@@ -23,6 +23,17 @@ pub fn json_data_url(text: &str) -> String {
     data_url("application/json", text)
 }
 
+/// The file chosen in a file input (`ev` is its change event). The input is cleared, so that
+/// the same file can be chosen again after an edit.
+pub fn take_chosen(ev: &web_sys::Event) -> Option<web_sys::File> {
+    let input = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())?;
+    let file = input.files().and_then(|list| list.get(0));
+    input.set_value("");
+    file
+}
+
 /// Reads a file as text and calls `done` with it (`None` when it cannot be read).
 pub fn read_text(file: &web_sys::File, done: impl FnOnce(Option<String>) + 'static) {
     let Ok(reader) = web_sys::FileReader::new() else {

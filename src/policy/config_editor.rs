@@ -4,9 +4,8 @@
 
 use leptos::prelude::*;
 use oncall_sim::autoscale::elastic::config::{self, ConfigError, ElasticConfig, Note};
-use wasm_bindgen::JsCast;
 
-use crate::files::{json_data_url, read_text};
+use crate::files::{json_data_url, read_text, take_chosen};
 use crate::i18n::{config_text, t, tf, Msg};
 
 /// Largest configuration accepted, in bytes: the core's limit, which the command line keeps
@@ -174,16 +173,7 @@ fn upload(
     status: RwSignal<Option<Status>>,
     apply: impl Fn(String) + 'static,
 ) {
-    let Some(input) = ev
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-    else {
-        return;
-    };
-    let file = input.files().and_then(|list| list.get(0));
-    // Clearing the input lets the same file be chosen again after an edit.
-    input.set_value("");
-    let Some(file) = file else {
+    let Some(file) = take_chosen(ev) else {
         return;
     };
     if file.size() > MAX_CONFIG_BYTES as f64 {

@@ -9,7 +9,6 @@ use leptos::prelude::*;
 use oncall_sim::exercise::{file, link};
 use oncall_sim::message::{Message, MessageId};
 use oncall_sim::share::ShareState;
-use wasm_bindgen::JsCast;
 
 use crate::components::run::{use_run, RunHandle};
 use crate::files::{json_data_url, read_text};
@@ -146,16 +145,7 @@ pub fn custom_heading(run: RunHandle) -> impl IntoView {
 
 /// The file chosen in the picker.
 fn chosen(run: RunHandle, ev: &leptos::ev::Event, status: RwSignal<Option<Status>>) {
-    let Some(input) = ev
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-    else {
-        return;
-    };
-    let picked = input.files().and_then(|list| list.get(0));
-    // Clearing the input lets the same file be chosen again after an edit.
-    input.set_value("");
-    if let Some(picked) = picked {
+    if let Some(picked) = crate::files::take_chosen(ev) {
         open_file(run, &picked, status);
     }
 }

@@ -9,8 +9,6 @@
 
 use crate::exercise::faults::{self, FaultKind, Span};
 
-use crate::scenario::Scripted;
-
 /// The kinds a run can have injected.
 pub const KINDS: &[&str] = &[
     "bad_deploy",
@@ -64,11 +62,12 @@ impl FaultInject {
         out
     }
 
-    /// What it scripts when it applies at `minute`.
-    pub fn script(&self, minute: u32) -> Vec<Scripted> {
+    /// Its fields' values when it applies at `minute` (`at` is that minute; each value
+    /// fixed, so the seed draws nothing), in the kind's order, as
+    /// [`crate::exercise::injects::inject`] reads them.
+    pub fn spans(&self, minute: u32) -> Vec<Span> {
         let mut others = self.values.iter();
-        let spans: Vec<Span> = self
-            .kind
+        self.kind
             .fields
             .iter()
             .map(|f| {
@@ -79,9 +78,7 @@ impl FaultInject {
                 };
                 (x, x)
             })
-            .collect();
-        // Every field is fixed: the seed draws nothing from it.
-        faults::inject(self.kind, &spans).script(0)
+            .collect()
     }
 }
 
@@ -100,8 +97,8 @@ mod tests {
         let flush = FaultInject::parse("cache_flush/share=0.8").unwrap();
         assert_eq!(flush.value(), "cache_flush/share=0.8");
         assert_eq!(
-            flush.script(31),
-            [Scripted::CacheFlush {
+            crate::exercise::injects::inject(flush.kind, &flush.spans(31)).script(0),
+            [crate::scenario::Scripted::CacheFlush {
                 minute: 31,
                 share: 0.8
             }]

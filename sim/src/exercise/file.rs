@@ -6,6 +6,7 @@
 use core::fmt;
 
 use super::faults::{self, FaultKind, FieldKind, Span};
+use super::injects;
 use super::{Exercise, Hint, HintTrigger, Objectives, Step, When};
 use crate::action::{ActionKind, Settings};
 use crate::ids::ScenarioId;
@@ -510,7 +511,7 @@ fn timeline(v: &Value, path: &[json::Step], s: &Scenario) -> Read<Vec<Inject>> {
         let window = when_in_force(kind, &values);
         let clash = injects.iter().position(|(other, _, v)| {
             !kind.stacks
-                && other.same_kind(&faults::inject(kind, &values))
+                && other.same_kind(&injects::inject(kind, &values))
                 && same_region(kind, v, &values)
                 && overlap(when_in_force(kind, v), window)
         });
@@ -522,7 +523,7 @@ fn timeline(v: &Value, path: &[json::Step], s: &Scenario) -> Read<Vec<Inject>> {
                     .int("other", j as i64),
             ));
         }
-        injects.push((faults::inject(kind, &values), kind, values));
+        injects.push((injects::inject(kind, &values), kind, values));
     }
     Ok(injects.into_iter().map(|(inject, _, _)| inject).collect())
 }
@@ -807,7 +808,7 @@ fn controls_value(settings: &Settings) -> Map {
 }
 
 fn inject_value(inject: &Inject) -> Value {
-    let (kind, values) = faults::fields_of(inject);
+    let (kind, values) = injects::fields_of(inject);
     let mut map = Map::new();
     put(&mut map, "fault", kind.name.into());
     for (field, span) in kind.fields.iter().zip(values) {

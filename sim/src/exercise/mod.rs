@@ -8,6 +8,7 @@
 mod compiled;
 pub mod faults;
 pub mod file;
+pub mod injects;
 #[cfg(feature = "extended")]
 pub mod link;
 

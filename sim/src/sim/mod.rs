@@ -8,6 +8,10 @@
 //! ([`crate::world`]); the service stage asks a [`ServiceModel`] how the fleet serves a tick.
 //! The clock is integer: a minute and the second within it.
 
+#[cfg(feature = "extended")]
+mod plan;
+#[cfg(feature = "extended")]
+pub use plan::Planned;
 mod probes;
 mod regional;
 mod walk;
@@ -388,15 +392,6 @@ impl Simulation {
         self.surges.first()
     }
 
-    /// Every traffic surge this seed drew.
-    pub fn surges(&self) -> &[Surge] {
-        &self.surges
-    }
-
-    /// Every traffic drift this seed drew.
-    pub fn drifts(&self) -> &[Drift] {
-        &self.drifts
-    }
     /// The next minute to simulate.
     pub fn minute(&self) -> u32 {
         self.minute
@@ -604,8 +599,9 @@ impl Simulation {
             // runs it).
             #[cfg(feature = "extended")]
             ActionKind::Inject(fault) => {
-                let minute = self.minute;
-                self.script.extend(fault.script(minute));
+                let spans = fault.spans(self.minute);
+                let inject = crate::exercise::injects::inject(fault.kind, &spans);
+                self.script.extend(inject.script(0));
             }
         }
     }

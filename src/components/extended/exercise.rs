@@ -36,7 +36,8 @@ fn ExerciseFiles() -> impl IntoView {
     let editing = RwSignal::new(false);
     use_dropped_files(run, status, dragging);
     let download = move || {
-        run.snapshot.track();
+        // Which exercise plays changes only with the run (not with each minute).
+        run.generation.track();
         run.with(|c| {
             c.exercise()
                 .map(|e| (format!("{}.json", e.id), file::write(e)))
@@ -110,7 +111,8 @@ fn ExerciseFiles() -> impl IntoView {
 /// built-in one).
 pub fn custom_option(run: RunHandle) -> impl IntoView {
     move || {
-        run.snapshot.track();
+        // Which exercise plays changes only with the run (not with each minute).
+        run.generation.track();
         run.with(|c| {
             c.exercise().map(|e| {
                 view! {
@@ -127,7 +129,8 @@ pub fn custom_option(run: RunHandle) -> impl IntoView {
 /// "Custom exercise" and the author's title above the briefing, when the run plays one.
 pub fn custom_heading(run: RunHandle) -> impl IntoView {
     move || {
-        run.snapshot.track();
+        // Which exercise plays changes only with the run (not with each minute).
+        run.generation.track();
         run.with(|c| {
             c.exercise().map(|e| {
                 view! {

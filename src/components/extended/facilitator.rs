@@ -16,7 +16,6 @@ use js_sys::{Array, Reflect};
 use leptos::prelude::*;
 use oncall_sim::exercise::faults;
 use oncall_sim::fault_action::{FaultInject, KINDS};
-use oncall_sim::scenario::Scripted;
 use oncall_sim::ActionKind;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -151,70 +150,6 @@ struct Trainee {
     finished: bool,
 }
 
-/// One line of the plan: a scripted fault, its minute and values, by the format's names.
-fn scripted_text(s: &Scripted) -> (u32, String) {
-    match *s {
-        Scripted::Deploy {
-            minute,
-            bad,
-            rollout_minutes,
-            severity,
-        } => (
-            minute,
-            if bad {
-                format!("bad_deploy rollout_minutes={rollout_minutes} severity={severity:.2}")
-            } else {
-                format!("deploy rollout_minutes={rollout_minutes}")
-            },
-        ),
-        Scripted::CacheFlush { minute, share } => (minute, format!("cache_flush share={share:.2}")),
-        Scripted::SlowInstance {
-            minute,
-            minutes,
-            instance,
-            factor,
-        } => (
-            minute,
-            format!("slow_instance minutes={minutes} instance={instance} factor={factor:.2}"),
-        ),
-        Scripted::HotKey {
-            minute,
-            minutes,
-            share,
-        } => (
-            minute,
-            format!("hot_key minutes={minutes} share={share:.2}"),
-        ),
-        Scripted::RegionFailure { minute, ref action } => {
-            (minute, format!("{}={}", action.name(), action.value()))
-        }
-        Scripted::DependencyLatency {
-            minute,
-            minutes,
-            extra_ms,
-        } => (
-            minute,
-            format!("dependency_latency minutes={minutes} extra_ms={extra_ms:.0}"),
-        ),
-        Scripted::CapacityCut {
-            minute,
-            minutes,
-            share,
-        } => (
-            minute,
-            format!("capacity_cut minutes={minutes} share={share:.2}"),
-        ),
-        Scripted::NoisyNeighbour {
-            minute,
-            minutes,
-            share,
-        } => (
-            minute,
-            format!("noisy_neighbour minutes={minutes} share={share:.2}"),
-        ),
-    }
-}
-
 /// The facilitator's view of session `code`, for the run of its link.
 #[component]
 pub fn FacilitatorView(run: RunHandle, code: String) -> impl IntoView {
@@ -267,33 +202,11 @@ pub fn FacilitatorView(run: RunHandle, code: String) -> impl IntoView {
                 |e| e.title.clone(),
             );
             let sim = c.sim();
-            let mut plan: Vec<(u32, String, String)> = sim
-                .script()
-                .iter()
-                .map(|s| {
-                    let (minute, text) = scripted_text(s);
-                    (minute, sim.clock_at(minute), text)
-                })
+            let plan: Vec<(u32, String, String)> = sim
+                .plan()
+                .into_iter()
+                .map(|p| (p.minute, sim.clock_at(p.minute), p.fault))
                 .collect();
-            for s in sim.surges() {
-                let minute = s.start_min.max(0.0) as u32;
-                plan.push((
-                    minute,
-                    sim.clock_at(minute),
-                    format!(
-                        "traffic_surge peak={:.2} ramp_minutes={:.1} hold_minutes={:.1} decay_minutes={:.1}",
-                        s.peak, s.ramp_min, s.hold_min, s.decay_min
-                    ),
-                ));
-            }
-            for d in sim.drifts() {
-                plan.push((
-                    0,
-                    sim.clock_at(0),
-                    format!("traffic_drift level={:.3} tau_minutes={:.1}", d.level, d.tau_min),
-                ));
-            }
-            plan.sort_by_key(|p| p.0);
             let link = run
                 .href_with_rest(|rest| {
                     rest.iter()

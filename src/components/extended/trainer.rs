@@ -64,7 +64,8 @@ pub fn provide_trainer(run: RunHandle, notices: &mut Vec<String>) {
     }
     // The answer shows as the link allows, for the exercise on screen.
     Effect::new(move |_| {
-        run.snapshot.track();
+        // Which exercise plays changes only with the run (not with each minute).
+        run.generation.track();
         let id = exercise_id(run);
         let shown = trainer.progress.with(|p| {
             let entry = p.entry(&id);

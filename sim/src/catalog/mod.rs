@@ -13,6 +13,7 @@
 //! the parameter's name and the unit's code.
 
 pub mod en;
+pub mod files;
 pub mod params_en;
 pub mod registry;
 pub mod relations_en;

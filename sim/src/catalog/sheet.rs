@@ -15,7 +15,9 @@ use serde::Serialize;
 
 use crate::autoscale::{self, PolicyId};
 use crate::catalog::registry::ALL;
-use crate::relations::Relation;
+use crate::relations::{Relation, RelationId};
+
+use super::files::Entry;
 
 use super::{params_en, relations_en};
 use crate::autoscale::PolicySettings;
@@ -126,6 +128,71 @@ fn owner_policy(relation: &Relation) -> Option<PolicyId> {
 /// The English sheet: the minute model's relations first, then each policy's, each group in
 /// the order of [`ALL`]; groups without relations are left out.
 pub fn english() -> ReferenceSheet {
+    sheet_of(
+        "en",
+        |id| {
+            let texts = relations_en::texts(id);
+            (
+                texts.name.to_owned(),
+                texts.symbols.iter().map(|s| (*s).to_owned()).collect(),
+                texts.note.to_owned(),
+            )
+        },
+        |name| params_en::param_doc(name).map(str::to_owned),
+    )
+}
+
+/// The sheet of a language from its catalog files `relations` (`name.ID`, `symbols.ID`,
+/// `note.ID`, the ids as [`RelationId`]'s variants are spelled) and `params` (`doc.NAME`);
+/// the formulas and citations are the published ones. The error names the first key the
+/// files lack.
+pub fn from_catalogs(
+    locale: &str,
+    relations: &[(String, Entry)],
+    params: &[(String, Entry)],
+) -> Result<ReferenceSheet, String> {
+    let find = |entries: &[(String, Entry)], key: &str| {
+        entries
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, e)| e.clone())
+            .ok_or_else(|| format!("{key}: missing"))
+    };
+    let text = |entries: &[(String, Entry)], key: &str| match find(entries, key)? {
+        Entry::Text(text) => Ok(text),
+        Entry::List(_) => Err(format!("{key}: a text, not a list")),
+    };
+    let mut missing = Ok(());
+    let sheet = sheet_of(
+        locale,
+        |id| {
+            let words = (|| {
+                let name = text(relations, &format!("name.{id:?}"))?;
+                let symbols = match find(relations, &format!("symbols.{id:?}"))? {
+                    Entry::List(list) => list,
+                    Entry::Text(_) => return Err(format!("symbols.{id:?}: a list")),
+                };
+                let note = text(relations, &format!("note.{id:?}"))?;
+                Ok((name, symbols, note))
+            })();
+            words.unwrap_or_else(|e| {
+                missing = missing.clone().and(Err(e));
+                Default::default()
+            })
+        },
+        |name| text(params, &format!("doc.{name}")).ok(),
+    );
+    missing.map(|()| sheet)
+}
+
+/// The sheet in `locale` with the texts `words` gives for each relation (name, symbol
+/// meanings, note) and `doc` for each parameter (placeholders unfilled; the defaults are
+/// filled in here).
+fn sheet_of(
+    locale: &str,
+    mut words: impl FnMut(RelationId) -> (String, Vec<String>, String),
+    doc: impl Fn(&str) -> Option<String>,
+) -> ReferenceSheet {
     let owners: Vec<Option<PolicyId>> = core::iter::once(None)
         .chain(PolicyId::ALL.iter().copied().map(Some))
         .collect();
@@ -136,7 +203,7 @@ pub fn english() -> ReferenceSheet {
             relations: ALL
                 .iter()
                 .filter(|r| owner_policy(r) == owner)
-                .map(|r| english_relation(r))
+                .map(|r| sheet_relation(r, words(r.id)))
                 .collect(),
         })
         .filter(|g| !g.relations.is_empty())
@@ -146,29 +213,33 @@ pub fn english() -> ReferenceSheet {
         .chain(PolicySettings::all_specs())
         .map(|spec| SheetParameter {
             name: spec.name.to_owned(),
-            doc: params_en::param_doc_text(spec.name).unwrap_or_default(),
+            doc: doc(spec.name)
+                .map(|d| super::fill_defaults(&d))
+                .unwrap_or_default(),
         })
         .collect();
     ReferenceSheet {
-        locale: "en".to_owned(),
+        locale: locale.to_owned(),
         groups,
         parameters,
     }
 }
 
-fn english_relation(relation: &Relation) -> SheetRelation {
-    let texts = relations_en::texts(relation.id);
+fn sheet_relation(
+    relation: &Relation,
+    (name, meanings, note): (String, Vec<String>, String),
+) -> SheetRelation {
     SheetRelation {
         id: relation.id.key().to_owned(),
-        name: texts.name.to_owned(),
-        formula: texts.formula.to_owned(),
+        name,
+        formula: relations_en::formula(relation.id).to_owned(),
         symbols: relation
             .symbols
             .iter()
-            .zip(texts.symbols)
-            .map(|(glyph, meaning)| ((*glyph).to_owned(), (*meaning).to_owned()))
+            .zip(meanings)
+            .map(|(glyph, meaning)| ((*glyph).to_owned(), meaning))
             .collect(),
-        note: texts.note.to_owned(),
+        note,
         citations: relation
             .citations
             .iter()

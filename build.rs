@@ -23,8 +23,21 @@ fn read(language: &str, area: &str) -> Option<Vec<(String, Entry)>> {
 
 fn main() {
     println!("cargo:rerun-if-changed=sim/src/catalog/files.rs");
+    // The pseudo-locale `?lang=xx-long` is in the test builds only (`scripts/build-test.sh`
+    // sets the variable).
+    println!("cargo:rustc-check-cfg=cfg(pseudo_locale)");
+    println!("cargo:rerun-if-env-changed=ONCALL_SIM_PSEUDO_LOCALE");
+    // Only where languages are downloaded: the first build stays the one shipped.
+    if std::env::var_os("ONCALL_SIM_PSEUDO_LOCALE").is_some()
+        && std::env::var_os("CARGO_FEATURE_LANGUAGES").is_some()
+    {
+        println!("cargo:rustc-cfg=pseudo_locale");
+    }
     let console = read("en", "console").expect("locales/en/console.json");
     let extended = read("en", "extended").expect("locales/en/extended.json");
+    // The policy panel's and the comparison's words: only their modules (built with
+    // `languages`) show them, so the console's first module leaves them out.
+    let panels = read("en", "panels").expect("locales/en/panels.json");
     let arms = [
         Arms {
             entries: &console,
@@ -35,6 +48,11 @@ fn main() {
             entries: &extended,
             prefix: "",
             cfg: Some("feature = \"extended\""),
+        },
+        Arms {
+            entries: &panels,
+            prefix: "",
+            cfg: Some("feature = \"languages\""),
         },
     ];
     let source = rust_match(
@@ -47,7 +65,7 @@ fn main() {
     std::fs::write(&out, source).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
 
     // Every translated language against English. A missing file is the tests' to report
-    // (`catalog_files`); a file that is there must agree.
+    // (`sim/tests/locales.rs`); a file that is there must agree.
     let mut problems = Vec::new();
     for area in files::AREAS {
         let english = read("en", area).unwrap_or_else(|| panic!("locales/en/{area}.json"));

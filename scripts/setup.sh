@@ -94,6 +94,18 @@ else
     setup_with_root env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
 fi
 
+# --- Fonts for Malayalam and Chinese ------------------------------------------------------------
+# The browser tests render the console in Malayalam and Chinese: without a font for each
+# script the text would be boxes. Small packages: Manjari (SMC) and WenQuanYi Micro Hei.
+if fc-list 2>/dev/null | grep -q "Manjari" && fc-list 2>/dev/null | grep -q "WenQuanYi"; then
+    say "fonts for Malayalam and Chinese: present"
+else
+    say "installing fonts-smc-manjari and fonts-wqy-microhei with apt-get"
+    setup_with_root env DEBIAN_FRONTEND=noninteractive apt-get update
+    setup_with_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        fonts-smc-manjari fonts-wqy-microhei
+fi
+
 # --- npm packages (wasm-opt from binaryen, playwright-core) ---------------------------------------
 npm_stamp="${setup_repo_root}/node_modules/.setup-lock-sha256"
 npm_lock_sum="$(sha256sum "${setup_repo_root}/package-lock.json" | awk '{print $1}')"

@@ -25,6 +25,10 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "cargo clippy (wasm32, web console: the first download and the extended build)"
 cargo clippy --target wasm32-unknown-unknown -p oncall-sim-web -- -D warnings
 cargo clippy --target wasm32-unknown-unknown -p oncall-sim-web --features extended -- -D warnings
+# The policy panel's and the comparison's modules (languages without the extended models), and
+# the test builds' pseudo-locale.
+cargo clippy --target wasm32-unknown-unknown -p oncall-sim-web --features languages -- -D warnings
+ONCALL_SIM_PSEUDO_LOCALE=1 cargo clippy --target wasm32-unknown-unknown -p oncall-sim-web --features extended -- -D warnings
 cargo clippy -p oncall-sim --no-default-features -- -D warnings
 
 step "cargo test (native, workspace)"
@@ -43,8 +47,8 @@ CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p
 # The extended build too: request mode gives the native build's requests, byte for byte.
 CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p oncall-sim-web --features extended --test web
 
-step "trunk build --release"
-trunk build --release --offline
+step "trunk build --release (a test build: the extended build has the pseudo-locale ?lang=xx-long)"
+ONCALL_SIM_PSEUDO_LOCALE=1 trunk build --release --offline
 
 step "end-to-end tests (headless Chromium against dist/)"
 node --test tests/e2e/*.test.mjs

@@ -380,13 +380,16 @@ pub fn embedded_rest(rest: &[(String, String)]) -> Vec<(String, String)> {
 /// The size of the frame the compact layout is made for, px.
 pub const FRAME_SIZE: (u32, u32) = (820, 620);
 
+/// `text` safe inside an HTML attribute's double quotes or an element's text.
+pub fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+}
+
 /// The HTML a lesson page includes to show the run at `href` (already in the compact layout).
 pub fn iframe_snippet(href: &str, title: &str) -> String {
-    let attribute = |text: &str| {
-        text.replace('&', "&amp;")
-            .replace('"', "&quot;")
-            .replace('<', "&lt;")
-    };
+    let attribute = escape_html;
     format!(
         "<iframe src=\"{}\" width=\"{}\" height=\"{}\" title=\"{}\" style=\"border:0\" loading=\"lazy\"></iframe>",
         attribute(href),

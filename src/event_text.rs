@@ -166,7 +166,7 @@ fn decision_text(kind: &EventKind) -> Option<(EventFamily, String)> {
                 Msg::EvScaling,
                 &[
                     ("policy", &policy_name_text(*policy)),
-                    ("driver", driver.as_str()),
+                    ("driver", crate::i18n::driver_text(*driver)),
                     ("from", &from.to_string()),
                     ("to", &instances(*to)),
                     ("detail", &core_text(detail)),

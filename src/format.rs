@@ -20,19 +20,50 @@ pub struct NumberStyle {
     pub decimal: char,
     /// Before a negative number.
     pub minus: char,
-    /// Between groups of three digits of a large total.
+    /// Between groups of digits of a large total.
     pub group: char,
+    /// The fewest digits a total has before it is grouped at all (CLDR's minimum grouping
+    /// digits: Spanish and Italian write 4000 but 40.000).
+    pub min_grouped: usize,
+    /// Groups of two above the first thousand (Malayalam, as India writes: 8,11,405).
+    pub lakh: bool,
 }
 
 impl NumberStyle {
-    /// How numbers are written in `locale`.
+    /// How numbers are written in `locale`: CLDR's symbols and grouping for each language
+    /// (the end-to-end tests compare them with the browser's `Intl.NumberFormat`).
     pub const fn of(locale: Locale) -> Self {
+        const POINT: NumberStyle = NumberStyle {
+            decimal: '.',
+            minus: '-',
+            group: ',',
+            min_grouped: 4,
+            lakh: false,
+        };
+        // The first build speaks English only.
+        #[cfg(not(feature = "languages"))]
+        let _ = locale;
+        #[cfg(not(feature = "languages"))]
+        return POINT;
+        #[cfg(feature = "languages")]
         match locale {
-            Locale::En => NumberStyle {
-                decimal: '.',
-                minus: '-',
-                group: ',',
+            Locale::Es => NumberStyle {
+                decimal: ',',
+                group: '.',
+                min_grouped: 5,
+                ..POINT
             },
+            Locale::It => NumberStyle {
+                decimal: ',',
+                group: '.',
+                min_grouped: 5,
+                ..POINT
+            },
+            Locale::Ml => NumberStyle {
+                lakh: true,
+                ..POINT
+            },
+            _ => POINT,
         }
     }
 }
@@ -120,8 +151,16 @@ pub fn grouped(locale: Locale, value: f64) -> Option<String> {
         None => (None, text.as_str()),
     };
     let mut out: String = sign.into_iter().collect();
+    let len = digits.len();
+    let grouped = len >= style.min_grouped;
     for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        let left = len - i;
+        let boundary = if style.lakh && left > 3 {
+            (left - 3) % 2 == 0
+        } else {
+            left % 3 == 0
+        };
+        if grouped && i > 0 && boundary {
             out.push(style.group);
         }
         out.push(digit);
@@ -176,7 +215,7 @@ pub fn value(locale: Locale, format: Format, value: Value) -> String {
 
 /// A value written for a person in the page's language.
 pub fn format_value(format: Format, v: Value) -> String {
-    value(Locale::default(), format, v)
+    value(Locale::page(), format, v)
 }
 
 /// A number in the page's language with `format`'s unit and precision.
@@ -340,6 +379,38 @@ mod tests {
         assert_eq!(parse_number(EN, "-3e2"), Some(-300.0));
         for bad in ["", "abc", "1,5", "inf", "NaN", "0x10", "1e999"] {
             assert_eq!(parse_number(EN, bad), None, "{bad}");
+        }
+    }
+
+    /// Each language writes a number as CLDR says (the end-to-end tests check the same
+    /// figures against the browser's `Intl.NumberFormat`).
+    #[cfg(feature = "languages")]
+    #[test]
+    fn each_language_writes_decimals_and_groups_as_cldr() {
+        let cases = [
+            (Locale::Es, "1234", "12.345", "1.234.567", "0,5"),
+            (Locale::It, "1234", "12.345", "1.234.567", "0,5"),
+            (Locale::Zh, "1,234", "12,345", "1,234,567", "0.5"),
+            (Locale::Ml, "1,234", "12,345", "12,34,567", "0.5"),
+            (Locale::En, "1,234", "12,345", "1,234,567", "0.5"),
+        ];
+        for (locale, thousand, ten_thousand, million, half) in cases {
+            assert_eq!(
+                grouped(locale, 1234.0).as_deref(),
+                Some(thousand),
+                "{locale:?}"
+            );
+            assert_eq!(
+                grouped(locale, 12345.0).as_deref(),
+                Some(ten_thousand),
+                "{locale:?}"
+            );
+            assert_eq!(
+                grouped(locale, 1234567.0).as_deref(),
+                Some(million),
+                "{locale:?}"
+            );
+            assert_eq!(fixed(locale, 0.5, 1).as_deref(), Some(half), "{locale:?}");
         }
     }
 }

@@ -71,5 +71,13 @@ pub fn mount() {
             return;
         }
     }
+    // The extended build speaks the page's language: its catalog comes first.
+    #[cfg(feature = "languages")]
+    // Leptos's executor starts with the mount: the future goes to wasm-bindgen's.
+    wasm_bindgen_futures::spawn_local(async {
+        i18n::loaded::start().await;
+        leptos::mount::mount_to_body(App);
+    });
+    #[cfg(not(feature = "languages"))]
     leptos::mount::mount_to_body(App);
 }

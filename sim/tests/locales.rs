@@ -176,3 +176,17 @@ fn the_english_sheet_made_from_the_files_is_the_compiled_one() {
         sheet::english()
     );
 }
+
+#[test]
+fn english_names_each_driver_by_its_id() {
+    let policies = catalog("en", "policies").expect("policies");
+    for id in oncall_sim::ids::DriverId::ALL {
+        let key = format!("driver.{id:?}");
+        let text = policies.iter().find(|(k, _)| *k == key);
+        assert_eq!(
+            text.map(|(_, e)| e),
+            Some(&Entry::Text(id.as_str().to_owned())),
+            "{key}"
+        );
+    }
+}

@@ -44,7 +44,7 @@ impl Unit {
             Unit::Milliseconds => AxisUnit::Milliseconds,
             Unit::RequestsPerSecond | Unit::Instances => AxisUnit::Plain,
         };
-        format::axis_label(Locale::default(), unit, v)
+        format::axis_label(Locale::page(), unit, v)
     }
 
     /// Smallest top of the axis, so a quiet chart is not all noise.
@@ -368,7 +368,7 @@ pub fn figures(
     use Axis::Left;
     use ChartText as T;
     use SeriesStyle::{Area, Line};
-    let plain = |x| format::plain(Locale::default(), x);
+    let plain = |x| format::plain(Locale::page(), x);
     let timeout_label = text(T::TimeoutGuide).replace("{value}", &plain(timeout_s));
     let page_label = text(T::PageGuide).replace("{value}", &plain(oncall_sim::budget::PAGE_BURN));
     vec![

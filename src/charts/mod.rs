@@ -229,7 +229,7 @@ impl Frame {
     fn text(&self, text: &str, at: (f64, f64), size: f64, color: Rgb, anchor: (&str, &str)) {
         self.ctx.set_global_alpha(1.0);
         self.ctx
-            .set_font(&format!("{}px sans-serif", size * self.scale));
+            .set_font(&format!("{}px {}", size * self.scale, canvas_fonts()));
         self.ctx.set_fill_style_str(&theme::css(color));
         self.ctx.set_text_align(anchor.0);
         self.ctx.set_text_baseline(anchor.1);
@@ -479,6 +479,20 @@ pub fn draw(
         draw_on(ctx, figure, theme, dpr, crosshair);
     }
     Ok(())
+}
+
+/// The canvas's font stack for the page's language: a canvas does not inherit the page's
+/// stylesheet, so the scripts sans-serif may lack name their fonts here (as `tokens.css`).
+fn canvas_fonts() -> &'static str {
+    match crate::i18n::Locale::page() {
+        crate::i18n::Locale::Ml => {
+            "'Nirmala UI', 'Malayalam Sangam MN', 'Noto Sans Malayalam', Manjari, sans-serif"
+        }
+        crate::i18n::Locale::Zh => {
+            "'PingFang SC', 'Microsoft YaHei', 'Noto Sans CJK SC', 'WenQuanYi Micro Hei', sans-serif"
+        }
+        _ => "sans-serif",
+    }
 }
 
 #[cfg(test)]

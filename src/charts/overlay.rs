@@ -182,7 +182,7 @@ pub fn overlay_figures(
 ) -> Vec<Overlay> {
     let last = |h: &[MinuteRecord]| h.last().map_or(0.0, |r| f64::from(r.minute));
     let span = last(a).max(last(b)).max(30.0);
-    let plain = |x| crate::format::plain(crate::i18n::Locale::default(), x);
+    let plain = |x| crate::format::plain(crate::i18n::Locale::page(), x);
     let timeout_guide = Guide {
         label: text(ChartText::TimeoutGuide).replace("{value}", &plain(timeout_s)),
         value: timeout_s * 1000.0,

@@ -44,6 +44,8 @@ const MAX_FRAME_MEASURES: u32 = 5000;
 pub fn App() -> impl IntoView {
     let link = read_page_link(&current_search());
     let mut notices = link.notices;
+    #[cfg(feature = "languages")]
+    notices.extend(crate::i18n::loaded::take_notice());
     let (embedding, embed_notices) = read_embed(&link.rest);
     notices.extend(embed_notices);
     mark_document(&embedding);
@@ -134,6 +136,7 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
                 <p class="tagline">{t(Msg::AppTagline)}</p>
             </div>
             <div class="header-actions">
+                <crate::components::language::LanguagePicker />
                 // Each layout shows its own (the stylesheet hides the other's).
                 <FullSimulatorLink />
                 <ShareButton shared=Shared::Link />

@@ -367,14 +367,14 @@ fn warm_cache_button(run: RunHandle, params: Params, disabled: Signal<bool>) -> 
                 &[
                     (
                         "minutes",
-                        &plain(Locale::default(), f64::from(p.warmup_minutes)),
+                        &plain(Locale::page(), f64::from(p.warmup_minutes)),
                     ),
                     ("gain", &percent(p.warmup_gain_per_min)),
                     (
                         "qps",
                         &tf(
                             Msg::UnitQueriesPerS,
-                            &[("value", &plain(Locale::default(), p.warmup_db_qps))],
+                            &[("value", &plain(Locale::page(), p.warmup_db_qps))],
                         ),
                     ),
                 ],
@@ -461,7 +461,7 @@ fn rollback_button(run: RunHandle, params: Params, disabled: Signal<bool>) -> im
             &[(
                 "minutes",
                 &plain(
-                    Locale::default(),
+                    Locale::page(),
                     f64::from(params.with(|p| p.rollback_minutes)),
                 ),
             )],

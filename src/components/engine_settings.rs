@@ -56,7 +56,7 @@ fn EngineNumber(label: Msg, name: &'static str, error: RwSignal<Option<String>>)
             .unwrap_or_default()
     };
     let apply = move |text: String| {
-        let Some(value) = crate::format::parse_number(crate::i18n::Locale::default(), &text) else {
+        let Some(value) = crate::format::parse_number(crate::i18n::Locale::page(), &text) else {
             error.set(Some(format!("{name}: {text}")));
             return;
         };

@@ -15,6 +15,7 @@ pub(crate) mod extended;
 mod help;
 pub mod host;
 mod icons;
+mod language;
 mod metrics_table;
 mod notices;
 mod outcome_table;

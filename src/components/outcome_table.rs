@@ -19,7 +19,7 @@ pub(crate) struct Outcome {
 
 /// A share of the month's budget spent, in points of budget ("4.4 points").
 pub(crate) fn budget_text(spent: f64) -> String {
-    format::with_unit(Locale::default(), Msg::UnitBudgetPoints, spent * 100.0, 1)
+    format::with_unit(Locale::page(), Msg::UnitBudgetPoints, spent * 100.0, 1)
 }
 
 /// A fleet cost, in dollars.

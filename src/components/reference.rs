@@ -7,9 +7,22 @@ use oncall_sim::catalog::sheet::{self, ReferenceSheet};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-/// The sheet of the page's language, beside the page. Relative, so the page works from any
-/// folder.
-const SHEET_URL: &str = "reference-en.json";
+/// The sheet of the page's language, beside the page (`reference-LANG.json`). Relative, so
+/// the page works from any folder.
+#[cfg(feature = "languages")]
+fn sheet_url() -> String {
+    #[cfg(pseudo_locale)]
+    if crate::i18n::Locale::page() == crate::i18n::Locale::Pseudo {
+        return "reference-en.json".to_owned();
+    }
+    format!("reference-{}.json", crate::i18n::Locale::page().tag())
+}
+
+/// The first build speaks English only.
+#[cfg(not(feature = "languages"))]
+fn sheet_url() -> String {
+    "reference-en.json".to_owned()
+}
 
 /// Where the reference texts stand.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,9 +79,39 @@ pub fn use_reference() -> Reference {
 
 /// Fetches and reads the sheet; the error says what went wrong in a few words.
 async fn fetch_sheet() -> Result<ReferenceSheet, String> {
+    let sheet = sheet::from_file_text(&fetch_text(&sheet_url()).await?)?;
+    #[cfg(pseudo_locale)]
+    let sheet = if crate::i18n::Locale::page() == crate::i18n::Locale::Pseudo {
+        pseudo_sheet(sheet)
+    } else {
+        sheet
+    };
+    Ok(sheet)
+}
+
+/// The English sheet in the pseudo-locale: every text stretched and marked but the formulas
+/// and the cited works, which stay as published.
+#[cfg(pseudo_locale)]
+fn pseudo_sheet(mut sheet: ReferenceSheet) -> ReferenceSheet {
+    use crate::i18n::loaded::stretch;
+    for relation in sheet.groups.iter_mut().flat_map(|g| g.relations.iter_mut()) {
+        relation.name = stretch(&relation.name);
+        relation.note = stretch(&relation.note);
+        for (_, meaning) in &mut relation.symbols {
+            *meaning = stretch(meaning);
+        }
+    }
+    for parameter in &mut sheet.parameters {
+        parameter.doc = stretch(&parameter.doc);
+    }
+    sheet
+}
+
+/// Fetches a file beside the page as text; the error says what went wrong in a few words.
+pub async fn fetch_text(url: &str) -> Result<String, String> {
     let describe = |e: JsValue| e.as_string().unwrap_or_else(|| "network error".to_owned());
     let window = web_sys::window().ok_or("no window")?;
-    let response = JsFuture::from(window.fetch_with_str(SHEET_URL))
+    let response = JsFuture::from(window.fetch_with_str(url))
         .await
         .map_err(describe)?
         .dyn_into::<web_sys::Response>()
@@ -76,10 +119,9 @@ async fn fetch_sheet() -> Result<ReferenceSheet, String> {
     if !response.ok() {
         return Err(format!("HTTP {}", response.status()));
     }
-    let text = JsFuture::from(response.text().map_err(describe)?)
+    Ok(JsFuture::from(response.text().map_err(describe)?)
         .await
         .map_err(describe)?
         .as_string()
-        .unwrap_or_default();
-    sheet::from_file_text(&text)
+        .unwrap_or_default())
 }

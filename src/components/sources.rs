@@ -47,7 +47,7 @@ fn RelationView(relation: SheetRelation, values: Memo<Values>) -> impl IntoView 
                 let meaning = move || rendered.with(|r| r.meanings.get(i).cloned());
                 view! {
                     <div>
-                        <dt>{glyph.clone()}</dt>
+                        <dt translate="no">{glyph.clone()}</dt>
                         <dd>{meaning}</dd>
                     </div>
                 }
@@ -95,12 +95,12 @@ fn RelationView(relation: SheetRelation, values: Memo<Values>) -> impl IntoView 
                     .then(|| view! { <span class="badge assumption">{t(Msg::AssumptionBadge)}</span> })}
             </summary>
             <div class="relation-body">
-                <p class="formula">{move || rendered.with(|r| r.formula.clone())}</p>
+                <p class="formula" translate="no">{move || rendered.with(|r| r.formula.clone())}</p>
                 {live}
                 {symbols}
                 {note}
                 <h5>{t(Msg::CitationsLabel)}</h5>
-                <ul class="citations">{citations}</ul>
+                <ul class="citations" translate="no">{citations}</ul>
             </div>
         </details>
     }

@@ -12,6 +12,9 @@
 //! Their text comes from the core's catalogs for the locale ([`core_catalog`]); English is
 //! the core's own English catalog, so it is written once for the page and the command line.
 
+#[cfg(feature = "languages")]
+pub mod loaded;
+
 use oncall_sim::autoscale::PolicyId;
 use oncall_sim::catalog::en as core_en;
 use oncall_sim::catalog::params_en as core_params_en;
@@ -21,29 +24,75 @@ use oncall_sim::message::Message as CoreMessage;
 /// A language the page can speak.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Locale {
-    /// English, the default and, for now, the only complete catalog.
+    /// English, compiled into every build: the command line's language and the fallback.
     #[default]
     En,
+    Es,
+    Zh,
+    It,
+    Ml,
+    /// The test builds' pseudo-locale (`?lang=xx-long`): every English text 40 % longer and
+    /// between markers, so that a cut or overflowing text, and a text that does not go
+    /// through the catalog, show.
+    #[cfg(pseudo_locale)]
+    Pseudo,
 }
 
 impl Locale {
-    /// Every locale with a catalog.
-    pub const ALL: &'static [Locale] = &[Locale::En];
+    /// Every language the page speaks, in the picker's order.
+    pub const ALL: &'static [Locale] =
+        &[Locale::En, Locale::Es, Locale::Zh, Locale::It, Locale::Ml];
 
-    /// The BCP 47 tag, for the document's `lang` attribute.
+    /// The BCP 47 tag: the document's `lang`, the link's `lang=`, the catalog's folder.
     pub fn tag(self) -> &'static str {
         match self {
             Locale::En => "en",
+            Locale::Es => "es",
+            Locale::Zh => "zh",
+            Locale::It => "it",
+            Locale::Ml => "ml",
+            #[cfg(pseudo_locale)]
+            Locale::Pseudo => "xx-long",
         }
     }
 
-    /// The locale for a BCP 47 tag such as "en-GB", if the page speaks it.
+    /// The language's name in itself, as the picker lists it (never translated).
+    pub fn endonym(self) -> &'static str {
+        match self {
+            Locale::En => "English",
+            Locale::Es => "Español",
+            Locale::Zh => "中文",
+            Locale::It => "Italiano",
+            Locale::Ml => "മലയാളം",
+            #[cfg(pseudo_locale)]
+            Locale::Pseudo => "xx-long",
+        }
+    }
+
+    /// The locale for a BCP 47 tag such as "en-GB" or "zh-Hans-CN", if the page speaks it.
     pub fn from_tag(tag: &str) -> Option<Locale> {
+        #[cfg(pseudo_locale)]
+        if tag.eq_ignore_ascii_case("xx-long") {
+            return Some(Locale::Pseudo);
+        }
         let primary = tag.split(['-', '_']).next().unwrap_or_default();
         Locale::ALL
             .iter()
             .copied()
             .find(|l| l.tag().eq_ignore_ascii_case(primary))
+    }
+
+    /// The page's language. The first build speaks English only (a link or a browser in
+    /// another language opens the extended build, which loads the language's catalog).
+    #[cfg(not(feature = "languages"))]
+    pub fn page() -> Locale {
+        Locale::En
+    }
+
+    /// The page's language, as [`loaded::start`] chose it.
+    #[cfg(feature = "languages")]
+    pub fn page() -> Locale {
+        loaded::locale()
     }
 }
 
@@ -54,11 +103,13 @@ pub enum PluralCategory {
     Other,
 }
 
-/// The plural category of `n` in `locale` (CLDR rules; English: 1 is "one").
+/// The plural category of `n` in `locale` (CLDR's cardinal rules for whole numbers: English,
+/// Spanish, Italian and Malayalam say "one" for 1; Chinese has one form).
 pub fn plural_category(locale: Locale, n: u64) -> PluralCategory {
     match locale {
-        Locale::En if n == 1 => PluralCategory::One,
-        Locale::En => PluralCategory::Other,
+        Locale::Zh => PluralCategory::Other,
+        _ if n == 1 => PluralCategory::One,
+        _ => PluralCategory::Other,
     }
 }
 
@@ -83,6 +134,8 @@ message_keys! {
 pub enum Msg {
     AppTitle,
     AppTagline,
+    /// The language picker's label.
+    LanguageLabel,
     AssumptionsNote,
     SkipToControls,
 
@@ -105,8 +158,6 @@ pub enum Msg {
     StatusHeading,
     ClockLabel,
     MinuteLabel,
-    /// Placeholders `{minute}`, `{total}`.
-    MinuteOf,
     PageLabel,
     PageFiring,
     PageQuiet,
@@ -475,8 +526,6 @@ pub enum Msg {
     UnitInstanceMinutes,
     DecisionsOne,
     DecisionsOther,
-    /// After the better of two values in a comparison, for screen readers.
-    CompareBetter,
     Yes,
     No,
     /// Shown in place of a value that cannot be computed.
@@ -484,6 +533,21 @@ pub enum Msg {
 
     // Autoscaling policies: the picker and its parameters.
     PolicyPanelHeading,
+    // The elastic scaler's configuration.
+    // Two policies side by side.
+    CompareHeading,
+    CompareIntro,
+    CompareOpen,
+    PolicyOpen,
+    PolicySlotIntro,
+    CompareLoadFailed,
+    /// Placeholders `{field}`, `{message}`.
+    CompareFailed,
+
+    // The policy panel's and the comparison's messages (their modules only: built with
+    // `languages`), after the first build's and before the extended build's.
+    /// After the better of two values in a comparison, for screen readers.
+    CompareBetter,
     PolicyPickerLabel,
     /// Placeholder `{driver}`: the driver or strategy behind the latest decision.
     PolicyActiveDriver,
@@ -501,7 +565,6 @@ pub enum Msg {
     /// Placeholder `{allowed}`: the core's rule for the field.
     PolicyNotANumber,
     PolicyReset,
-    // The elastic scaler's configuration.
     ConfigHeading,
     ConfigIntro,
     ConfigTextLabel,
@@ -520,13 +583,6 @@ pub enum Msg {
     /// Placeholder `{max}`: the largest size accepted, in kB.
     ConfigTooLarge,
     ConfigLinkNote,
-    // Two policies side by side.
-    CompareHeading,
-    CompareIntro,
-    CompareOpen,
-    PolicyOpen,
-    PolicySlotIntro,
-    CompareLoadFailed,
     ComparePolicyA,
     ComparePolicyB,
     CompareSpanLabel,
@@ -538,8 +594,6 @@ pub enum Msg {
     CompareSpanDay,
     CompareRun,
     CompareComputing,
-    /// Placeholders `{field}`, `{message}`.
-    CompareFailed,
     /// Placeholders `{span}` (a [`minutes`] count), `{scenario}`, `{seed}`.
     CompareCaption,
     CompareFigureColumn,
@@ -798,6 +852,10 @@ pub enum Msg {
     FacilitatorEnd,
     FacilitatorHint,
     FacilitatorShowHint,
+    /// Placeholders `{value}` (the link's `lang=`), `{allowed}` (the tags), `{language}`.
+    NoticeLanguageUnknown,
+    /// Placeholders `{language}`, `{reason}`.
+    NoticeLanguageUnavailable,
 }
 }
 
@@ -808,40 +866,123 @@ fn en(msg: Msg) -> &'static str {
     include!(concat!(env!("OUT_DIR"), "/console_en.rs"))
 }
 
+/// The text of `key` in `area` of the page's language's catalog, when the page speaks a
+/// language other than English.
+#[cfg(feature = "languages")]
+fn translated(area: &str, key: &str) -> Option<&'static str> {
+    loaded::lookup(area, key)
+}
+
+#[cfg(not(feature = "languages"))]
+fn translated(_area: &str, _key: &str) -> Option<&'static str> {
+    None
+}
+
 /// A scenario's title in the page's language.
 pub fn scenario_title_text(id: ScenarioId) -> String {
-    match Locale::default() {
-        Locale::En => core_en::scenario_title(id).to_owned(),
+    match Locale::page() {
+        Locale::En => core_en::scenario_title(id),
+        _ => translated("scenarios", &format!("title.{id:?}"))
+            .unwrap_or_else(|| core_en::scenario_title(id)),
     }
+    .to_owned()
 }
 
 /// A scenario's briefing in the page's language.
 pub fn scenario_briefing_text(id: ScenarioId) -> String {
-    match Locale::default() {
-        Locale::En => core_en::scenario_briefing(id).to_owned(),
+    match Locale::page() {
+        Locale::En => core_en::scenario_briefing(id),
+        _ => translated("scenarios", &format!("briefing.{id:?}"))
+            .unwrap_or_else(|| core_en::scenario_briefing(id)),
+    }
+    .to_owned()
+}
+
+/// A policy's name and how it decides (placeholders unfilled) in the page's language.
+fn policy_texts(id: PolicyId) -> Option<(&'static str, &'static str)> {
+    let english = core_en::policy_text(id);
+    match Locale::page() {
+        Locale::En => english,
+        _ => {
+            let (name, summary) = english?;
+            Some((
+                translated("policies", &format!("name.{id:?}")).unwrap_or(name),
+                translated("policies", &format!("summary.{id:?}")).unwrap_or(summary),
+            ))
+        }
     }
 }
 
 /// A policy's name in the page's language (its id where the catalog lacks it).
 pub fn policy_name_text(id: PolicyId) -> String {
-    match Locale::default() {
-        Locale::En => {
-            core_en::policy_text(id).map_or_else(|| id.to_string(), |(name, _)| name.to_owned())
-        }
-    }
+    policy_texts(id).map_or_else(|| id.to_string(), |(name, _)| name.to_owned())
+}
+
+/// A policy's line on how it decides, with the parameters in force, in the page's language.
+pub fn policy_summary_text(
+    id: PolicyId,
+    model: &oncall_sim::params::ModelParams,
+    policies: &oncall_sim::autoscale::PolicySettings,
+) -> String {
+    let summary = policy_texts(id).map_or("", |(_, summary)| summary);
+    let text = oncall_sim::catalog::relations_en::fill(summary, |name| {
+        model.get(name).or_else(|| policies.get(name))
+    });
+    localize_decimals(Locale::page(), text)
 }
 
 /// A load-balancing policy's name in the page's language (its id where the catalog lacks it).
 pub fn lb_name_text(id: oncall_sim::requests::Routing) -> String {
-    match Locale::default() {
-        Locale::En => core_en::lb_text(id).map_or_else(|| id.to_string(), str::to_owned),
+    let english = core_en::lb_text(id);
+    let text = match Locale::page() {
+        Locale::En => english,
+        _ => translated("policies", &format!("lb.{id:?}")).or(english),
+    };
+    text.map_or_else(|| id.to_string(), str::to_owned)
+}
+
+/// What fired a scaling decision, in the page's language. English names a driver by its id
+/// (`locales/en/policies.json` says the same, for translators).
+pub fn driver_text(id: oncall_sim::ids::DriverId) -> &'static str {
+    #[cfg(feature = "languages")]
+    if Locale::page() != Locale::En {
+        return translated("policies", &format!("driver.{id:?}")).unwrap_or(id.as_str());
     }
+    id.as_str()
+}
+
+/// Rewrites the decimal points of the numbers in `text` (a digit, '.', a digit) in the
+/// locale's style; other dots (an ellipsis, "e.g.") stay.
+pub fn localize_decimals(locale: Locale, text: String) -> String {
+    let decimal = crate::format::NumberStyle::of(locale).decimal;
+    if decimal == '.' {
+        return text;
+    }
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            let between_digits = i > 0
+                && chars[i - 1].is_ascii_digit()
+                && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+            if c == '.' && between_digits {
+                decimal
+            } else {
+                c
+            }
+        })
+        .collect()
 }
 
 /// The templates of the core's messages in a language.
 pub fn core_templates(locale: Locale) -> oncall_sim::catalog::Templates {
     match locale {
         Locale::En => core_en::template,
+        #[cfg(feature = "languages")]
+        _ => loaded::core_template,
+        #[cfg(not(feature = "languages"))]
+        _ => core_en::template,
     }
 }
 
@@ -849,6 +990,10 @@ pub fn core_templates(locale: Locale) -> oncall_sim::catalog::Templates {
 pub fn core_units(locale: Locale) -> oncall_sim::catalog::Units {
     match locale {
         Locale::En => core_params_en::param_unit,
+        #[cfg(feature = "languages")]
+        _ => loaded::unit,
+        #[cfg(not(feature = "languages"))]
+        _ => core_params_en::param_unit,
     }
 }
 
@@ -862,7 +1007,8 @@ pub fn core_catalog(locale: Locale) -> oncall_sim::catalog::Catalog {
 
 /// A message of the core (a decision, a notice, an error) in the page's language.
 pub fn core_text(message: &CoreMessage) -> String {
-    oncall_sim::catalog::render(message, core_catalog(Locale::default()))
+    let text = oncall_sim::catalog::render(message, core_catalog(Locale::page()));
+    localize_decimals(Locale::page(), text)
 }
 
 /// [`core_text`] for the elastic scaler's configuration file's notes and errors, whose
@@ -870,34 +1016,46 @@ pub fn core_text(message: &CoreMessage) -> String {
 /// out of their download).
 pub fn config_text(message: &CoreMessage) -> String {
     fn templates(id: oncall_sim::message::MessageId) -> &'static str {
-        match core_en::config_template(id) {
+        let english = match core_en::config_template(id) {
             "" => core_en::template(id),
             text => text,
+        };
+        match Locale::page() {
+            Locale::En => english,
+            _ => translated("core-config", &format!("{id:?}"))
+                .unwrap_or_else(|| core_templates(Locale::page())(id)),
         }
     }
     let catalog = oncall_sim::catalog::Catalog {
         templates,
-        ..core_catalog(Locale::default())
+        ..core_catalog(Locale::page())
     };
-    oncall_sim::catalog::render(message, catalog)
+    localize_decimals(
+        Locale::page(),
+        oncall_sim::catalog::render(message, catalog),
+    )
 }
 
 /// The text of a parameter's unit, by its code, in the page's language; the code itself where
 /// the catalog lacks it, and empty for no unit.
 pub fn param_unit_text(code: &'static str) -> &'static str {
-    core_units(Locale::default())(code).unwrap_or(code)
+    core_units(Locale::page())(code).unwrap_or(code)
 }
 
 /// The text of a message in a language.
 pub fn text(locale: Locale, msg: Msg) -> &'static str {
     match locale {
         Locale::En => en(msg),
+        #[cfg(feature = "languages")]
+        _ => loaded::console(msg).unwrap_or_else(|| en(msg)),
+        #[cfg(not(feature = "languages"))]
+        _ => en(msg),
     }
 }
 
 /// The text of a message in the page's language.
 pub fn t(msg: Msg) -> &'static str {
-    text(Locale::default(), msg)
+    text(Locale::page(), msg)
 }
 
 /// Replaces each `{name}` placeholder in `template` with its value. Unknown placeholders stay as
@@ -925,7 +1083,7 @@ pub fn tf(msg: Msg, args: &[(&str, &str)]) -> String {
 
 /// A counted noun ("1 instance", "3 instances") in the page's language.
 pub fn plural(n: u64, one: Msg, other: Msg) -> String {
-    let msg = match plural_category(Locale::default(), n) {
+    let msg = match plural_category(Locale::page(), n) {
         PluralCategory::One => one,
         PluralCategory::Other => other,
     };
@@ -1022,6 +1180,8 @@ mod tests {
         assert_eq!(minutes(30), "30 minutes");
         assert_eq!(instances(1), "1 instance");
         assert_eq!(instances(2), "2 instances");
+        // The comparison's words are in the builds with `languages` (its module's).
+        #[cfg(feature = "languages")]
         assert_eq!(
             tf(Msg::CompareSpanSoFar, &[("span", &minutes(1))]),
             "the 1 minute played so far"
@@ -1115,5 +1275,48 @@ mod tests {
     fn every_message_has_its_english_text_in_the_extended_build() {
         let missing: Vec<&Msg> = Msg::ALL.iter().filter(|m| en(**m).is_empty()).collect();
         assert!(missing.is_empty(), "no English text: {missing:?}");
+    }
+
+    /// Every key of the console's catalogs names a message the code uses: a key no code
+    /// names would be an unused text every translator keeps up (the generated table makes an
+    /// unknown key a compile error; this finds the ones left behind).
+    #[test]
+    fn every_message_is_used_by_the_code() {
+        fn sources(dir: &std::path::Path, out: &mut Vec<String>) {
+            for entry in std::fs::read_dir(dir).expect("src") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    sources(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    out.push(std::fs::read_to_string(&path).expect("source"));
+                }
+            }
+        }
+        let mut texts = Vec::new();
+        sources(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut texts,
+        );
+        let is_word = |c: char| c.is_alphanumeric() || c == '_';
+        let uses = |name: &str| -> usize {
+            texts
+                .iter()
+                .map(|text| {
+                    text.match_indices(name)
+                        .filter(|(at, _)| {
+                            !text[..*at].chars().next_back().is_some_and(is_word)
+                                && !text[at + name.len()..].chars().next().is_some_and(is_word)
+                        })
+                        .count()
+                })
+                .sum()
+        };
+        // One mention is the declaration; a message in use is named at least once more.
+        let unused: Vec<String> = Msg::ALL
+            .iter()
+            .map(|m| format!("{m:?}"))
+            .filter(|name| uses(name) < 2)
+            .collect();
+        assert!(unused.is_empty(), "messages no code uses: {unused:?}");
     }
 }

@@ -692,7 +692,8 @@ fn draw(_canvas: &web_sys::HtmlCanvasElement, _overlay: &Overlay, _dark: bool) {
     let _ = (&Theme::LIGHT, Theme::DARK);
 }
 
-#[cfg(test)]
+// The panel's words are in the builds with `languages` (the module is built with it).
+#[cfg(all(test, feature = "languages"))]
 mod tests {
     use super::*;
     use oncall_sim::Action;

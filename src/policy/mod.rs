@@ -126,7 +126,7 @@ impl PolicySetup {
     /// Sets a parameter from the text a person typed: a plain decimal number in the page's
     /// language ([`parse_number`]; surrounding blanks allowed), then the core's range check.
     pub fn set_text(&mut self, name: &str, text: &str) -> Result<(), SetError> {
-        let Some(value) = parse_number(Locale::default(), text) else {
+        let Some(value) = parse_number(Locale::page(), text) else {
             return Err(match spec_of(name) {
                 Some(spec) => SetError::NotANumber {
                     name: name.to_owned(),
@@ -239,8 +239,20 @@ fn open_module(
     });
 }
 
-/// Empties a module's slot and mounts `view` in it.
-fn mount_in<V: IntoView + 'static>(root: &str, view: impl FnOnce() -> V + 'static) {
+/// Empties a module's slot and mounts `view` in it, in the page's language (chosen as the
+/// console chose it: the same link and browser give the same language).
+fn mount_in<V: IntoView + 'static>(root: &'static str, view: impl FnOnce() -> V + 'static) {
+    #[cfg(feature = "languages")]
+    // Leptos's executor starts with the mount: the future goes to wasm-bindgen's.
+    wasm_bindgen_futures::spawn_local(async move {
+        crate::i18n::loaded::start().await;
+        mount_now(root, view);
+    });
+    #[cfg(not(feature = "languages"))]
+    mount_now(root, view);
+}
+
+fn mount_now<V: IntoView + 'static>(root: &str, view: impl FnOnce() -> V + 'static) {
     let Some(slot) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id(root))

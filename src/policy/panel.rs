@@ -4,7 +4,6 @@
 
 use leptos::prelude::*;
 use oncall_sim::autoscale::{PolicyId, PolicySettings};
-use oncall_sim::catalog::en as core_en;
 use oncall_sim::ids::DriverId;
 use oncall_sim::params::ParamSpec;
 
@@ -15,7 +14,7 @@ use crate::i18n::{core_text, param_unit_text, policy_name_text, t, tf, Locale, M
 
 /// A parameter's value as the page writes it (and reads it back from its input).
 fn plain(x: f64) -> String {
-    format::plain(Locale::default(), x)
+    format::plain(Locale::page(), x)
 }
 
 /// Policies with at most this many parameters show them unfolded.
@@ -89,7 +88,7 @@ pub fn PolicyPanel(
             {policy_pick(setup, policy, revision, on_change)}
             <p id="policy-summary" class="policy-summary" data-field="policy-summary">
                 {move || {
-                    setup.with(|s| core_en::policy_summary(policy.get(), &s.params, &s.settings))
+                    setup.with(|s| crate::i18n::policy_summary_text(policy.get(), &s.params, &s.settings))
                 }}
             </p>
             <p class="policy-driver" data-field="active-driver">
@@ -119,8 +118,8 @@ fn policy_pick(
     let options = PolicyId::ALL
         .iter()
         .map(|&id| {
-            let summary =
-                setup.with_untracked(|s| core_en::policy_summary(id, &s.params, &s.settings));
+            let summary = setup
+                .with_untracked(|s| crate::i18n::policy_summary_text(id, &s.params, &s.settings));
             view! {
                 <option value=id.as_str() title=summary selected=move || policy.get() == id>
                     {policy_name_text(id)}
@@ -163,7 +162,7 @@ fn driver_text(driver: Option<DriverId>) -> String {
         Msg::PolicyActiveDriver,
         &[(
             "driver",
-            driver.map_or(t(Msg::PolicyNoDriverYet), DriverId::as_str),
+            driver.map_or(t(Msg::PolicyNoDriverYet), crate::i18n::driver_text),
         )],
     )
 }
@@ -378,7 +377,8 @@ fn set_switch(
     }
 }
 
-#[cfg(test)]
+// The panel's words are in the builds with `languages` (the module is built with it).
+#[cfg(all(test, feature = "languages"))]
 mod tests {
     use super::*;
     use crate::policy::spec_of;

@@ -19,6 +19,7 @@ pub const LANGUAGES: &[&str] = &["en", "es", "zh", "it", "ml"];
 pub const AREAS: &[&str] = &[
     "console",
     "extended",
+    "panels",
     "scenarios",
     "policies",
     "params",
@@ -220,6 +221,7 @@ pub fn with_prefix<'a>(
 pub const BUNDLED: &[&str] = &[
     "console",
     "extended",
+    "panels",
     "scenarios",
     "policies",
     "params",

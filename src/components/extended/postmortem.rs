@@ -26,7 +26,7 @@ pub fn postmortem(run: RunHandle, par: RwSignal<Par>) -> impl IntoView {
                 .map_or_else(|| scenario_title_text(setup.scenario), |e| e.title.clone());
             let outcome = RunOutcome::of(c.sim());
             let text = Postmortem::new(&setup, &outcome, &lines)
-                .markdown(core_catalog(Locale::default()), &title);
+                .markdown(core_catalog(Locale::page()), &title);
             let name = match c.exercise() {
                 Some(e) => format!("postmortem-{}-seed-{}.md", e.id, c.seed()),
                 None => format!("postmortem-{}-seed-{}.md", setup.scenario, c.seed()),

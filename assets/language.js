@@ -1,0 +1,2 @@
+// The language picker (src/components/language.rs): reopens the run's link in the language.
+document.addEventListener('change',function(e){var s=e.target,q,p;if(!s.matches||!s.matches('select[data-action=language]'))return;q=new URLSearchParams(location.search);q.delete('lang');q.append('lang',s.value);p=location.pathname;if(s.value!='en')p=p.replace(/[^/]*$/,'full.html');location.assign(p+'?'+q+location.hash)});

@@ -2,7 +2,8 @@
 //! `data:` URL a download link gives.
 
 use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 
 /// A `data:` URL holding `text` as a file of type `mime` (UTF-8): everything but unreserved
 /// characters is percent-encoded.
@@ -49,6 +50,25 @@ pub fn read_text(file: &web_sys::File, done: impl FnOnce(Option<String>) + 'stat
     if reader.read_as_text(file).is_err() {
         reader.set_onloadend(None);
     }
+}
+
+/// Fetches a file beside the page as text; the error says what went wrong in a few words.
+pub async fn fetch_text(url: &str) -> Result<String, String> {
+    let describe = |e: JsValue| e.as_string().unwrap_or_else(|| "network error".to_owned());
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(describe)?
+        .dyn_into::<web_sys::Response>()
+        .map_err(describe)?;
+    if !response.ok() {
+        return Err(format!("HTTP {}", response.status()));
+    }
+    Ok(JsFuture::from(response.text().map_err(describe)?)
+        .await
+        .map_err(describe)?
+        .as_string()
+        .unwrap_or_default())
 }
 
 #[cfg(test)]

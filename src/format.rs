@@ -48,13 +48,13 @@ impl NumberStyle {
         #[cfg(feature = "languages")]
         match locale {
             Locale::Es => NumberStyle {
-                decimal: ',',
+                decimal: locale.decimal(),
                 group: '.',
                 min_grouped: 5,
                 ..POINT
             },
             Locale::It => NumberStyle {
-                decimal: ',',
+                decimal: locale.decimal(),
                 group: '.',
                 min_grouped: 5,
                 ..POINT

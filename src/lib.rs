@@ -75,7 +75,7 @@ pub fn mount() {
     #[cfg(feature = "languages")]
     // Leptos's executor starts with the mount: the future goes to wasm-bindgen's.
     wasm_bindgen_futures::spawn_local(async {
-        i18n::loaded::start().await;
+        i18n::loaded::start(url_state::query_param("lang")).await;
         leptos::mount::mount_to_body(App);
     });
     #[cfg(not(feature = "languages"))]

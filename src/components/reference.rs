@@ -4,8 +4,6 @@
 
 use leptos::prelude::*;
 use oncall_sim::catalog::sheet::{self, ReferenceSheet};
-use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 
 /// The sheet of the page's language, beside the page (`reference-LANG.json`). Relative, so
 /// the page works from any folder.
@@ -79,7 +77,7 @@ pub fn use_reference() -> Reference {
 
 /// Fetches and reads the sheet; the error says what went wrong in a few words.
 async fn fetch_sheet() -> Result<ReferenceSheet, String> {
-    let sheet = sheet::from_file_text(&fetch_text(&sheet_url()).await?)?;
+    let sheet = sheet::from_file_text(&crate::files::fetch_text(&sheet_url()).await?)?;
     #[cfg(pseudo_locale)]
     let sheet = if crate::i18n::Locale::page() == crate::i18n::Locale::Pseudo {
         pseudo_sheet(sheet)
@@ -105,23 +103,4 @@ fn pseudo_sheet(mut sheet: ReferenceSheet) -> ReferenceSheet {
         parameter.doc = stretch(&parameter.doc);
     }
     sheet
-}
-
-/// Fetches a file beside the page as text; the error says what went wrong in a few words.
-pub async fn fetch_text(url: &str) -> Result<String, String> {
-    let describe = |e: JsValue| e.as_string().unwrap_or_else(|| "network error".to_owned());
-    let window = web_sys::window().ok_or("no window")?;
-    let response = JsFuture::from(window.fetch_with_str(url))
-        .await
-        .map_err(describe)?
-        .dyn_into::<web_sys::Response>()
-        .map_err(describe)?;
-    if !response.ok() {
-        return Err(format!("HTTP {}", response.status()));
-    }
-    Ok(JsFuture::from(response.text().map_err(describe)?)
-        .await
-        .map_err(describe)?
-        .as_string()
-        .unwrap_or_default())
 }

@@ -89,16 +89,16 @@ pub fn choose(lang: Option<&str>, preferred: &[String]) -> (Locale, Option<Strin
     (locale, unknown)
 }
 
-/// Chooses the page's language, downloads its catalog and sets the document's `lang` and
-/// `dir`. A language whose catalog cannot be had falls back to English, with a notice.
-pub async fn start() {
+/// Chooses the page's language (`lang`: the link's `lang=`), downloads its catalog and sets
+/// the document's `lang` and `dir`. A language whose catalog cannot be had falls back to
+/// English, with a notice.
+pub async fn start(lang: Option<String>) {
     let window = web_sys::window();
     let preferred: Vec<String> = window
         .as_ref()
         .map(|w| w.navigator().languages())
         .map(|list| list.iter().filter_map(|v| v.as_string()).collect())
         .unwrap_or_default();
-    let lang = crate::url_state::query_param("lang");
     let (mut locale, unknown) = choose(lang.as_deref(), &preferred);
     let mut notice = None;
     if locale != Locale::En {
@@ -155,7 +155,7 @@ async fn load(locale: Locale) -> Result<Texts, String> {
         return Ok(pseudo::texts());
     }
     let url = format!("catalog-{}.json", locale.tag());
-    let text = crate::components::reference::fetch_text(&url).await?;
+    let text = crate::files::fetch_text(&url).await?;
     let areas = files::read_bundle(&text)?;
     Ok(texts_of(areas))
 }
@@ -174,7 +174,7 @@ fn texts_of(areas: Vec<(String, files::Catalog)>) -> Texts {
         .iter()
         .map(|msg| {
             let key = format!("{msg:?}");
-            ["console", "extended"]
+            ["console", "extended", "panels"]
                 .iter()
                 .find_map(|area| by_key.get(&((*area).to_owned(), key.clone())).copied())
         })

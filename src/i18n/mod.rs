@@ -56,6 +56,16 @@ impl Locale {
         }
     }
 
+    /// Between a number's whole part and its decimals (CLDR): a comma in Spanish and Italian.
+    /// The first build speaks English only.
+    pub const fn decimal(self) -> char {
+        #[cfg(feature = "languages")]
+        if matches!(self, Locale::Es | Locale::It) {
+            return ',';
+        }
+        '.'
+    }
+
     /// The language's name in itself, as the picker lists it (never translated).
     pub fn endonym(self) -> &'static str {
         match self {
@@ -954,7 +964,7 @@ pub fn driver_text(id: oncall_sim::ids::DriverId) -> &'static str {
 /// Rewrites the decimal points of the numbers in `text` (a digit, '.', a digit) in the
 /// locale's style; other dots (an ellipsis, "e.g.") stay.
 pub fn localize_decimals(locale: Locale, text: String) -> String {
-    let decimal = crate::format::NumberStyle::of(locale).decimal;
+    let decimal = locale.decimal();
     if decimal == '.' {
         return text;
     }

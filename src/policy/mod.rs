@@ -245,7 +245,7 @@ fn mount_in<V: IntoView + 'static>(root: &'static str, view: impl FnOnce() -> V 
     #[cfg(feature = "languages")]
     // Leptos's executor starts with the mount: the future goes to wasm-bindgen's.
     wasm_bindgen_futures::spawn_local(async move {
-        crate::i18n::loaded::start().await;
+        crate::i18n::loaded::start(crate::url_state::query_param("lang")).await;
         mount_now(root, view);
     });
     #[cfg(not(feature = "languages"))]

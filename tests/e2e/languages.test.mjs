@@ -104,6 +104,19 @@ describe('languages', () => {
     await page.close();
   });
 
+  test("the policy panel's module, downloaded when opened, speaks the page's language", async () => {
+    const { page, errors } = await openPage(suite.browser);
+    await load(page, suite.site.url, '?scenario=bad-deploy&seed=7&t=10&lang=es');
+    await page.locator('[data-action="open-policy"]').click();
+    await page.locator('[data-panel="policy"]').waitFor({ timeout: LOAD_TIMEOUT_MS });
+    const panels = JSON.parse(readFileSync(new URL('../../locales/es/panels.json', import.meta.url), 'utf8'));
+    const prefix = panels.PolicyActiveDriver.split('{')[0];
+    const driver = (await page.locator('[data-field="active-driver"]').textContent()).trim();
+    assert.ok(driver.startsWith(prefix), driver);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test("numbers use the language's separators, as the browser's Intl.NumberFormat writes them", async () => {
     const { page, errors } = await openPage(suite.browser);
     // The figures src/format.rs pins for each language are CLDR's, as the browser has them.

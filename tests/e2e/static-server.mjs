@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 const MIME = {
   '.html': 'text/html; charset=utf-8',
@@ -23,9 +24,11 @@ const MIME = {
 /**
  * Serves `root` on 127.0.0.1 at a port the OS picks.
  * @param {string} root directory to serve
+ * @param {{ host?: boolean }} options `host`: gzip what the browser accepts gzipped and let it
+ *   cache every file for an hour, as a web host would (the timing of a language switch).
  * @returns {Promise<{ url: string, close: () => Promise<void> }>}
  */
-export async function serveStatic(root) {
+export async function serveStatic(root, { host = false } = {}) {
   const base = resolve(root);
   const server = createServer(async (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -46,12 +49,21 @@ export async function serveStatic(root) {
     }
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      const body = await readFile(file);
-      res.writeHead(200, {
+      let body = await readFile(file);
+      const headers = {
         'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
-        'Content-Length': body.length,
         'Cache-Control': 'no-store',
-      });
+      };
+      // As a web host serves a site: compressed, and kept by the browser for a while.
+      if (host) {
+        headers['Cache-Control'] = 'max-age=3600';
+        if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+          body = gzipSync(body);
+          headers['Content-Encoding'] = 'gzip';
+        }
+      }
+      headers['Content-Length'] = body.length;
+      res.writeHead(200, headers);
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found');

@@ -935,9 +935,7 @@ pub fn policy_summary_text(
     policies: &oncall_sim::autoscale::PolicySettings,
 ) -> String {
     let summary = policy_texts(id).map_or("", |(_, summary)| summary);
-    let text = oncall_sim::catalog::relations_en::fill(summary, |name| {
-        model.get(name).or_else(|| policies.get(name))
-    });
+    let text = core_en::fill_policy_summary(summary, model, policies);
     localize_decimals(Locale::page(), text)
 }
 

@@ -25,8 +25,22 @@ pub fn policy_summary(
     model: &crate::params::ModelParams,
     policies: &crate::autoscale::PolicySettings,
 ) -> String {
-    let text = policy_text(id).map_or("", |(_, summary)| summary);
-    super::relations_en::fill(text, |name| model.get(name).or_else(|| policies.get(name)))
+    fill_policy_summary(
+        policy_text(id).map_or("", |(_, summary)| summary),
+        model,
+        policies,
+    )
+}
+
+/// A policy's summary `template` (in any language) with the parameters in force filled in.
+pub fn fill_policy_summary(
+    template: &str,
+    model: &crate::params::ModelParams,
+    policies: &crate::autoscale::PolicySettings,
+) -> String {
+    super::relations_en::fill(template, |name| {
+        model.get(name).or_else(|| policies.get(name))
+    })
 }
 
 /// A policy's name and a line on how it decides (placeholders name the parameters, see

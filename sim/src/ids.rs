@@ -57,6 +57,20 @@ macro_rules! ids {
                 s.serialize_str(self.as_str())
             }
         }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+                text.parse().map_err(|e: $crate::ids::UnknownId| {
+                    <D::Error as serde::de::Error>::custom(format_args!(
+                        "{:?} is not a {}; use one of {}",
+                        e.given,
+                        e.kind,
+                        e.allowed.join(", ")
+                    ))
+                })
+            }
+        }
     };
 }
 pub(crate) use ids;

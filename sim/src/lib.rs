@@ -59,6 +59,7 @@ pub mod setup;
 pub mod share;
 pub mod sim;
 pub mod summary;
+pub mod sweep;
 pub mod time;
 pub mod traffic;
 pub mod world;

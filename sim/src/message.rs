@@ -376,6 +376,17 @@ ids! {
         CliHealthSourcesAlone = "cli.health_sources_alone",
         CliHealthNoEndpoints = "cli.health_no_endpoints",
         CliChoiceCountLeastRequest = "cli.choice_count_least_request",
+        // The command line: a strategy over many seeds (sweep).
+        CliShard = "cli.shard",
+        CliSummaryWithShard = "cli.summary_with_shard",
+        CliMergeAlone = "cli.merge_alone",
+        CliMergeNoFiles = "cli.merge_no_files",
+        CliMergeNotALine = "cli.merge_not_a_line",
+        CliMergeEmpty = "cli.merge_empty",
+        CliMergeMixed = "cli.merge_mixed",
+        CliMergeTwice = "cli.merge_twice",
+        CliMergeMissing = "cli.merge_missing",
+        CliMergeOutOfRange = "cli.merge_out_of_range",
         // The postmortem draft: its title and section headings.
         PostmortemTitle = "postmortem.title",
         PostmortemHeadSummary = "postmortem.head.summary",
@@ -474,7 +485,7 @@ ids! {
 
 /// The command line's commands, in the order its usage lists them: `oncall-sim COMMAND
 /// --help` prints the usage lines of each (see [`command_usage`]).
-pub const CLI_COMMANDS: [&str; 11] = [
+pub const CLI_COMMANDS: [&str; 12] = [
     "scenarios",
     "run",
     "compare",
@@ -484,6 +495,7 @@ pub const CLI_COMMANDS: [&str; 11] = [
     "queue",
     "par",
     "postmortem",
+    "sweep",
     "lb",
     "des",
 ];

@@ -12,7 +12,7 @@ use oncall_sim::message::{Message, MessageId as M};
 use oncall_sim::params::{parse_number, parse_whole};
 use oncall_sim::requests::{self, Routing};
 use oncall_sim::setup::{RunSetup, SetError};
-use oncall_sim::{compare, params::ModelParams, queueing, scenario, Action};
+use oncall_sim::{compare, params::ModelParams, queueing, scenario, sweep, Action};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -187,6 +187,7 @@ fn command(args: &[String]) -> Result<String, Failure> {
         Some("queue") => queue(&args[1..]),
         Some("par") => par(&args[1..]),
         Some("postmortem") => postmortem(&args[1..]),
+        Some("sweep") => sweep(&args[1..]),
         Some("lb") => lb(&args[1..]),
         Some("des") => des(&args[1..]),
         Some("health") => health(&args[1..]),
@@ -945,31 +946,7 @@ fn compare_policies(args: &[String]) -> Result<String, Failure> {
     let seed = parse_u32("--seed", required(&pairs, "--seed")?, 0, u32::MAX)?;
     let mut setup = setup(&pairs, seed)?;
     let minutes = minutes_arg(&pairs, &setup)?;
-    let policies: Vec<PolicyId> = match single(&pairs, "--policies")? {
-        Some(list) => list
-            .split(',')
-            .map(str::trim)
-            .map(|id| {
-                id.parse().map_err(|_| {
-                    Failure::Usage(
-                        Message::new(M::CliPolicies)
-                            .given("given", id)
-                            .codes("allowed", PolicyId::NAMES.to_vec()),
-                    )
-                })
-            })
-            .collect::<Result<_, _>>()?,
-        None => PolicyId::ALL.to_vec(),
-    };
-    if let Some((_, twice)) = policies
-        .iter()
-        .enumerate()
-        .find(|(i, p)| policies[..*i].contains(p))
-    {
-        return Err(Failure::Usage(
-            Message::new(M::CliPoliciesTwice).given("given", twice.as_str()),
-        ));
-    }
+    let policies = policies_arg(&pairs)?;
     if setup.policy != autoscale::DEFAULT_POLICY {
         return Err(Failure::Usage(Message::new(M::CliAutoscalerWithCompare)));
     }
@@ -994,6 +971,223 @@ fn compare_policies(args: &[String]) -> Result<String, Failure> {
         out.push('\n');
     }
     Ok(out)
+}
+
+/// `--policies A,B,...` (each once), or every policy.
+fn policies_arg(pairs: &[(&str, &str)]) -> Result<Vec<PolicyId>, Failure> {
+    let policies: Vec<PolicyId> = match single(pairs, "--policies")? {
+        Some(list) => list
+            .split(',')
+            .map(str::trim)
+            .map(|id| {
+                id.parse().map_err(|_| {
+                    Failure::Usage(
+                        Message::new(M::CliPolicies)
+                            .given("given", id)
+                            .codes("allowed", PolicyId::NAMES.to_vec()),
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?,
+        None => PolicyId::ALL.to_vec(),
+    };
+    if let Some((_, twice)) = policies
+        .iter()
+        .enumerate()
+        .find(|(i, p)| policies[..*i].contains(p))
+    {
+        return Err(Failure::Usage(
+            Message::new(M::CliPoliciesTwice).given("given", twice.as_str()),
+        ));
+    }
+    Ok(policies)
+}
+
+/// A strategy over many seeds: one JSON line per strategy and seed, or the summary; a shard
+/// of the seeds; or (`--merge FILE...`) the summary of shards' lines.
+fn sweep(args: &[String]) -> Result<String, Failure> {
+    if args.first().map(String::as_str) == Some("--merge") {
+        return merge_sweep(&args[1..]);
+    }
+    if let Some(merge) = args.iter().find(|a| a.as_str() == "--merge") {
+        return Err(Failure::Usage(
+            Message::new(M::CliMergeAlone).given("given", merge.as_str()),
+        ));
+    }
+    let summary = args.iter().any(|a| a == "--summary");
+    let rest: Vec<String> = args.iter().filter(|a| *a != "--summary").cloned().collect();
+    let pairs = flags(
+        &rest,
+        &[
+            "--scenario",
+            "--scenario-file",
+            "--seed",
+            "--seeds",
+            "--minutes",
+            "--action",
+            "--policies",
+            "--set",
+            "--elastic-config",
+            "--shard",
+        ],
+    )?;
+    let seed = match single(&pairs, "--seed")? {
+        Some(v) => parse_u32("--seed", v, 0, u32::MAX)?,
+        None => 0,
+    };
+    let seeds = match single(&pairs, "--seeds")? {
+        Some(v) => parse_u32("--seeds", v, 1, sweep::MAX_SEEDS)?,
+        None => 1_000,
+    };
+    let mut setup = setup(&pairs, seed)?;
+    let minutes = minutes_arg(&pairs, &setup)?;
+    setup.actions = actions_arg(&pairs, minutes)?;
+    let policies = policies_arg(&pairs)?;
+    let shard = match single(&pairs, "--shard")? {
+        Some(v) => Some(shard_arg(v, seeds)?),
+        None => None,
+    };
+    if summary && shard.is_some() {
+        return Err(Failure::Usage(Message::new(M::CliSummaryWithShard)));
+    }
+    let weight = minute_weight(&setup)?;
+    check_long_minutes("sweep", minutes, weight)?;
+    let plan = sweep::SweepPlan::new(setup, minutes, seeds, policies)
+        .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+    let indices = match shard {
+        Some((i, n)) => plan.shard(i, n),
+        None => 0..seeds,
+    };
+    let per_seed = plan.runs_per_seed();
+    let total = (indices.end - indices.start).saturating_mul(per_seed);
+    let mut progress = Progress::new("sweep", total, minutes, weight);
+    // A slice of seeds at a time across the cores, so that a long sweep tells its progress.
+    let chunk = (indices.end - indices.start).div_ceil(20).max(1);
+    let mut lines = Vec::new();
+    let mut from = indices.start;
+    while from < indices.end {
+        let to = from.saturating_add(chunk).min(indices.end);
+        let done = plan
+            .run(from..to)
+            .map_err(|e| Failure::Usage(Message::new(M::CliSet).msg("error", e.message())))?;
+        lines.extend(done);
+        progress.runs_done((to - indices.start).saturating_mul(per_seed), total);
+        from = to;
+    }
+    let mut out = String::new();
+    if summary {
+        let summary = sweep::summarize(&lines).map_err(incomplete_sweep)?;
+        for line in &summary {
+            out.push_str(&serde_json::to_string(line).unwrap_or_default());
+            out.push('\n');
+        }
+    } else {
+        for line in &lines {
+            out.push_str(&serde_json::to_string(line).unwrap_or_default());
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
+
+/// `--shard I/N`: the `I`-th (from 0) of `N` slices, `N` at most the seeds.
+fn shard_arg(v: &str, seeds: u32) -> Result<(u32, u32), Failure> {
+    let refused = || {
+        Failure::Usage(
+            Message::new(M::CliShard)
+                .given("given", v)
+                .int("seeds", seeds),
+        )
+    };
+    let (i, n) = v.split_once('/').ok_or_else(refused)?;
+    let whole = |t: &str| parse_whole(t).and_then(|x| u32::try_from(x).ok());
+    match (whole(i), whole(n)) {
+        (Some(i), Some(n)) if i < n && n <= seeds => Ok((i, n)),
+        _ => Err(refused()),
+    }
+}
+
+/// The largest file of a sweep's lines `--merge` reads (a million seeds of eight runs is
+/// some 2 GB).
+const MAX_SWEEP_FILE: u64 = 8 << 30;
+
+/// `sweep --merge FILE...`: the summary of the lines in the files, refused unless they make
+/// one whole sweep.
+fn merge_sweep(files: &[String]) -> Result<String, Failure> {
+    use std::io::BufRead;
+    if files.is_empty() {
+        return Err(Failure::Usage(Message::new(M::CliMergeNoFiles)));
+    }
+    if let Some(flag) = files.iter().find(|f| f.starts_with("--")) {
+        return Err(Failure::Usage(
+            Message::new(M::CliMergeAlone).given("given", flag.as_str()),
+        ));
+    }
+    let mut lines = Vec::new();
+    for path in files {
+        let file = std::fs::File::open(path).map_err(|e| cannot_read("--merge", path, &e))?;
+        let reader = std::io::BufReader::new(std::io::Read::take(file, MAX_SWEEP_FILE));
+        for (n, text) in reader.lines().enumerate() {
+            let text = text.map_err(|e| cannot_read("--merge", path, &e))?;
+            if text.trim().is_empty() {
+                continue;
+            }
+            let line: sweep::SweepLine = serde_json::from_str(&text).map_err(|e| {
+                Failure::Usage(
+                    Message::new(M::CliMergeNotALine)
+                        .given("path", path.as_str())
+                        .int("line", i64::try_from(n + 1).unwrap_or(i64::MAX))
+                        .given("error", e.to_string()),
+                )
+            })?;
+            lines.push(line);
+        }
+    }
+    let summary = sweep::summarize(&lines).map_err(incomplete_sweep)?;
+    let mut out = String::new();
+    for line in &summary {
+        out.push_str(&serde_json::to_string(line).unwrap_or_default());
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Why lines do not make a whole sweep, said as the command line says it.
+fn incomplete_sweep(e: sweep::IncompleteSweep) -> Failure {
+    use sweep::IncompleteSweep as I;
+    let name = |s: sweep::Strategy| {
+        serde_json::to_value(s)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    };
+    Failure::Usage(match e {
+        I::Empty => Message::new(M::CliMergeEmpty),
+        I::Mixed { first, other } => Message::new(M::CliMergeMixed)
+            .given("first", first)
+            .given("other", other),
+        I::OutOfRange { index, seeds } => Message::new(M::CliMergeOutOfRange)
+            .int("index", index)
+            .int("seeds", seeds),
+        I::Twice {
+            strategy,
+            policy,
+            index,
+        } => Message::new(M::CliMergeTwice)
+            .given("strategy", name(strategy))
+            .given("policy", policy.as_str())
+            .int("index", index),
+        I::Missing {
+            strategy,
+            policy,
+            first_index,
+            count,
+        } => Message::new(M::CliMergeMissing)
+            .int("count", count)
+            .given("strategy", name(strategy))
+            .given("policy", policy.as_str())
+            .int("first", first_index),
+    })
 }
 
 fn config(args: &[String]) -> Result<Printed, Failure> {

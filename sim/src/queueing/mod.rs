@@ -33,6 +33,11 @@ pub fn erlang_b(a: f64, n: u32) -> f64 {
     for k in 1..=n {
         let ab = a * b;
         b = ab / (f64::from(k) + ab);
+        // Once it underflows to zero it stays zero (0 / k): the rest of the recursion, often
+        // most of it when the servers far outnumber the load, changes nothing.
+        if b == 0.0 {
+            break;
+        }
     }
     b
 }

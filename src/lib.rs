@@ -42,6 +42,8 @@ pub mod region_text;
 pub mod region_text;
 pub mod seed;
 pub mod speed;
+#[cfg(feature = "extended")]
+pub mod sweep_worker;
 pub mod theme;
 pub mod url_state;
 
@@ -49,6 +51,12 @@ pub use components::App;
 
 /// Mounts the console into the document's body, replacing the loading message.
 pub fn mount() {
+    // The extended build also runs in the Monte Carlo debrief's Web Workers
+    // (`sweep_worker`), where there is no page to mount.
+    #[cfg(feature = "extended")]
+    if web_sys::window().is_none() {
+        return;
+    }
     // A panic is a bug: its message and place go to the browser's console before the module
     // stops (the release build aborts on panic).
     std::panic::set_hook(Box::new(|info| {

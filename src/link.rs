@@ -230,9 +230,16 @@ pub fn read_link(search: &str) -> Link {
 /// opens without it (every valid parameter kept).
 pub fn read_page_link(search: &str) -> Link {
     #[cfg(feature = "extended")]
-    if let Some(encoded) =
-        oncall_sim::exercise::link::in_fragment(&crate::url_state::current_fragment())
-    {
+    return read_link_in(search, &crate::url_state::current_fragment());
+    #[cfg(not(feature = "extended"))]
+    read_link(search)
+}
+
+/// A link of query string `search` and fragment `fragment` (with or without its `#`), as
+/// [`read_page_link`] reads the page's.
+#[cfg(feature = "extended")]
+pub fn read_link_in(search: &str, fragment: &str) -> Link {
+    if let Some(encoded) = oncall_sim::exercise::link::in_fragment(fragment) {
         let opened = oncall_sim::exercise::link::decode(encoded)
             .map_err(|e| exercise_error_text(&e))
             .and_then(|exercise| {

@@ -19,7 +19,6 @@ pub fn current_search() -> String {
 }
 
 /// The current fragment ("#…", or empty).
-#[cfg(feature = "extended")]
 pub fn current_fragment() -> String {
     web_sys::window()
         .and_then(|w| w.location().hash().ok())

@@ -109,6 +109,12 @@ impl RunSetup {
         }
     }
 
+    /// The exercise's length in minutes: 240 (four hours) for an endless one (free play),
+    /// what a whole run of the command line and a sweep take.
+    pub fn length(&self) -> u32 {
+        self.definition().minutes.unwrap_or(240)
+    }
+
     /// The response the textbook par line replays.
     pub fn expected_response(&self) -> Vec<Step> {
         match &self.custom {

@@ -630,6 +630,41 @@ pub enum Msg {
     CompareAlt,
     /// Placeholders `{series}`, `{a_max}`, `{b_max}`, `{a_last}`, `{b_last}`.
     CompareAltSeries,
+    // The Monte Carlo debrief (the comparison's module).
+    MonteCarloHeading,
+    MonteCarloIntro,
+    /// Placeholder `{actions}`: the actions as `MINUTE:NAME[=VALUE]`.
+    MonteCarloActions,
+    MonteCarloNoActions,
+    MonteCarloSeedsLabel,
+    MonteCarloRun,
+    MonteCarloCancel,
+    /// Placeholders `{done}`, `{total}`, `{workers}`.
+    MonteCarloProgress,
+    MonteCarloCancelled,
+    /// Placeholder `{error}`.
+    MonteCarloFailed,
+    /// Placeholders `{runs}`, `{minutes}`, `{seconds}`, `{workers}`.
+    MonteCarloDone,
+    /// Placeholders `{wins}`, `{seeds}`, `{share}`, `{low}`, `{high}`.
+    MonteCarloVerdict,
+    /// Placeholders `{seeds}`, `{seed}`.
+    MonteCarloCaption,
+    MonteCarloStrategy,
+    MonteCarloBeat,
+    MonteCarloYours,
+    MonteCarloNothing,
+    MonteCarloTextbook,
+    /// Placeholder `{policy}`.
+    MonteCarloPolicy,
+    /// Placeholders `{p50}`, `{p5}`, `{p95}`, `{at_seed}`.
+    MonteCarloCell,
+    /// Placeholders `{share}`, `{low}`, `{high}`.
+    MonteCarloBeatCell,
+    /// Placeholder `{seeds}`.
+    MonteCarloChartAlt,
+    MonteCarloDownload,
+    MonteCarloDownloadJson,
 
     // The extended build's messages, last so that the first build's table of texts stays
     // dense (their texts are in extended.rs).

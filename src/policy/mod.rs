@@ -11,6 +11,7 @@
 
 pub mod compare;
 pub mod config_editor;
+pub mod monte_carlo;
 pub mod panel;
 
 use oncall_sim::autoscale::elastic::config::ElasticConfig;
@@ -24,6 +25,7 @@ use oncall_sim::{ModelParams, ParamError};
 
 pub use compare::ComparisonView;
 pub use config_editor::ElasticConfigEditor;
+pub use monte_carlo::MonteCarlo;
 pub use panel::PolicyPanel;
 
 use leptos::prelude::*;
@@ -432,6 +434,7 @@ fn StandaloneComparison() -> impl IntoView {
     let length =
         Signal::derive(move || state.with(|s| oncall_sim::exercise::scenario(s.scenario).minutes));
     let policy = Signal::derive(move || state.with(|s| s.autoscaler));
+    let link = Callback::new(move |()| (current_search(), crate::url_state::current_fragment()));
     view! {
         <ComparisonView
             current=current
@@ -440,6 +443,7 @@ fn StandaloneComparison() -> impl IntoView {
             policy=policy
             dark=dark
         />
+        <MonteCarlo current=current link=link />
     }
 }
 

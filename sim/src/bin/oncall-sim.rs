@@ -606,7 +606,7 @@ fn read_limited(flag: &str, path: &str, max: usize) -> Result<String, Failure> {
 fn minutes_arg(pairs: &[(&str, &str)], setup: &RunSetup) -> Result<u32, Failure> {
     match single(pairs, "--minutes")? {
         Some(v) => parse_u32("--minutes", v, 1, MAX_MINUTES),
-        None => Ok(setup.definition().minutes.unwrap_or(240)),
+        None => Ok(setup.length()),
     }
 }
 
@@ -1074,18 +1074,14 @@ fn sweep(args: &[String]) -> Result<String, Failure> {
         progress.runs_done((to - indices.start).saturating_mul(per_seed), total);
         from = to;
     }
-    let mut out = String::new();
     if summary {
         let summary = sweep::summarize(&lines).map_err(incomplete_sweep)?;
-        for line in &summary {
-            out.push_str(&serde_json::to_string(line).unwrap_or_default());
-            out.push('\n');
-        }
-    } else {
-        for line in &lines {
-            out.push_str(&serde_json::to_string(line).unwrap_or_default());
-            out.push('\n');
-        }
+        return Ok(sweep::summary_lines(&summary));
+    }
+    let mut out = String::new();
+    for line in &lines {
+        out.push_str(&line.to_json());
+        out.push('\n');
     }
     Ok(out)
 }
@@ -1132,24 +1128,19 @@ fn merge_sweep(files: &[String]) -> Result<String, Failure> {
             if text.trim().is_empty() {
                 continue;
             }
-            let line: sweep::SweepLine = serde_json::from_str(&text).map_err(|e| {
+            let line = sweep::SweepLine::from_json(&text).map_err(|e| {
                 Failure::Usage(
                     Message::new(M::CliMergeNotALine)
                         .given("path", path.as_str())
                         .int("line", i64::try_from(n + 1).unwrap_or(i64::MAX))
-                        .given("error", e.to_string()),
+                        .given("error", e),
                 )
             })?;
             lines.push(line);
         }
     }
     let summary = sweep::summarize(&lines).map_err(incomplete_sweep)?;
-    let mut out = String::new();
-    for line in &summary {
-        out.push_str(&serde_json::to_string(line).unwrap_or_default());
-        out.push('\n');
-    }
-    Ok(out)
+    Ok(sweep::summary_lines(&summary))
 }
 
 /// Why lines do not make a whole sweep, said as the command line says it.

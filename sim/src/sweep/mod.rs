@@ -53,6 +53,18 @@ pub struct SweepLine {
     pub worst_p99_ms: f64,
 }
 
+impl SweepLine {
+    /// The line as `oncall-sim sweep` prints it (JSON, without its newline).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A line printed by [`SweepLine::to_json`]: every figure back exactly as it was.
+    pub fn from_json(text: &str) -> Result<Self, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+}
+
 /// The largest sweep, in seeds (a million seeds of eight runs is what one batch of shards is
 /// for; more would not fit an index's meaning of "the whole").
 pub const MAX_SEEDS: u32 = 100_000_000;
@@ -280,6 +292,90 @@ pub struct StrategySummary {
     /// Against doing nothing, seed by seed (absent from doing nothing's own line).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub beat_nothing: Option<AgainstNothing>,
+}
+
+impl StrategySummary {
+    /// The line as `oncall-sim sweep --summary` prints it (JSON, without its newline).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// The summary as `oncall-sim sweep --summary` prints it: a JSON line per strategy.
+pub fn summary_lines(summary: &[StrategySummary]) -> String {
+    let mut out = String::new();
+    for line in summary {
+        out.push_str(&line.to_json());
+        out.push('\n');
+    }
+    out
+}
+
+/// The summary as a table: a header, then one row per strategy, each figure's statistics in
+/// columns named `FIGURE_STATISTIC` (`budget_spent_p50`), the share of seeds that beat doing
+/// nothing with its interval last (empty on doing nothing's row). Numbers as the JSON lines
+/// write them.
+pub fn summary_csv(summary: &[StrategySummary]) -> String {
+    const FIGURES: [&str; 4] = ["budget_spent", "cost", "minutes_paging", "worst_p99_ms"];
+    const STATS: [&str; 7] = ["mean", "min", "p5", "p50", "p95", "max", "at_seed"];
+    let mut header = vec![
+        "strategy".to_string(),
+        "policy".into(),
+        "seeds".into(),
+        "first_seed".into(),
+    ];
+    for figure in FIGURES {
+        header.extend(STATS.iter().map(|s| format!("{figure}_{s}")));
+    }
+    header.extend(
+        [
+            "beat_nothing_wins",
+            "beat_nothing_ties",
+            "beat_nothing_losses",
+        ]
+        .map(String::from),
+    );
+    header.extend(
+        [
+            "beat_nothing_share",
+            "beat_nothing_low",
+            "beat_nothing_high",
+        ]
+        .map(String::from),
+    );
+    let mut out = header.join(",");
+    out.push('\n');
+    for s in summary {
+        let strategy = serde_json::to_value(s.strategy).ok();
+        let mut row = vec![
+            strategy
+                .as_ref()
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string(),
+            s.policy.as_str().to_string(),
+            s.seeds.to_string(),
+            s.first_seed.to_string(),
+        ];
+        for d in [&s.budget_spent, &s.cost, &s.minutes_paging, &s.worst_p99_ms] {
+            row.extend([d.mean, d.min, d.p5, d.p50, d.p95, d.max, d.at_seed].map(number));
+        }
+        match &s.beat_nothing {
+            Some(b) => {
+                row.extend([b.wins, b.ties, b.losses].map(|n| n.to_string()));
+                row.extend([b.share, b.low, b.high].map(number));
+            }
+            None => row.extend(std::iter::repeat_n(String::new(), 6)),
+        }
+        out.push_str(&row.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// A figure as serde writes it in the JSON lines.
+fn number(x: f64) -> String {
+    serde_json::to_string(&x).unwrap_or_default()
 }
 
 /// Why lines do not make a whole sweep.
@@ -524,6 +620,43 @@ mod tests {
             Err(IncompleteSweep::Mixed { .. })
         ));
         assert_eq!(summarize(&[]), Err(IncompleteSweep::Empty));
+    }
+
+    #[test]
+    fn the_table_has_a_header_and_a_row_per_strategy() {
+        let plan = plan(5, &["26:rollback"]);
+        let summary = summarize(&plan.run(0..5).unwrap()).unwrap();
+        let csv = summary_csv(&summary);
+        let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+        assert_eq!(rows.len(), 1 + 8);
+        assert_eq!(
+            rows[0][..5],
+            [
+                "strategy",
+                "policy",
+                "seeds",
+                "first_seed",
+                "budget_spent_mean"
+            ]
+        );
+        assert!(rows.iter().all(|r| r.len() == rows[0].len()));
+        assert_eq!(rows[1][..4], ["actions", "target-tracking", "5", "7"]);
+        let p50 = rows[0]
+            .iter()
+            .position(|h| *h == "budget_spent_p50")
+            .unwrap();
+        assert_eq!(
+            rows[1][p50].parse::<f64>().unwrap(),
+            summary[0].budget_spent.p50
+        );
+        // Doing nothing is not compared with itself.
+        assert_eq!(rows[2][0], "nothing_done");
+        assert_eq!(rows[2].last(), Some(&""));
+        // The JSON lines read back to the same lines.
+        let lines = plan.run(0..2).unwrap();
+        for line in &lines {
+            assert_eq!(&SweepLine::from_json(&line.to_json()).unwrap(), line);
+        }
     }
 
     #[test]

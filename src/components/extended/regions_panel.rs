@@ -149,7 +149,8 @@ pub fn RegionsPanel() -> impl IntoView {
 /// The regions' health, share of traffic, users and instances, one row each.
 fn regions_table(rows: impl IntoView) -> impl IntoView {
     view! {
-        <div class="table-scroll">
+        // A region that scrolls on a phone: focusable, so that it scrolls from the keyboard.
+        <div class="table-scroll" tabindex="0" role="region" aria-label=t(Msg::RegionsHeading)>
             <table class="regions">
                 <thead>
                     <tr>

@@ -277,6 +277,7 @@ fn frame_tick(
 ) -> impl FnMut(f64) -> bool {
     let performance = web_sys::window().and_then(|w| w.performance());
     let mut measures = 0u32;
+    let mut was_finished = false;
     let mut minutes = crate::components::extended::MinuteTimer::new(MAX_FRAME_MEASURES);
     move |now: f64| {
         let clock = |p: &web_sys::Performance| p.now();
@@ -287,9 +288,14 @@ fn frame_tick(
         }
         let spent =
             |p: &Option<web_sys::Performance>| p.as_ref().map_or(0.0, |p| p.now() - started);
+        let mut replayed = false;
+        // Where the focus goes once this frame's updates are on the page: the controls when
+        // the page fires and the clock stops for the trainee, the debrief when the run ends.
+        let mut focus = None;
         // The host page's commands first (a burst of them is coalesced: see `commands`).
         let mut simulated = run.run_commands(&|| spent(&performance) < PLAY_BUDGET_MS);
         if run.with(Console::replay_left).unwrap_or(0) > 0 {
+            replayed = true;
             while run.update(|c| c.replay(1)).unwrap_or(0) > 0 {
                 simulated = true;
                 if spent(&performance) >= REPLAY_BUDGET_MS {
@@ -336,6 +342,7 @@ fn frame_tick(
                     // The page fired: the clock stops at its minute, for the trainee to act.
                     run.pause();
                     run.paused_by_page.set(true);
+                    focus = Some("controls-heading");
                     break;
                 }
             }
@@ -343,6 +350,13 @@ fn frame_tick(
                 run.pause();
             }
         }
+        // A run that ends while the page is open (played or stepped to its last minute; not
+        // a link that opens at its end) sends the focus to its debrief.
+        let finished = run.with(Console::finished).unwrap_or(false);
+        if finished && !was_finished && !replayed {
+            focus = Some("debrief-heading");
+        }
+        was_finished = finished;
         let replaying = run.with(Console::replay_left).unwrap_or(0) > 0;
         // A request-mode replay takes seconds: it shows only its progress until its end. The
         // first build's links (the formulas, tens of microseconds a minute) replay within a
@@ -376,9 +390,13 @@ fn frame_tick(
                     p.clear_measures_with_measure_name("frame");
                     measures = 1;
                 }
-                // After the reactive updates of this frame (queued before this task) ran.
+                // After the reactive updates of this frame (queued before this task) ran:
+                // the debrief of a run that ended in this frame is on the page.
                 leptos::task::spawn_local(async move {
                     let _ = p.measure_with_start_mark("frame", "frame-start");
+                    if let Some(h) = focus.and_then(|id| document().get_element_by_id(id)) {
+                        let _ = h.unchecked_into::<web_sys::HtmlElement>().focus();
+                    }
                 });
             }
         }
@@ -455,10 +473,10 @@ fn use_shortcuts(run: RunHandle) {
             }
             return;
         }
-        // Space on a button, link or summary activates it; it is not play/pause there.
-        let activates = matches!(tag.as_str(), "button" | "a" | "summary");
+        // Space plays and pauses wherever the focus is, but in a field that takes it (Enter
+        // still activates a button, a link or a summary).
         let handled = match key.as_str() {
-            " " | "Spacebar" if !activates => {
+            " " | "Spacebar" => {
                 run.toggle_play();
                 true
             }

@@ -190,16 +190,18 @@ pub fn Controls() -> impl IntoView {
     });
     view! {
         <section class="panel controls-panel" id="controls" aria-labelledby="controls-heading">
-            <h2 id="controls-heading">{t(Msg::ControlsHeading)}</h2>
+            <h2 id="controls-heading" tabindex="-1">{t(Msg::ControlsHeading)}</h2>
             {pending_note(run)}
+            // The mitigations first, as a runbook lists them: when the page fires the focus
+            // comes to this panel's heading, one Tab from Roll back. Then capacity and cache.
+            {rollback_button(run, params, disabled)}
+            {warm_cache_button(run, params, disabled)}
+            {shed_slider(run, params, disabled)}
+            {heavy_feature_toggle(run, disabled)}
             {min_instances_slider(run, disabled)}
             {autoscaling_toggle(run, disabled)}
             {target_utilization_slider(run, disabled)}
             {cache_ttl_slider(run, disabled)}
-            {warm_cache_button(run, params, disabled)}
-            {shed_slider(run, params, disabled)}
-            {heavy_feature_toggle(run, disabled)}
-            {rollback_button(run, params, disabled)}
         </section>
     }
 }

@@ -177,7 +177,7 @@ fn debrief_section(run: RunHandle, par: RwSignal<Par>, d: Debrief) -> impl IntoV
         .unwrap_or_else(|| core_text(&Message::new(scenario::lesson(d.scenario))));
     view! {
         <section class="panel debrief" id="debrief" aria-labelledby="debrief-heading">
-            <h2 id="debrief-heading">{t(Msg::DebriefHeading)}</h2>
+            <h2 id="debrief-heading" tabindex="-1">{t(Msg::DebriefHeading)}</h2>
             <p>
                 {tf(
                     Msg::DebriefIntro,
@@ -205,7 +205,7 @@ fn debrief_section(run: RunHandle, par: RwSignal<Par>, d: Debrief) -> impl IntoV
             <h3>{t(Msg::DebriefActions)}</h3>
             {action_list(&d.actions)}
             {crate::components::extended::debrief_extras(run, par)}
-            <button type="button" class="primary" on:click=move |_| run.reset()>
+            <button type="button" class="primary" data-action="run-again" on:click=move |_| run.reset()>
                 {t(Msg::DebriefAgain)}
             </button>
         </section>

@@ -1,0 +1,96 @@
+// The bad deploy played through with the keyboard alone, from the start view to the debrief,
+// counting Tabs: to the exercise's Start button, and from the page firing to Roll back (at
+// most 4; "Skip to the controls", the page's first stop, and then the mitigations, Roll back
+// first). Space plays and pauses wherever the focus is but in a field that takes it, a button
+// included (Enter presses it); when the run ends the focus, and the view, go to the debrief's
+// heading, from which "Run it again" is a few Tabs away.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser, openPage } from './browser.mjs';
+import { DIST, PLAY_TIMEOUT_MS } from './helpers.mjs';
+import { serveStatic } from './static-server.mjs';
+
+/** What has the focus: an attribute that names it. */
+const focused = (page) => page.evaluate(() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return 'body';
+  const name = e.closest('[data-control]')?.dataset.control;
+  return e.dataset.action || (name && `control:${name}`) || e.id || e.className || e.tagName;
+});
+
+/** Presses Tab until `done(name)` holds for what has the focus; the Tabs pressed. */
+async function tabUntil(page, done, { limit = 60, enterOn = () => false } = {}) {
+  for (let tabs = 1; tabs <= limit; tabs++) {
+    await page.keyboard.press('Tab');
+    const now = await focused(page);
+    if (done(now)) return tabs;
+    if (enterOn(now)) await page.keyboard.press('Enter');
+  }
+  throw new Error(`not reached in ${limit} Tabs (focus on ${await focused(page)})`);
+}
+
+describe('the keyboard alone', () => {
+  let site;
+  let browser;
+  before(async () => {
+    site = await serveStatic(DIST);
+    browser = await openBrowser({ width: 1440, height: 900 });
+  });
+  after(async () => {
+    await browser.close();
+    await site.close();
+  });
+
+  test('plays the bad deploy from the start view to the debrief', async () => {
+    const { page, errors } = await openPage(browser);
+    await page.goto(site.url);
+    await page.locator('[data-action="start"]').first().waitFor();
+    const toStart = await tabUntil(page, (f) => f === 'start');
+    assert.equal(await page.evaluate(() => document.activeElement.closest('[data-scenario]')?.dataset.scenario), 'bad-deploy');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-field="minute"]').filter({ hasText: /^\s*\d+\s*$/ }).waitFor();
+
+    // The fastest speed, then Space: the clock stops when the page fires.
+    for (let i = 0; i < 3; i++) await page.keyboard.press('+');
+    await page.keyboard.press(' ');
+    await page.waitForFunction(
+      () => document.querySelector('[data-field="paging"]')?.closest('[data-level]')?.dataset.level === 'critical'
+        && document.querySelector('[data-time="play"]')?.textContent.trim() === 'Play',
+      null,
+      { timeout: PLAY_TIMEOUT_MS },
+    );
+    const paged = Number(await page.locator('[data-field="minute"]').textContent());
+
+    // From wherever the focus is, to Roll back: Enter on "Skip to the controls" on the way.
+    const toRollback = await tabUntil(page, (f) => f === 'control:rollback', {
+      enterOn: (f) => f === 'skip-link' || f === 'controls',
+    });
+    console.log(`Tabs to the bad deploy's Start: ${toStart}; from the page firing (minute ${paged}) to Roll back: ${toRollback}`);
+    assert.ok(toRollback <= 4, `${toRollback} Tabs from the page to Roll back`);
+    await page.keyboard.press('Enter');
+    await page.locator('[data-control="rollback"]').filter({ hasText: /\d+ min/ }).waitFor({ timeout: 5_000 }).catch(() => {});
+
+    // Space on the Roll back button plays (it does not press it again), and again pauses.
+    assert.equal(await focused(page), 'control:rollback');
+    await page.keyboard.press(' ');
+    assert.equal((await page.locator('[data-time="play"]').textContent()).trim(), 'Pause');
+    await page.keyboard.press(' ');
+    assert.equal((await page.locator('[data-time="play"]').textContent()).trim(), 'Play');
+    // To the end: the focus and the view go to the debrief's heading.
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => document.activeElement?.id === 'debrief-heading', null, { timeout: PLAY_TIMEOUT_MS });
+    const inView = await page.evaluate(() => {
+      const r = document.getElementById('debrief-heading').getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= innerHeight;
+    });
+    assert.ok(inView, 'the debrief heading is on screen');
+    assert.match(await page.locator('#debrief').textContent(), /26:rollback|rollback/);
+    const toAgain = await tabUntil(page, (f) => f === 'run-again');
+    // Roll back was pressed once: Space on it played and paused instead.
+    const actions = new URL(page.url()).searchParams.get('actions') ?? '';
+    assert.equal(actions.split(',').filter((a) => a.endsWith(':rollback')).length, 1, actions);
+    console.log(`Tabs from the debrief's heading to "Run it again": ${toAgain}`);
+    assert.deepEqual(errors, []);
+  });
+});

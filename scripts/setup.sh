@@ -11,7 +11,7 @@
 #   - wasm-bindgen-cli at exactly the wasm-bindgen version recorded in Cargo.lock
 #     (its test runner drives the in-browser tests);
 #   - Debian's chromium and chromium-driver when /usr/bin/chromium is missing;
-#   - the npm packages in package-lock.json (binaryen's wasm-opt, playwright-core).
+#   - the npm packages in package-lock.json (binaryen's wasm-opt, playwright-core, axe-core).
 
 set -euo pipefail
 

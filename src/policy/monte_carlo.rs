@@ -85,6 +85,8 @@ impl Pool {
 
 /// What the workers bring back, and what is left to hand out.
 struct Collect {
+    /// Set once a worker fails: the answers still on their way are left unread.
+    failed: bool,
     lines: Vec<Vec<SweepLine>>,
     next: usize,
     done_seeds: u32,
@@ -259,6 +261,7 @@ fn start_pool(
     let jobs = slices(seeds);
     let count = workers_for(window.navigator().hardware_concurrency(), jobs.len() as u32);
     let collect = Rc::new(RefCell::new(Collect {
+        failed: false,
         lines: vec![Vec::new(); jobs.len()],
         next: 0,
         done_seeds: 0,
@@ -277,7 +280,12 @@ fn start_pool(
         let handler =
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
                 let data = ev.data();
+                let mut c = collect.borrow_mut();
+                if c.failed {
+                    return;
+                }
                 if let Some(error) = field(&data, "error").and_then(|v| v.as_string()) {
+                    c.failed = true;
                     phase.set(Phase::Failed(error));
                     return;
                 }
@@ -285,7 +293,6 @@ fn start_pool(
                 let text = field(&data, "lines")
                     .and_then(|v| v.as_string())
                     .unwrap_or_default();
-                let mut c = collect.borrow_mut();
                 let Some(slot) = usize::try_from(job as i64).ok().filter(|&j| j < jobs.len())
                 else {
                     return;
@@ -295,6 +302,7 @@ fn start_pool(
                 match parsed {
                     Ok(lines) => c.lines[slot] = lines,
                     Err(e) => {
+                        c.failed = true;
                         phase.set(Phase::Failed(e));
                         return;
                     }
@@ -312,7 +320,8 @@ fn start_pool(
                     });
                     return;
                 }
-                let lines: Vec<SweepLine> = c.lines.iter().flatten().cloned().collect();
+                let lines: Vec<SweepLine> =
+                    std::mem::take(&mut c.lines).into_iter().flatten().collect();
                 let seconds = (now_ms() - c.started_ms) / 1000.0;
                 phase.set(match sweep::summarize(&lines) {
                     Ok(summary) => {
@@ -414,10 +423,8 @@ fn strategy_text(s: &StrategySummary) -> String {
 /// `data-strategy` of a row: `actions`, `nothing_done`, `textbook`, `policy-hpa`, ….
 fn strategy_key(s: &StrategySummary) -> String {
     match s.strategy {
-        Strategy::Actions => "actions".into(),
-        Strategy::NothingDone => "nothing_done".into(),
-        Strategy::Textbook => "textbook".into(),
         Strategy::Policy => format!("policy-{}", s.policy.as_str()),
+        other => other.as_str().to_string(),
     }
 }
 

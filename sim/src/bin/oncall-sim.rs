@@ -1146,12 +1146,6 @@ fn merge_sweep(files: &[String]) -> Result<String, Failure> {
 /// Why lines do not make a whole sweep, said as the command line says it.
 fn incomplete_sweep(e: sweep::IncompleteSweep) -> Failure {
     use sweep::IncompleteSweep as I;
-    let name = |s: sweep::Strategy| {
-        serde_json::to_value(s)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default()
-    };
     Failure::Usage(match e {
         I::Empty => Message::new(M::CliMergeEmpty),
         I::Mixed { first, other } => Message::new(M::CliMergeMixed)
@@ -1165,7 +1159,7 @@ fn incomplete_sweep(e: sweep::IncompleteSweep) -> Failure {
             policy,
             index,
         } => Message::new(M::CliMergeTwice)
-            .given("strategy", name(strategy))
+            .given("strategy", strategy.as_str())
             .given("policy", policy.as_str())
             .int("index", index),
         I::Missing {
@@ -1175,7 +1169,7 @@ fn incomplete_sweep(e: sweep::IncompleteSweep) -> Failure {
             count,
         } => Message::new(M::CliMergeMissing)
             .int("count", count)
-            .given("strategy", name(strategy))
+            .given("strategy", strategy.as_str())
             .given("policy", policy.as_str())
             .int("first", first_index),
     })

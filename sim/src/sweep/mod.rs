@@ -31,6 +31,18 @@ pub enum Strategy {
     Policy,
 }
 
+impl Strategy {
+    /// The spelling of the lines' `strategy` field.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Strategy::Actions => "actions",
+            Strategy::NothingDone => "nothing_done",
+            Strategy::Textbook => "textbook",
+            Strategy::Policy => "policy",
+        }
+    }
+}
+
 /// One run of a sweep: a JSON line of `oncall-sim sweep`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SweepLine {
@@ -346,13 +358,8 @@ pub fn summary_csv(summary: &[StrategySummary]) -> String {
     let mut out = header.join(",");
     out.push('\n');
     for s in summary {
-        let strategy = serde_json::to_value(s.strategy).ok();
         let mut row = vec![
-            strategy
-                .as_ref()
-                .and_then(|v| v.as_str())
-                .unwrap_or_default()
-                .to_string(),
+            s.strategy.as_str().to_string(),
             s.policy.as_str().to_string(),
             s.seeds.to_string(),
             s.first_seed.to_string(),
@@ -649,6 +656,15 @@ mod tests {
             rows[1][p50].parse::<f64>().unwrap(),
             summary[0].budget_spent.p50
         );
+        // The spelling the table writes is the lines' own.
+        for st in [
+            Strategy::Actions,
+            Strategy::NothingDone,
+            Strategy::Textbook,
+            Strategy::Policy,
+        ] {
+            assert_eq!(serde_json::to_value(st).unwrap(), st.as_str());
+        }
         // Doing nothing is not compared with itself.
         assert_eq!(rows[2][0], "nothing_done");
         assert_eq!(rows[2].last(), Some(&""));

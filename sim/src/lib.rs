@@ -54,6 +54,7 @@ pub mod regions;
 pub mod relations;
 pub mod requests;
 pub mod rng;
+pub mod run_file;
 pub mod scenario;
 pub mod setup;
 pub mod share;

@@ -148,6 +148,19 @@ pub async fn start(lang: Option<String>) {
     }
 }
 
+/// Speaks the language of tag `tag` with its catalog's text `catalog` (what `start` downloads):
+/// for a Web Worker, which has no page to choose a language from and is given the page's.
+/// English, or a catalog that cannot be read, leaves the worker in English.
+pub fn install(tag: &str, catalog: &str) {
+    let Some(locale) = Locale::from_tag(tag).filter(|l| *l != Locale::En) else {
+        return;
+    };
+    if let Ok(areas) = files::read_bundle(catalog) {
+        TEXTS.with(|t| *t.borrow_mut() = texts_of(areas));
+        LOCALE.with(|l| l.set(locale));
+    }
+}
+
 /// Downloads and reads `locale`'s catalog.
 async fn load(locale: Locale) -> Result<Texts, String> {
     #[cfg(pseudo_locale)]

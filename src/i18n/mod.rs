@@ -901,6 +901,28 @@ pub enum Msg {
     NoticeLanguageUnknown,
     /// Placeholders `{language}`, `{reason}`.
     NoticeLanguageUnavailable,
+    // The run's export and import (the comparison's module): after the extended build's, so
+    // that the first build's table of texts does not grow.
+    RunFilesHeading,
+    RunFilesIntro,
+    RunFilesExport,
+    RunFilesImportLabel,
+    /// Placeholder `{minute}`.
+    RunFilesPreparing,
+    RunFilesImporting,
+    /// Placeholders `{minute}`, `{seed}`.
+    RunFilesReady,
+    RunFilesRun,
+    RunFilesMinutesCsv,
+    RunFilesMinutesJson,
+    RunFilesEvents,
+    /// Placeholders `{chart}`, `{width}`, `{height}`.
+    RunFilesChart,
+    /// Placeholder `{error}`.
+    RunFilesExportFailed,
+    /// Placeholder `{error}`.
+    RunFilesImportFailed,
+    RunFilesUnreadable,
 }
 }
 

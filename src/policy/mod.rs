@@ -13,6 +13,7 @@ pub mod compare;
 pub mod config_editor;
 pub mod monte_carlo;
 pub mod panel;
+pub mod run_files;
 
 use oncall_sim::autoscale::elastic::config::ElasticConfig;
 use oncall_sim::autoscale::{self, PolicyId, PolicySettings};
@@ -27,6 +28,7 @@ pub use compare::ComparisonView;
 pub use config_editor::ElasticConfigEditor;
 pub use monte_carlo::MonteCarlo;
 pub use panel::PolicyPanel;
+pub use run_files::RunFiles;
 
 use leptos::prelude::*;
 
@@ -444,6 +446,7 @@ fn StandaloneComparison() -> impl IntoView {
             dark=dark
         />
         <MonteCarlo current=current link=link />
+        <RunFiles link=link />
     }
 }
 

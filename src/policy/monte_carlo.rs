@@ -28,8 +28,8 @@ const SLICE: u32 = 20;
 /// The most workers: beyond it the machine's other work (and memory: each holds the extended
 /// build) suffers more than the replay gains.
 pub const MAX_WORKERS: u32 = 8;
-/// The worker's script, relative to the page.
-const WORKER_SCRIPT: &str = "sweep-worker.js";
+/// The worker's script, relative to the page (the run's export and import use it too).
+pub(super) const WORKER_SCRIPT: &str = "sweep-worker.js";
 
 /// Workers for a machine that reports `cores` logical processors, for `jobs` slices.
 pub fn workers_for(cores: f64, jobs: u32) -> u32 {
@@ -383,13 +383,13 @@ fn send(
     let _ = worker.post_message(&message);
 }
 
-fn field(data: &JsValue, name: &str) -> Option<JsValue> {
+pub(super) fn field(data: &JsValue, name: &str) -> Option<JsValue> {
     js_sys::Reflect::get(data, &JsValue::from_str(name))
         .ok()
         .filter(|v| !v.is_undefined())
 }
 
-fn js_text(e: &JsValue) -> String {
+pub(super) fn js_text(e: &JsValue) -> String {
     e.as_string()
         .or_else(|| js_sys::Reflect::get(e, &"message".into()).ok()?.as_string())
         .unwrap_or_else(|| format!("{e:?}"))

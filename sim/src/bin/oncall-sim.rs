@@ -438,22 +438,14 @@ fn run(args: &[String]) -> Result<String, Failure> {
     let mut out = String::new();
     let mut events = String::new();
     let mut seen = 0;
+    // The CSV's rows, written once the run is over (the console's export writes the same).
+    let mut records = Vec::new();
     let mut progress = Progress::new("run", 1, minutes, minute_weight(&setup)?);
     for minute in 0..minutes {
         progress.minutes_done(minute, minutes);
         let record = sim.step();
         if csv {
-            let value = serde_json::to_value(record).unwrap_or_default();
-            if let serde_json::Value::Object(map) = value {
-                if out.is_empty() {
-                    let header: Vec<&str> = map.keys().map(String::as_str).collect();
-                    out.push_str(&header.join(","));
-                    out.push('\n');
-                }
-                let cells: Vec<String> = map.values().map(csv_cell).collect();
-                out.push_str(&cells.join(","));
-                out.push('\n');
-            }
+            records.push(record.clone());
         } else {
             out.push_str(&serde_json::to_string(record).unwrap_or_default());
             out.push('\n');
@@ -469,6 +461,9 @@ fn run(args: &[String]) -> Result<String, Failure> {
             sink.push('\n');
         }
         seen = sim.events().len();
+    }
+    if csv {
+        out = oncall_sim::run_file::records_csv(&records);
     }
     // The debrief closes the events: the run's summary with its worst minute and warnings.
     let sink = if events_file.is_some() || csv {
@@ -1225,16 +1220,6 @@ fn config_error(flag: &str, path: &str, e: elastic::ConfigError) -> Failure {
             .given("path", path)
             .msg("error", field_problem(&e.field, e.message)),
     )
-}
-
-fn csv_cell(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::String(s) if s.contains([',', '"', '\n']) => {
-            format!("\"{}\"", s.replace('"', "\"\""))
-        }
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 fn queue(args: &[String]) -> Result<String, Failure> {

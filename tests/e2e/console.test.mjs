@@ -520,6 +520,26 @@ describe('web console', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('on a 390 × 844 phone the sticky strip takes at most a fifth of the height', async () => {
+    const { page, errors } = await openPage(browser);
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const query of [
+      '?scenario=bad-deploy&seed=7&t=35',
+      '?scenario=viral-surge&seed=4&t=60&budget_accounting=requests',
+    ]) {
+      await load(page, site.url, query);
+      await waitForMinute(page, Number(new URLSearchParams(query).get('t')));
+      await page.evaluate(() => window.scrollTo(0, 1200));
+      const strip = await page.locator('.status-strip').evaluate((e) => {
+        const r = e.getBoundingClientRect();
+        return { top: r.top, height: r.height };
+      });
+      assert.equal(Math.round(strip.top), 0, 'the strip sticks to the top');
+      assert.ok(strip.height <= 844 / 5, `${query}: the strip is ${strip.height} px tall`);
+    }
+    assert.deepEqual(errors, []);
+  });
+
   for (const width of [390, 1440]) {
     for (const colorScheme of ['light', 'dark']) {
       test(`renders at ${width} px in ${colorScheme} without horizontal overflow`, async () => {

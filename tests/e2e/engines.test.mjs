@@ -36,6 +36,32 @@ describe('request mode and regions', () => {
     const serving = Number(await page.locator('tr[data-metric="serving"] .value').textContent());
     const bars = await panel.locator('.instance-bar').count();
     assert.ok(bars >= serving && serving > 0, `${bars} bars, ${serving} serving`);
+    // Each bar carries its value (its utilization, in percent, as its title says) and its
+    // number, beside an axis from 0 to 100 %.
+    assert.deepEqual(
+      (await panel.locator('.instances-axis .axis-tick').allTextContents()).map((s) => s.trim()),
+      ['100 %', '50 %', '0 %'],
+    );
+    const labelled = await panel.locator('.instance-bar').evaluateAll((list) => list.map((bar) => ({
+      value: bar.querySelector('.value').textContent,
+      number: bar.querySelector('.number').textContent,
+      title: bar.title,
+      shown: getComputedStyle(bar.querySelector('.value')).display !== 'none',
+    })));
+    labelled.forEach((bar, i) => {
+      assert.equal(bar.number, String(i + 1));
+      assert.ok(bar.title.includes(`${bar.value} %`), `${bar.value} in ${bar.title}`);
+      assert.equal(bar.shown, labelled.length <= 16);
+    });
+    // The histogram's axis labels stay inside its width.
+    const overflow = await panel.locator('.histogram').evaluate((h) => {
+      const box = h.getBoundingClientRect();
+      return [...h.querySelectorAll('.tick')].filter((t) => {
+        const r = t.getBoundingClientRect();
+        return r.left < box.left - 0.5 || r.right > box.right + 0.5;
+      }).map((t) => t.textContent);
+    });
+    assert.deepEqual(overflow, []);
     const instancesAlt = await panel.locator('.instances').getAttribute('aria-label');
     assert.match(instancesAlt, /^\d+ instances serving, from \d+ % to \d+ % busy; instance \d+ served the most$/);
     const histogramAlt = await panel.locator('.histogram').getAttribute('aria-label');

@@ -66,14 +66,37 @@ fn instance_bars(m: &RequestMinute) -> impl IntoView {
                 ],
             );
             let height = format!("{:.1}%", 100.0 * inst.utilization.clamp(0.0, 1.0));
+            // The value over the bar, in percent (the axis says the unit).
+            let value = format!("{:.0}", 100.0 * inst.utilization.clamp(0.0, 1.0));
             view! {
                 <span class="instance-bar" data-level=level title=title>
-                    <span style:height=height></span>
+                    <span class="value" aria-hidden="true">{value}</span>
+                    <span class="fill" style:height=height></span>
+                    <span class="number" aria-hidden="true">{(i + 1).to_string()}</span>
                 </span>
             }
         })
         .collect_view()
 }
+
+/// The bars' axis: utilization at 0, 50 and 100 %.
+fn utilization_axis() -> impl IntoView {
+    [1.0, 0.5, 0.0]
+        .into_iter()
+        .map(|x| {
+            let bottom = format!("{:.0}%", 100.0 * x);
+            view! {
+                <span class="axis-tick" style:bottom=bottom>
+                    {num(Format::Percent { decimals: 0 }, x)}
+                </span>
+            }
+        })
+        .collect_view()
+}
+
+/// Bars too narrow to carry their value and number (more instances than this) show them on
+/// hover and in the text alternative only.
+const LABELLED_BARS: usize = 16;
 
 /// The instances' load in words.
 fn instances_alt(m: &RequestMinute) -> String {
@@ -132,8 +155,17 @@ fn histogram(m: &RequestMinute) -> impl IntoView {
         .map(|e| 10f64.powi(e))
         .filter(|s| *s >= lo && *s <= hi)
         .map(|s| {
-            let left = format!("{:.1}%", log_position(s, first, last));
-            view! { <span class="tick" style:left=left>{ms(s)}</span> }
+            let at = log_position(s, first, last);
+            let left = format!("{at:.1}%");
+            // A label at either end keeps inside the histogram's width.
+            let end = if at > 90.0 {
+                "end"
+            } else if at < 10.0 {
+                "start"
+            } else {
+                ""
+            };
+            view! { <span class=format!("tick {end}") style:left=left>{ms(s)}</span> }
         })
         .collect_view();
     view! {
@@ -350,8 +382,16 @@ pub fn RequestsPanel() -> impl IntoView {
                 <div class="requests-grid">
                     <figure>
                         <figcaption>{t(Msg::RequestsInstances)}</figcaption>
-                        <div class="instances" role="img" aria-label=instances_alt(&m)>
-                            {instance_bars(&m)}
+                        <div class="instances-plot">
+                            <div class="instances-axis" aria-hidden="true">{utilization_axis()}</div>
+                            <div
+                                class="instances"
+                                role="img"
+                                aria-label=instances_alt(&m)
+                                data-labelled=(m.instances.len() <= LABELLED_BARS).to_string()
+                            >
+                                {instance_bars(&m)}
+                            </div>
                         </div>
                     </figure>
                     <figure>

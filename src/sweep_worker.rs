@@ -73,6 +73,9 @@ pub fn export_run(search: &str, fragment: &str) -> Result<Vec<String>, String> {
 /// each that is not allowed.
 #[wasm_bindgen]
 pub fn import_run(text: &str) -> Result<String, String> {
+    if text.len() > run_file::MAX_BYTES {
+        return Err(crate::policy::run_files::too_large(text.len()));
+    }
     let read = run_file::read(text).map_err(|e| crate::link::exercise_error_text(&e))?;
     let mut link = crate::link::encode_query(&read.pairs);
     if let Some(exercise) = &read.exercise {

@@ -480,9 +480,6 @@ ids! {
         PostmortemItemPagedLong = "postmortem.item.paged_long",
         PostmortemItemNone = "postmortem.item.none",
         PostmortemSources = "postmortem.sources",
-        // A run file (the console's export and import; last, so that the tables of the builds
-        // without it do not grow).
-        RunFileTooLarge = "run_file.too_large",
     }
 }
 

@@ -30,7 +30,8 @@ use crate::share::{ShareState, MAX_MINUTE};
 pub const FORMAT: &str = "oncall-sim run";
 /// The version this program writes and the newest it reads.
 pub const VERSION: u32 = 1;
-/// Largest run file read (64 MiB: a month of minutes with their records).
+/// Largest run file a reader should take (64 MiB: a month of minutes with their records);
+/// [`read`] reads whatever it is given, and the console refuses a larger file before.
 pub const MAX_BYTES: usize = 64 * 1024 * 1024;
 
 /// The top-level fields of a run file, in the order written.
@@ -167,22 +168,9 @@ pub struct ReadRun {
     pub exercise: Option<Exercise>,
 }
 
-/// Reads a run file. The settings and actions are not checked here: they go to the link's
+/// Reads a run file (of at most [`MAX_BYTES`], which the caller checks). The settings and actions are not checked here: they go to the link's
 /// reader with the rest of the pairs, which says what is wrong with each.
 pub fn read(text: &str) -> Result<ReadRun, RunFileError> {
-    let whole = |message: Message| ExerciseError {
-        field: String::new(),
-        line: 1,
-        column: 1,
-        message,
-    };
-    if text.len() > MAX_BYTES {
-        return Err(whole(
-            Message::new(MessageId::RunFileTooLarge)
-                .int("size", i64::try_from(text.len()).unwrap_or(i64::MAX))
-                .int("max", MAX_BYTES as i64),
-        ));
-    }
     let value = json::parse(text).map_err(|e| ExerciseError {
         field: String::new(),
         line: e.line,

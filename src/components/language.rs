@@ -1,6 +1,6 @@
 //! The language picker in the header: the five languages by their own names. Picking one
 //! reopens the page's link (which describes the run: its seed, settings, actions and minute)
-//! with `lang=` set, so the same run replays in the new language (`assets/language.js` does
+//! with `lang=` set, so the same run replays in the new language (`assets/page.js` does
 //! the navigation, for both builds; another language than English opens the extended build,
 //! which downloads that language's catalog).
 

@@ -150,7 +150,8 @@ pub fn SourcesPanel() -> impl IntoView {
     let reference = use_reference();
     let body = move || match reference.state.get() {
         SheetState::Loading => {
-            view! { <p class="sources-status">{t(Msg::SourcesLoading)}</p> }.into_any()
+            view! { <p class="sources-status" role="status">{t(Msg::SourcesLoading)}</p> }
+                .into_any()
         }
         SheetState::Failed(reason) => view! {
             <p class="sources-status" role="alert">
@@ -173,7 +174,9 @@ pub fn SourcesPanel() -> impl IntoView {
             <h2 id="sources-heading">{t(Msg::SourcesHeading)}</h2>
             <p>{t(Msg::SourcesIntro)}</p>
             <p class="educational">{t(Msg::AssumptionsNote)}</p>
-            <div class="relation-groups" aria-live="polite">{body}</div>
+            // Not a live region: once loaded, the whole sheet would be read out (a failure to
+            // load is an alert).
+            <div class="relation-groups">{body}</div>
         </section>
     }
 }

@@ -923,6 +923,8 @@ pub enum Msg {
     /// Placeholder `{error}`.
     RunFilesImportFailed,
     RunFilesUnreadable,
+    /// Placeholders `{size}`, `{max}` (bytes).
+    RunFilesTooLarge,
 }
 }
 

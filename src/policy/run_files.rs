@@ -113,12 +113,18 @@ pub fn RunFiles(
         stop();
         phase.set(Phase::Importing);
         read_text(&file, move |text| {
-            let Some(text) = text else {
+            let refused = |why: &str| {
                 phase.try_set(Phase::Failed(tf(
                     Msg::RunFilesImportFailed,
-                    &[("error", t(Msg::RunFilesUnreadable))],
+                    &[("error", why)],
                 )));
-                return;
+            };
+            let text = match text {
+                None => return refused(t(Msg::RunFilesUnreadable)),
+                Some(text) if text.len() > oncall_sim::run_file::MAX_BYTES => {
+                    return refused(&too_large(text.len()));
+                }
+                Some(text) => text,
             };
             let message = message(&[
                 ("kind", "import"),
@@ -203,6 +209,17 @@ pub fn RunFiles(
             }}
         </section>
     }
+}
+
+/// Why a file of `size` bytes is not read: larger than a run file may be.
+pub fn too_large(size: usize) -> String {
+    tf(
+        Msg::RunFilesTooLarge,
+        &[
+            ("size", &size.to_string()),
+            ("max", &oncall_sim::run_file::MAX_BYTES.to_string()),
+        ],
+    )
 }
 
 /// The files' common name: `oncall-sim-bad-deploy-seed-7-minute-30`.

@@ -93,4 +93,46 @@ describe('the keyboard alone', () => {
     console.log(`Tabs from the debrief's heading to "Run it again": ${toAgain}`);
     assert.deepEqual(errors, []);
   });
+
+  test('live regions announce the page firing and resolving, not every minute', async () => {
+    const { page, errors } = await openPage(browser);
+    // Every text change in a live region (aria-live, or a role that is one), with the minute.
+    await page.addInitScript(() => {
+      window.__announced = [];
+      const live = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]';
+      new MutationObserver((records) => {
+        const regions = new Set();
+        for (const r of records) {
+          const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+          const region = node?.closest(live);
+          if (region) regions.add(region);
+        }
+        const minute = document.querySelector('[data-field="minute"]')?.textContent.trim();
+        for (const region of regions) {
+          const text = region.textContent.trim();
+          if (text && region.__said !== text) {
+            region.__said = text;
+            window.__announced.push({ minute, field: region.dataset.field || region.className, text });
+          }
+        }
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    await page.goto(`${site.url}?scenario=bad-deploy&seed=7`);
+    await page.locator('[data-field="minute"]').filter({ hasText: /^\s*\d+\s*$/ }).waitFor();
+    await page.locator('[data-time="pause-on-page"]').uncheck();
+    await page.evaluate(() => { document.activeElement?.blur(); window.__announced = []; });
+    for (let i = 0; i < 3; i++) await page.keyboard.press('+');
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => document.activeElement?.id === 'debrief-heading', null, { timeout: PLAY_TIMEOUT_MS });
+    const announced = await page.evaluate(() => window.__announced);
+    const paging = announced.filter((a) => a.field === 'paging');
+    // The page fired and resolved: a handful of announcements over 120 minutes, each a change
+    // of the paging state; nothing else spoke while the clock ran, until the run ended (the
+    // debrief's verdict, and the strip's and the controls' word that the exercise is over).
+    assert.ok(paging.length >= 1 && paging.length <= 6, JSON.stringify(paging));
+    const others = announced.filter((a) => a.field !== 'paging' && a.minute !== '120');
+    assert.deepEqual(others, [], JSON.stringify(others));
+    console.log(`Announced while the bad deploy played: ${announced.map((a) => `${a.minute} ${a.text}`).join('; ')}`);
+    assert.deepEqual(errors, []);
+  });
 });

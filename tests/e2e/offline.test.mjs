@@ -158,10 +158,10 @@ describe('offline after the first visit', () => {
 // The registration waits for the page to settle: nothing of the precache competes with the
 // first view (the first transfer is measured by measure.mjs).
 test('the service worker registers after the page has loaded', () => {
-  const script = readFileSync(join(DIST, 'offline.js'), 'utf8');
+  const script = readFileSync(join(DIST, 'page.js'), 'utf8');
   assert.match(script, /addEventListener\('load'/);
   assert.match(script, /register\('sw\.js'\)/);
   for (const page of ['index.html', 'full.html']) {
-    assert.match(readFileSync(join(DIST, page), 'utf8'), /<script src="offline.js" defer><\/script>/, page);
+    assert.match(readFileSync(join(DIST, page), 'utf8'), /<script src="page.js" defer><\/script>/, page);
   }
 });

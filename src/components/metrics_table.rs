@@ -73,7 +73,8 @@ pub fn MetricsTable() -> impl IntoView {
     }
 }
 
-/// Opens relation `key` in the sources panel and brings it into view.
+/// Opens relation `key` in the sources panel, closing the one opened before, and brings it
+/// into view (below the sticky strip: its `scroll-margin-top`).
 fn open_relation(key: &str) {
     let found = web_sys::window().and_then(|w| w.document()).and_then(|d| {
         d.query_selector(&format!("details.relation[data-relation=\"{key}\"]"))
@@ -81,6 +82,9 @@ fn open_relation(key: &str) {
             .flatten()
     });
     if let Some(details) = found {
+        // One at a time: details that share a name are exclusive, so opening this one
+        // closes the relation a metric opened before.
+        let _ = details.set_attribute("name", "relation");
         let _ = details.set_attribute("open", "");
         details.scroll_into_view();
     }

@@ -143,6 +143,20 @@ describe('coaching while playing', () => {
     assert.equal(Math.round(busy), Math.round(row), `${live} against the row's ${row} %`);
     assert.equal(workers, 16 * Number(await metricValue(page, 'serving').textContent()));
     assert.ok(Math.abs((lambda * service) / workers - rho) < 0.002, live);
+    // It came to rest below the sticky strip; opening another closes it (one at a time).
+    const clear = await page.evaluate(() => {
+      const strip = document.querySelector('.status-strip').getBoundingClientRect();
+      const title = document.querySelector('details.relation[data-relation="utilization"] summary').getBoundingClientRect();
+      return title.top >= strip.bottom && title.bottom <= innerHeight;
+    });
+    assert.ok(clear, 'the relation\'s title is under the strip, on screen');
+    const other = await page.locator('tr[data-metric] [data-opens]').evaluateAll(
+      (buttons) => buttons.map((b) => b.dataset.opens).find((key) => key !== 'utilization'),
+    );
+    await page.locator(`tr[data-metric] [data-opens="${other}"]`).first().click();
+    assert.equal(await page.locator(`details.relation[data-relation="${other}"]`).getAttribute('open'), '');
+    assert.equal(await relation.getAttribute('open'), null);
+    assert.equal(await page.locator('details.relation[open]').count(), 1);
     assert.deepEqual(errors, []);
   });
 

@@ -168,26 +168,15 @@ pub struct ReadRun {
     pub exercise: Option<Exercise>,
 }
 
-/// Reads a run file (of at most [`MAX_BYTES`], which the caller checks). The settings and actions are not checked here: they go to the link's
-/// reader with the rest of the pairs, which says what is wrong with each.
+/// Reads a run file (of at most [`MAX_BYTES`], which the caller checks). The settings and
+/// actions are not checked here: they go to the link's reader with the rest of the pairs,
+/// which says what is wrong with each.
 pub fn read(text: &str) -> Result<ReadRun, RunFileError> {
-    let value = json::parse(text).map_err(|e| ExerciseError {
-        field: String::new(),
-        line: e.line,
-        column: e.column,
-        message: Message::new(MessageId::JsonSyntax).given("detail", e.what.to_string()),
-    })?;
+    let value = json::parse(text).map_err(crate::exercise::file::syntax_error)?;
     run(&value).map_err(|(path, message)| {
         let (line, column) = json::locate(text, &path);
         ExerciseError {
-            field: path
-                .iter()
-                .filter_map(|s| match s {
-                    json::Step::Key(k) => Some(k.as_str()),
-                    json::Step::Index(_) => None,
-                })
-                .collect::<Vec<_>>()
-                .join("."),
+            field: crate::exercise::file::path_text(&path),
             line,
             column,
             message,

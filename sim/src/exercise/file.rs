@@ -119,7 +119,7 @@ fn index(path: &[json::Step], i: usize) -> Vec<json::Step> {
 }
 
 /// `timeline[1].at`.
-fn path_text(path: &[json::Step]) -> String {
+pub(crate) fn path_text(path: &[json::Step]) -> String {
     let mut out = String::new();
     for step in path {
         match step {
@@ -147,12 +147,7 @@ pub fn read(text: &str) -> Result<Exercise, ExerciseError> {
                 .int("max", MAX_BYTES as i64),
         });
     }
-    let value = json::parse(text).map_err(|e| ExerciseError {
-        field: String::new(),
-        line: e.line,
-        column: e.column,
-        message: Message::new(MessageId::JsonSyntax).given("detail", e.what.to_string()),
-    })?;
+    let value = json::parse(text).map_err(syntax_error)?;
     exercise(&value).map_err(|p| {
         let (line, column) = json::locate(text, &p.path);
         ExerciseError {
@@ -162,6 +157,16 @@ pub fn read(text: &str) -> Result<Exercise, ExerciseError> {
             message: p.message,
         }
     })
+}
+
+/// A text that is not JSON, as a file's error: where and why.
+pub(crate) fn syntax_error(e: json::SyntaxError) -> ExerciseError {
+    ExerciseError {
+        field: String::new(),
+        line: e.line,
+        column: e.column,
+        message: Message::new(MessageId::JsonSyntax).given("detail", e.what.to_string()),
+    }
 }
 
 fn object<'a>(v: &'a Value, path: &[json::Step], allowed: &[&'static str]) -> Read<&'a Map> {

@@ -67,15 +67,13 @@ pub fn export_run(search: &str, fragment: &str) -> Result<Vec<String>, String> {
     ])
 }
 
-/// The link (query string and fragment, `?…#…`) that replays the run of run file `text`, or
+/// The link (query string and fragment, `?…#…`) that replays the run of run file `text` (at
+/// most [`run_file::MAX_BYTES`]: the panel checks before it sends), or
 /// why the file cannot be read (its line, column and field, in words). The settings and
 /// actions are not checked here: the page reads them as it reads any link, with a notice for
 /// each that is not allowed.
 #[wasm_bindgen]
 pub fn import_run(text: &str) -> Result<String, String> {
-    if text.len() > run_file::MAX_BYTES {
-        return Err(crate::policy::run_files::too_large(text.len()));
-    }
     let read = run_file::read(text).map_err(|e| crate::link::exercise_error_text(&e))?;
     let mut link = crate::link::encode_query(&read.pairs);
     if let Some(exercise) = &read.exercise {

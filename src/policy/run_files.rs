@@ -212,7 +212,7 @@ pub fn RunFiles(
 }
 
 /// Why a file of `size` bytes is not read: larger than a run file may be.
-pub fn too_large(size: usize) -> String {
+fn too_large(size: usize) -> String {
     tf(
         Msg::RunFilesTooLarge,
         &[

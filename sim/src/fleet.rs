@@ -8,6 +8,29 @@ use crate::time::Millis;
 /// KPA); under the others the run refuses it.
 pub const MIN_INSTANCES_RANGE: (u32, u32) = (0, 40);
 
+/// The fleet's counts at one moment ([`Fleet::tally`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FleetTally {
+    pub serving: u32,
+    /// Serving instances on a bad build.
+    pub serving_bad: u32,
+    /// Booting instances, a rollback fleet being prepared included.
+    pub booting: u32,
+    /// Booting instances of the live fleet.
+    pub booting_live: u32,
+    pub draining: u32,
+}
+
+impl FleetTally {
+    /// Share of the serving instances on a bad build ([`Fleet::serving_share`]).
+    pub fn bad_share(&self) -> f64 {
+        if self.serving == 0 {
+            return 0.0;
+        }
+        f64::from(self.serving_bad) / f64::from(self.serving)
+    }
+}
+
 /// Lifecycle of an instance.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
@@ -317,6 +340,26 @@ impl Fleet {
         }
         let bad = self.count(|i| i.state == InstanceState::Serving && is_bad(i.build));
         f64::from(bad) / f64::from(serving)
+    }
+
+    /// The counts a tick reads, in one pass over the instances; `is_bad` tells the bad
+    /// builds.
+    pub fn tally(&self, is_bad: impl Fn(u32) -> bool) -> FleetTally {
+        let mut t = FleetTally::default();
+        for i in &self.instances {
+            match i.state {
+                InstanceState::Serving => {
+                    t.serving += 1;
+                    t.serving_bad += u32::from(is_bad(i.build));
+                }
+                InstanceState::Booting { .. } => {
+                    t.booting += 1;
+                    t.booting_live += u32::from(!i.rollback);
+                }
+                InstanceState::Draining { .. } => t.draining += 1,
+            }
+        }
+        t
     }
 
     fn count(&self, f: impl Fn(&Instance) -> bool) -> u32 {

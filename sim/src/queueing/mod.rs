@@ -55,13 +55,30 @@ pub fn erlang_c(a: f64, n: u32) -> f64 {
     if !(a > 0.0) {
         return 0.0;
     }
+    if a >= f64::from(n) {
+        return 1.0;
+    }
+    erlang_c_given(a, n, erlang_b(a, n))
+}
+
+/// Erlang C given Erlang B for the same load and servers, `b` = B(a, N).
+fn erlang_c_given(a: f64, n: u32, b: f64) -> f64 {
+    if !(a > 0.0) {
+        return 0.0;
+    }
     let nf = f64::from(n);
     if a >= nf {
         return 1.0;
     }
-    let b = erlang_b(a, n);
     let c = b / (1.0 - (a / nf) * (1.0 - b));
     c.clamp(0.0, 1.0)
+}
+
+/// Erlang B for N servers from B(a, N − 1): the recursion's last step, the very number
+/// [`erlang_b`] ends with (for a > 0 and N ≥ 1).
+fn erlang_b_next(a: f64, n: u32, previous: f64) -> f64 {
+    let ab = a * previous;
+    ab / (f64::from(n) + ab)
 }
 
 /// Erlang C from Erlang B for one server fewer: C(a, N) = a·B(a, N−1) / (N − a + a·B(a, N−1))
@@ -369,7 +386,14 @@ pub fn mmnk_blocking(a: f64, n: u32, room: u32) -> f64 {
         // Nobody serves: once the room has filled, every arrival is rejected.
         return 1.0;
     }
-    let b = erlang_b(a, n);
+    mmnk_blocking_given(a, n, room, erlang_b(a, n))
+}
+
+/// [`mmnk_blocking`] given Erlang B for the same load and servers, `b` = B(a, N), N ≥ 1.
+fn mmnk_blocking_given(a: f64, n: u32, room: u32, b: f64) -> f64 {
+    if !(a > 0.0) {
+        return 0.0;
+    }
     if room == 0 {
         return b;
     }
@@ -421,9 +445,24 @@ pub fn solve_bounded(
         return (solve(lambda, service_s, n, timeout_s), 0.0);
     }
     let a = lambda * service_s;
-    let rejected = mmnk_blocking(a, n, room);
-    let tail = SojournTail::new(lambda, service_s, n, room_drain_s).served_only();
-    let c = erlang_c(a, n);
+    let (rejected, tail, c) = if a > 0.0 {
+        // One Erlang B recursion serves all three: B(a, N − 1) for the waits, its last
+        // step B(a, N) for the blocking and Erlang C.
+        let previous = erlang_b(a, n - 1);
+        let b = erlang_b_next(a, n, previous);
+        (
+            mmnk_blocking_given(a, n, room, b),
+            SojournTail::with_blocking(lambda, service_s, n, room_drain_s, previous),
+            erlang_c_given(a, n, b),
+        )
+    } else {
+        (
+            mmnk_blocking(a, n, room),
+            SojournTail::new(lambda, service_s, n, room_drain_s),
+            erlang_c(a, n),
+        )
+    };
+    let tail = tail.served_only();
     let approx = sojourn_p99_approx(c, service_s, n, lambda).unwrap_or(timeout_s);
     let q = QueueOutcome {
         offered_load: a,

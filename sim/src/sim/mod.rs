@@ -198,6 +198,8 @@ impl TickSums {
 pub(crate) struct TickState {
     pub(crate) serving: u32,
     pub(crate) booting: u32,
+    /// Booting instances of the live fleet (what the autoscaler waits for).
+    pub(crate) booting_live: u32,
     pub(crate) draining: u32,
     pub(crate) served: TickOutcome,
     /// Share of the serving fleet on a bad build.
@@ -850,7 +852,14 @@ impl Simulation {
             if self.settings.autoscaling && k + 1 < ticks {
                 let end_ms = tick_start_ms + dt_ms;
                 self.tick_second = Some((k + 1) * tick_s);
-                let obs = self.observe(&tick, traffic.admitted, end_ms, dt_ms);
+                // The fleet is as the tick left it.
+                let obs = self.observe(
+                    &tick,
+                    (tick.booting_live, tick.draining),
+                    traffic.admitted,
+                    end_ms,
+                    dt_ms,
+                );
                 self.autoscale(&obs, end_ms);
             }
         }
@@ -897,10 +906,6 @@ impl Simulation {
         self.service.fleet.serving_share(|b| b == live)
     }
 
-    fn bad_share(&self) -> f64 {
-        self.service.fleet.serving_share(|b| self.deploys.is_bad(b))
-    }
-
     /// The fleet of this moment serves one tick through the service model.
     fn serve_tick(
         &mut self,
@@ -911,7 +916,8 @@ impl Simulation {
         want_p95: bool,
         (tick_start_ms, dt_ms): (Millis, Millis),
     ) -> TickState {
-        let bad_share = self.bad_share();
+        let fleet = self.service.fleet.tally(|b| self.deploys.is_bad(b));
+        let bad_share = fleet.bad_share();
         let held = self.held_faults();
         let app_ms = (p.app_time_ms + if b.heavy { p.heavy_feature_ms } else { 0.0 })
             * (1.0 + (p.bad_build_cpu_factor - 1.0) * bad_share);
@@ -920,11 +926,7 @@ impl Simulation {
             database::service_time_ms(app_ms, b.hit, b.queries, b.query_ms) + held.extra_ms;
         let workers = held.workers(p.workers());
         let service_s = service_ms / 1000.0;
-        let serving = self
-            .service
-            .fleet
-            .serving()
-            .saturating_sub(self.ejected_now);
+        let serving = fleet.serving.saturating_sub(self.ejected_now);
         let cold_start = if serving == 0 && admitted > 0.0 {
             self.cold_start(tick_start_ms, dt_ms, p.timeout_s)
         } else {
@@ -944,8 +946,9 @@ impl Simulation {
         });
         TickState {
             serving,
-            booting: self.service.fleet.booting(),
-            draining: self.service.fleet.draining(),
+            booting: fleet.booting,
+            booting_live: fleet.booting_live,
+            draining: fleet.draining,
             served,
             bad_share,
             service_s,
@@ -1182,7 +1185,14 @@ impl Simulation {
             if served.dt_ms < secs(60) {
                 self.tick_second = Some(60);
             }
-            let obs = self.observe(&served.last, admitted, end_ms, served.dt_ms);
+            let fleet = self.service.fleet.tally(|_| false);
+            let obs = self.observe(
+                &served.last,
+                (fleet.booting_live, fleet.draining),
+                admitted,
+                end_ms,
+                served.dt_ms,
+            );
             self.autoscale(&obs, end_ms);
             self.tick_second = None;
         } else if self.service.fleet.live() != self.settings.min_instances {
@@ -1213,6 +1223,7 @@ impl Simulation {
     fn observe(
         &self,
         tick: &TickState,
+        (booting_live, draining): (u32, u32),
         admitted: f64,
         at_ms: Millis,
         dt_ms: Millis,
@@ -1224,7 +1235,7 @@ impl Simulation {
         Observation {
             t_ms: at_ms,
             serving: tick.serving,
-            booting: self.service.fleet.booting_live(),
+            booting: booting_live,
             utilization: q.utilization,
             arrival_rate: admitted,
             service_s: tick.service_s,
@@ -1249,7 +1260,7 @@ impl Simulation {
             tail: q.tail,
             timeout_s: p.timeout_s,
             boot_s: f64::from(self.policy_boot_s()),
-            draining: self.service.fleet.draining(),
+            draining,
         }
     }
 

@@ -346,11 +346,21 @@ impl Fleet {
     /// builds.
     pub fn tally(&self, is_bad: impl Fn(u32) -> bool) -> FleetTally {
         let mut t = FleetTally::default();
+        // The instances run a build or two: ask once per run of the same build.
+        let mut known: Option<(u32, bool)> = None;
         for i in &self.instances {
             match i.state {
                 InstanceState::Serving => {
                     t.serving += 1;
-                    t.serving_bad += u32::from(is_bad(i.build));
+                    let bad = match known {
+                        Some((build, bad)) if build == i.build => bad,
+                        _ => {
+                            let bad = is_bad(i.build);
+                            known = Some((i.build, bad));
+                            bad
+                        }
+                    };
+                    t.serving_bad += u32::from(bad);
                 }
                 InstanceState::Booting { .. } => {
                     t.booting += 1;

@@ -217,8 +217,8 @@ pub fn ceil_count(x: f64) -> u32 {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SlidingMean {
     window_ms: Millis,
-    /// (end, length, value) of each sample.
-    samples: std::collections::VecDeque<(Millis, Millis, f64)>,
+    /// (end, length in seconds, value) of each sample.
+    samples: std::collections::VecDeque<(Millis, f64, f64)>,
     sum: f64,
     weight: f64,
     since_exact: u32,
@@ -235,24 +235,25 @@ impl SlidingMean {
     /// Adds `value` held for `dt_ms` ending at `t_ms`, and forgets what ended a window or
     /// more before.
     pub fn push(&mut self, t_ms: Millis, dt_ms: Millis, value: f64) {
-        self.samples.push_back((t_ms, dt_ms, value));
-        self.sum += value * seconds(dt_ms);
-        self.weight += seconds(dt_ms);
+        let dt = seconds(dt_ms);
+        self.samples.push_back((t_ms, dt, value));
+        self.sum += value * dt;
+        self.weight += dt;
         while self
             .samples
             .front()
             .is_some_and(|&(end, _, _)| end + self.window_ms <= t_ms)
         {
             if let Some((_, dt, v)) = self.samples.pop_front() {
-                self.sum -= v * seconds(dt);
-                self.weight -= seconds(dt);
+                self.sum -= v * dt;
+                self.weight -= dt;
             }
         }
         self.since_exact += 1;
         if self.since_exact >= 256 || self.samples.len() <= 1 {
             self.since_exact = 0;
-            self.sum = self.samples.iter().map(|&(_, dt, v)| v * seconds(dt)).sum();
-            self.weight = self.samples.iter().map(|&(_, dt, _)| seconds(dt)).sum();
+            self.sum = self.samples.iter().map(|&(_, dt, v)| v * dt).sum();
+            self.weight = self.samples.iter().map(|&(_, dt, _)| dt).sum();
         }
     }
 

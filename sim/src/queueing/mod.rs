@@ -358,10 +358,15 @@ pub fn mixture_quantile(steps: &[(f64, SojournTail)], tail: f64) -> f64 {
     let (mut lo, mut hi) = (lo, hi);
     for _ in 0..60 {
         let mid = 0.5 * (lo + hi);
+        let before = (lo, hi);
         if over(mid) > tail {
             lo = mid;
         } else {
             hi = mid;
+        }
+        // A step that changed nothing is the fixed point: every later one would repeat it.
+        if (lo, hi) == before {
+            break;
         }
     }
     hi

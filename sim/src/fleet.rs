@@ -31,6 +31,33 @@ impl FleetTally {
     }
 }
 
+/// Whether a build is bad, asked once per run of instances on the same build (the fleet
+/// runs a build or two) where a sweep runs; the console's first download asks each time.
+#[derive(Default)]
+struct KnownBuild {
+    #[cfg(feature = "extended")]
+    last: Option<(u32, bool)>,
+}
+
+impl KnownBuild {
+    #[cfg(feature = "extended")]
+    fn is_bad(&mut self, build: u32, is_bad: impl Fn(u32) -> bool) -> bool {
+        match self.last {
+            Some((b, bad)) if b == build => bad,
+            _ => {
+                let bad = is_bad(build);
+                self.last = Some((build, bad));
+                bad
+            }
+        }
+    }
+
+    #[cfg(not(feature = "extended"))]
+    fn is_bad(&mut self, build: u32, is_bad: impl Fn(u32) -> bool) -> bool {
+        is_bad(build)
+    }
+}
+
 /// Lifecycle of an instance.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
@@ -346,21 +373,12 @@ impl Fleet {
     /// builds.
     pub fn tally(&self, is_bad: impl Fn(u32) -> bool) -> FleetTally {
         let mut t = FleetTally::default();
-        // The instances run a build or two: ask once per run of the same build.
-        let mut known: Option<(u32, bool)> = None;
+        let mut known = KnownBuild::default();
         for i in &self.instances {
             match i.state {
                 InstanceState::Serving => {
                     t.serving += 1;
-                    let bad = match known {
-                        Some((build, bad)) if build == i.build => bad,
-                        _ => {
-                            let bad = is_bad(i.build);
-                            known = Some((i.build, bad));
-                            bad
-                        }
-                    };
-                    t.serving_bad += u32::from(bad);
+                    t.serving_bad += u32::from(known.is_bad(i.build, &is_bad));
                 }
                 InstanceState::Booting { .. } => {
                     t.booting += 1;

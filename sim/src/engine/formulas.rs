@@ -19,7 +19,9 @@ struct QueueKey {
     lambda: f64,
     service_s: f64,
     /// The serving instances and their workers (the routed fleet reads them apart).
+    #[cfg(feature = "extended")]
     serving: u32,
+    #[cfg(feature = "extended")]
     workers_per_instance: u32,
     workers: u32,
     room: Option<u32>,
@@ -118,7 +120,9 @@ impl ServiceModel for QueueFormulas {
         let key = QueueKey {
             lambda: input.lambda,
             service_s: input.service_s,
+            #[cfg(feature = "extended")]
             serving: input.serving,
+            #[cfg(feature = "extended")]
             workers_per_instance,
             workers,
             room,

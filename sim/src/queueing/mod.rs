@@ -358,13 +358,16 @@ pub fn mixture_quantile(steps: &[(f64, SojournTail)], tail: f64) -> f64 {
     let (mut lo, mut hi) = (lo, hi);
     for _ in 0..60 {
         let mid = 0.5 * (lo + hi);
+        #[cfg(feature = "extended")]
         let before = (lo, hi);
         if over(mid) > tail {
             lo = mid;
         } else {
             hi = mid;
         }
-        // A step that changed nothing is the fixed point: every later one would repeat it.
+        // A step that changed nothing is the fixed point: every later one would repeat it
+        // (a sweep's shortcut; the console's first download runs all sixty).
+        #[cfg(feature = "extended")]
         if (lo, hi) == before {
             break;
         }
@@ -450,7 +453,8 @@ pub fn solve_bounded(
         return (solve(lambda, service_s, n, timeout_s), 0.0);
     }
     let a = lambda * service_s;
-    let (rejected, tail, c) = if a > 0.0 {
+    // (The console's first download keeps the three recursions: it runs few solves.)
+    let (rejected, tail, c) = if cfg!(feature = "extended") && a > 0.0 {
         // One Erlang B recursion serves all three: B(a, N − 1) for the waits, its last
         // step B(a, N) for the blocking and Erlang C.
         let previous = erlang_b(a, n - 1);

@@ -76,7 +76,7 @@ pub struct Observation {
     /// Share of arrivals rejected by a per-node limit (the elastic scaler's Envoy).
     pub rejected_share: f64,
     /// p95 of the time in the system as the service stage measured it, s (the request
-    /// engine, or a minute split into ticks); 0 when it did not: [`Observation::p95_s`]
+    /// engine, in a minute split into ticks); 0 when it did not: [`Observation::p95_s`]
     /// then reads it from the tail, only for a policy that asks.
     pub measured_p95_s: f64,
     /// p99 of the time in the system, s (capped at the timeout).

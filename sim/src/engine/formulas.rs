@@ -101,6 +101,10 @@ impl QueueFormulas {
 }
 
 impl ServiceModel for QueueFormulas {
+    fn repeats(&self) -> bool {
+        true
+    }
+
     fn tick(&mut self, input: &TickInput) -> TickOutcome {
         let workers_per_instance = input.workers_per_instance;
         // The elastic scaler's Envoy: a node runs at most its limit at once, and the
@@ -188,16 +192,12 @@ impl ServiceModel for QueueFormulas {
                 .extra_timeouts(&queue.tail, input.timeout_s);
             queue.timeout_share = (queue.timeout_share + extra).min(1.0);
         }
-        // Only the policies read the p95; minute-cadence ones skip the solve.
-        let p95_s = if input.want_p95 {
-            queue.tail.quantile(0.05)
-        } else {
-            0.0
-        };
+        // The p95 is a root search on the tail: the formulas leave it to a policy that
+        // reads it ([`crate::autoscale::Observation::p95_s`]).
         let outcome = TickOutcome {
             queue,
             rejected,
-            p95_s,
+            p95_s: 0.0,
             workers,
         };
         self.last = Some((key, outcome));

@@ -83,7 +83,8 @@ pub struct TickOutcome {
     pub queue: QueueOutcome,
     /// Share of arrivals rejected by a per-node limit.
     pub rejected: f64,
-    /// p95 of the time in the system, s (0 when not asked for).
+    /// p95 of the time in the system as measured, s (0 when not asked for, and from the
+    /// formulas, whose tail gives it to whoever reads it).
     pub p95_s: f64,
     /// Worker slots that take requests (after per-node limits).
     pub workers: u32,
@@ -99,6 +100,13 @@ pub trait ServiceModel {
     /// return `None`: the minute model mixes their ticks' distributions).
     fn close_minute(&mut self) -> Option<f64> {
         None
+    }
+
+    /// Whether the same input always gives the same outcome, with nothing kept from one tick
+    /// to the next (the formulas): a tick like the one before may then take its outcome
+    /// without asking. The request engine draws requests and measures them: it does not.
+    fn repeats(&self) -> bool {
+        false
     }
 
     /// What the requests did in the last closed minute (`None` for the formulas).

@@ -636,7 +636,8 @@ impl Simulation {
 
     // ---- Stage 2: the fleet's boots, drains and the rollback's switch-over ---------------
 
-    pub(crate) fn fleet_at(&mut self, now_ms: Millis) {
+    /// Boots and drains that end by `now_ms` take effect; returns whether any did.
+    pub(crate) fn fleet_at(&mut self, now_ms: Millis) -> bool {
         let promoted = self.service.fleet.promote_ready(now_ms);
         if promoted > 0 {
             self.emit(EventKind::InstancesServing { count: promoted });
@@ -648,6 +649,7 @@ impl Simulation {
                 reason: FleetReason::Drained,
             });
         }
+        promoted > 0 || drained > 0
     }
 
     pub(crate) fn fleet_at_minute_start(&mut self, start_ms: Millis) {
@@ -809,26 +811,48 @@ impl Simulation {
         let admission = self.service.autoscaler.admission();
         let mut sums = TickSums::default();
         // Only a minute of several ticks mixes their tails.
-        let mixed = if ticks > 1 { ticks as usize } else { 0 };
+        let mixed = if ticks > 1 { 4 } else { 0 };
         let mut tails: Vec<(f64, SojournTail)> = Vec::with_capacity(mixed);
-        let mut last = None;
+        let mut last: Option<TickState> = None;
+        // The previous tick's error rate, and whether the fleet is still as it served it.
+        let mut last_error_rate = 0.0;
+        let mut same_fleet = false;
+        let repeats = self.service.model.repeats();
         for k in 0..ticks {
             let tick_start_ms = start_ms + u64::from(k) * dt_ms;
             if k > 0 {
                 self.tick_second = Some(k * tick_s);
-                self.fleet_at(tick_start_ms);
+                same_fleet &= !self.fleet_at(tick_start_ms);
             }
-            let tick = self.serve_tick(
-                traffic.admitted,
-                b,
-                p,
-                admission,
-                ticks > 1,
-                (tick_start_ms, dt_ms),
-            );
-            let bad_errors =
-                crate::world::deploys::bad_build_errors(p.bad_build_error_rate, self.bad_severity);
-            let error_rate = tick_error_rate(&tick, traffic.admitted, b, bad_errors);
+            // Within a minute only the fleet changes what a tick serves (the traffic, the
+            // faults and the settings hold for the minute): the same fleet, through formulas
+            // that repeat, serves the tick before's figures (not while no instance serves,
+            // where the wait for the first one counts from the tick's start).
+            let (tick, error_rate) = match last {
+                Some(before) if repeats && same_fleet && before.serving > 0 => {
+                    (before, last_error_rate)
+                }
+                _ => {
+                    let tick = self.serve_tick(
+                        traffic.admitted,
+                        b,
+                        p,
+                        admission,
+                        ticks > 1,
+                        (tick_start_ms, dt_ms),
+                    );
+                    let bad_errors = crate::world::deploys::bad_build_errors(
+                        p.bad_build_error_rate,
+                        self.bad_severity,
+                    );
+                    (
+                        tick,
+                        tick_error_rate(&tick, traffic.admitted, b, bad_errors),
+                    )
+                }
+            };
+            last_error_rate = error_rate;
+            same_fleet = true;
             let billed = self.service.fleet.billed();
             self.ledger.bill(billed, dt);
             sums.cost_per_hour += f64::from(billed) * p.price_per_instance_hour;
@@ -846,7 +870,12 @@ impl Simulation {
             };
             sums.p99_approx_s = sums.p99_approx_s.max(tick.served.queue.p99_approx_s);
             if ticks > 1 {
-                tails.push((dt, tick.served.queue.tail));
+                // Ticks in a row with the same tail make one step (the mixture would merge
+                // them, adding their lengths in the same order).
+                match tails.last_mut() {
+                    Some((length, tail)) if *tail == tick.served.queue.tail => *length += dt,
+                    _ => tails.push((dt, tick.served.queue.tail)),
+                }
             }
             last = Some(tick);
             if self.settings.autoscaling && k + 1 < ticks {
@@ -860,7 +889,7 @@ impl Simulation {
                     end_ms,
                     dt_ms,
                 );
-                self.autoscale(&obs, end_ms);
+                same_fleet = !self.autoscale(&obs, end_ms);
             }
         }
         self.tick_second = None;
@@ -1264,16 +1293,17 @@ impl Simulation {
         }
     }
 
-    /// Asks the autoscaler and applies its decision at `at_ms`.
-    fn autoscale(&mut self, obs: &Observation, at_ms: Millis) {
+    /// Asks the autoscaler and applies its decision at `at_ms`; returns whether it changed
+    /// the fleet.
+    fn autoscale(&mut self, obs: &Observation, at_ms: Millis) -> bool {
         let Some(decision) = self.service.autoscaler.decide(obs) else {
-            return;
+            return false;
         };
         self.service.active_driver = Some(decision.driver);
         let from = self.service.fleet.live();
         let to = decision.desired.min(self.params.max_fleet());
         if to == from {
-            return;
+            return false;
         }
         self.emit(EventKind::Scaling {
             policy: self.service.autoscaler.id(),
@@ -1310,6 +1340,7 @@ impl Simulation {
             }
             _ => self.resize(to, at_ms, FleetReason::Autoscaler),
         }
+        true
     }
 
     /// Instance-seconds billed so far (booting, serving and draining instances).

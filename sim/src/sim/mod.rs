@@ -817,7 +817,8 @@ impl Simulation {
         // The previous tick's error rate, and whether the fleet is still as it served it.
         let mut last_error_rate = 0.0;
         let mut same_fleet = false;
-        let repeats = self.service.model.repeats();
+        // (The console's first download serves every tick: it runs one run at a time.)
+        let repeats = cfg!(feature = "extended") && self.service.model.repeats();
         for k in 0..ticks {
             let tick_start_ms = start_ms + u64::from(k) * dt_ms;
             if k > 0 {

@@ -338,9 +338,13 @@ pub fn mixture_quantile(steps: &[(f64, SojournTail)], tail: f64) -> f64 {
         .filter(|(w, _)| *w > 0.0)
         .collect();
     let total: f64 = weighted.iter().map(|(w, _)| w).sum();
-    let quantiles = weighted.iter().map(|(_, s)| s.quantile(tail));
-    let lo = quantiles.clone().fold(f64::INFINITY, f64::min);
-    let hi = quantiles.fold(0.0, f64::max);
+    // Each step's own quantile (a root search) once, for both ends.
+    let (lo, hi) = weighted
+        .iter()
+        .map(|(_, s)| s.quantile(tail))
+        .fold((f64::INFINITY, 0.0_f64), |(lo, hi), q| {
+            (lo.min(q), hi.max(q))
+        });
     if !(total > 0.0) {
         return steps.first().map_or(0.0, |(_, s)| s.timeout_s);
     }
@@ -499,14 +503,16 @@ pub fn solve_cold_start(
     step_s: f64,
 ) -> QueueOutcome {
     let tail = SojournTail::cold_start(service_s, ready_in_s, patience_s, step_s);
+    // The tail is exact here: its p99 is also the approximation's.
+    let p99_s = tail.quantile(0.01);
     QueueOutcome {
         offered_load: lambda * service_s,
         erlang_c: erlang_c(lambda * service_s, 0),
         p_wait: tail.p_wait(),
         utilization: utilization(lambda, service_s, 0),
         timeout_share: tail.abandon_share(),
-        p99_s: tail.quantile(0.01),
-        p99_approx_s: tail.quantile(0.01),
+        p99_s,
+        p99_approx_s: p99_s,
         mean_wait_s: tail.mean_wait_served(),
         mean_wait_all_s: tail.mean_wait_all(),
         tail,

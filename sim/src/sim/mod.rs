@@ -813,6 +813,7 @@ impl Simulation {
         // Only a minute of several ticks mixes their tails.
         let mixed = if ticks > 1 { 4 } else { 0 };
         let mut tails: Vec<(f64, SojournTail)> = Vec::with_capacity(mixed);
+        let mut first_p99_s = 0.0;
         let mut last: Option<TickState> = None;
         // The previous tick's error rate, and whether the fleet is still as it served it.
         let mut last_error_rate = 0.0;
@@ -873,6 +874,9 @@ impl Simulation {
             if ticks > 1 {
                 // Ticks in a row with the same tail make one step (the mixture would merge
                 // them, adding their lengths in the same order).
+                if k == 0 {
+                    first_p99_s = tick.served.queue.p99_s;
+                }
                 match tails.last_mut() {
                     Some((length, tail)) if *tail == tick.served.queue.tail => *length += dt,
                     _ => tails.push((dt, tick.served.queue.tail)),
@@ -899,6 +903,9 @@ impl Simulation {
             // A model that measures requests gives the minute's p99 itself.
             Some(measured) => measured,
             None if ticks == 1 => last.served.queue.p99_s,
+            // One tail all minute: its p99 is the one the formulas gave with it (the
+            // first tick's, as the mixture would take the first).
+            None if tails.len() == 1 => first_p99_s,
             None => queueing::mixture_quantile(&tails, 0.01),
         };
         MinuteService {

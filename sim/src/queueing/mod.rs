@@ -29,10 +29,17 @@ pub fn erlang_b(a: f64, n: u32) -> f64 {
     if !(a > 0.0) {
         return if n == 0 { 1.0 } else { 0.0 };
     }
-    let mut b = 1.0;
-    for k in 1..=n {
-        let ab = a * b;
-        b = ab / (f64::from(k) + ab);
+    #[cfg(feature = "extended")]
+    return erlang_b_steps::recall(a, n);
+    #[cfg(not(feature = "extended"))]
+    erlang_b_from(a, 1.0, 1, n, |_| {})
+}
+
+/// Erlang B's recursion from B(`from` − 1) = `b` on to B(n), handing `kept` each step's value.
+fn erlang_b_from(a: f64, mut b: f64, from: u32, n: u32, mut kept: impl FnMut(f64)) -> f64 {
+    for k in from..=n {
+        b = erlang_b_next(a, k, b);
+        kept(b);
         // Once it underflows to zero it stays zero (0 / k): the rest of the recursion, often
         // most of it when the servers far outnumber the load, changes nothing.
         if b == 0.0 {
@@ -40,6 +47,61 @@ pub fn erlang_b(a: f64, n: u32) -> f64 {
         }
     }
     b
+}
+
+/// The steps of Erlang B's recursion remembered per load, across a thread's runs. The runs
+/// of one seed in a sweep meet the same minute's load a = λ·S on fleets of different sizes
+/// (the policies part from the first minute, the traffic does not): B(a, n) for a smaller
+/// fleet is a step already taken, for a larger one the recursion goes on from the last step
+/// taken. Every value is the step the plain recursion would take: the same bits.
+#[cfg(feature = "extended")]
+mod erlang_b_steps {
+    use std::cell::RefCell;
+
+    /// Loads remembered (a power of two), each in one slot by its bits.
+    const SLOTS: usize = 512;
+
+    /// A load and its steps so far: `steps[k]` = B(a, k); the last is 0 when the recursion
+    /// underflowed (every later step is 0 too).
+    struct Steps {
+        a: u64,
+        steps: Vec<f64>,
+    }
+
+    std::thread_local! {
+        static TABLE: RefCell<Vec<Steps>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// B(a, n), a > 0.
+    pub(super) fn recall(a: f64, n: u32) -> f64 {
+        TABLE.with(|table| {
+            let mut table = table.borrow_mut();
+            if table.is_empty() {
+                table.extend((0..SLOTS).map(|_| Steps {
+                    a: f64::NAN.to_bits(),
+                    steps: Vec::new(),
+                }));
+            }
+            let bits = a.to_bits();
+            let h = bits.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let slot = &mut table[(h >> 40) as usize & (SLOTS - 1)];
+            if slot.a != bits {
+                slot.a = bits;
+                slot.steps.clear();
+                slot.steps.push(1.0);
+            }
+            let steps = &mut slot.steps;
+            if let Some(b) = steps.get(n as usize) {
+                return *b;
+            }
+            let last = steps[steps.len() - 1];
+            if last == 0.0 {
+                return 0.0;
+            }
+            let from = steps.len() as u32;
+            super::erlang_b_from(a, last, from, n, |b| steps.push(b))
+        })
+    }
 }
 
 pub const ERLANG_B: Relation = Relation {

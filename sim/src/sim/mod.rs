@@ -814,9 +814,9 @@ impl Simulation {
         let mixed = if ticks > 1 { 4 } else { 0 };
         let mut tails: Vec<(f64, SojournTail)> = Vec::with_capacity(mixed);
         let mut first_p99_s = 0.0;
-        let mut last: Option<TickState> = None;
-        // The previous tick's error rate, and whether the fleet is still as it served it.
-        let mut last_error_rate = 0.0;
+        // The previous tick with its error rate, and whether the fleet is still as it served
+        // it (the autoscaler's decision at the tick's end and the boots and drains since say).
+        let mut last: Option<(TickState, f64)> = None;
         let mut same_fleet = false;
         // (The console's first download serves every tick: it runs one run at a time.)
         let repeats = cfg!(feature = "extended") && self.service.model.repeats();
@@ -831,9 +831,7 @@ impl Simulation {
             // that repeat, serves the tick before's figures (not while no instance serves,
             // where the wait for the first one counts from the tick's start).
             let (tick, error_rate) = match last {
-                Some(before) if repeats && same_fleet && before.serving > 0 => {
-                    (before, last_error_rate)
-                }
+                Some(before) if repeats && same_fleet && before.0.serving > 0 => before,
                 _ => {
                     let tick = self.serve_tick(
                         traffic.admitted,
@@ -853,8 +851,6 @@ impl Simulation {
                     )
                 }
             };
-            last_error_rate = error_rate;
-            same_fleet = true;
             let billed = self.service.fleet.billed();
             self.ledger.bill(billed, dt);
             sums.cost_per_hour += f64::from(billed) * p.price_per_instance_hour;
@@ -882,7 +878,7 @@ impl Simulation {
                     _ => tails.push((dt, tick.served.queue.tail)),
                 }
             }
-            last = Some(tick);
+            last = Some((tick, error_rate));
             if self.settings.autoscaling && k + 1 < ticks {
                 let end_ms = tick_start_ms + dt_ms;
                 self.tick_second = Some((k + 1) * tick_s);
@@ -898,7 +894,7 @@ impl Simulation {
             }
         }
         self.tick_second = None;
-        let last = last.expect("a minute has at least one tick");
+        let (last, _) = last.expect("a minute has at least one tick");
         let p99_s = match self.service.model.close_minute() {
             // A model that measures requests gives the minute's p99 itself.
             Some(measured) => measured,

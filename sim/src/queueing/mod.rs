@@ -24,84 +24,27 @@ pub const OFFERED_LOAD: Relation = Relation {
 };
 
 /// Erlang B blocking probability for `a` Erlangs offered to `n` servers, by the stable
-/// recursion B(0) = 1, B(k) = a·B(k−1) / (k + a·B(k−1)).
+/// recursion of its reciprocal: 1/B(0) = 1, 1/B(k) = 1 + (k/a)·1/B(k−1) (the same recursion
+/// as B(k) = a·B(k−1) / (k + a·B(k−1)), taken without a division per step).
 pub fn erlang_b(a: f64, n: u32) -> f64 {
     if !(a > 0.0) {
         return if n == 0 { 1.0 } else { 0.0 };
     }
-    #[cfg(feature = "extended")]
-    return erlang_b_steps::recall(a, n);
-    #[cfg(not(feature = "extended"))]
-    erlang_b_from(a, 1.0, 1, n, |_| {})
+    1.0 / inverse_erlang_b(1.0 / a, n)
 }
 
-/// Erlang B's recursion from B(`from` − 1) = `b` on to B(n), handing `kept` each step's value.
-fn erlang_b_from(a: f64, mut b: f64, from: u32, n: u32, mut kept: impl FnMut(f64)) -> f64 {
-    for k in from..=n {
-        b = erlang_b_next(a, k, b);
-        kept(b);
-        // Once it underflows to zero it stays zero (0 / k): the rest of the recursion, often
-        // most of it when the servers far outnumber the load, changes nothing.
-        if b == 0.0 {
+/// 1/B(a, n) by the recursion, for a load whose reciprocal is `per_erlang`.
+fn inverse_erlang_b(per_erlang: f64, n: u32) -> f64 {
+    let mut r = 1.0;
+    for k in 1..=n {
+        r = 1.0 + f64::from(k) * per_erlang * r;
+        // Once it overflows (B has underflowed to 0) it stays infinite: the rest of the
+        // recursion, often most of it when the servers far outnumber the load, changes nothing.
+        if r == f64::INFINITY {
             break;
         }
     }
-    b
-}
-
-/// The steps of Erlang B's recursion remembered per load, across a thread's runs. The runs
-/// of one seed in a sweep meet the same minute's load a = λ·S on fleets of different sizes
-/// (the policies part from the first minute, the traffic does not): B(a, n) for a smaller
-/// fleet is a step already taken, for a larger one the recursion goes on from the last step
-/// taken. Every value is the step the plain recursion would take: the same bits.
-#[cfg(feature = "extended")]
-mod erlang_b_steps {
-    use std::cell::RefCell;
-
-    /// Loads remembered (a power of two), each in one slot by its bits.
-    const SLOTS: usize = 512;
-
-    /// A load and its steps so far: `steps[k]` = B(a, k); the last is 0 when the recursion
-    /// underflowed (every later step is 0 too).
-    struct Steps {
-        a: u64,
-        steps: Vec<f64>,
-    }
-
-    std::thread_local! {
-        static TABLE: RefCell<Vec<Steps>> = const { RefCell::new(Vec::new()) };
-    }
-
-    /// B(a, n), a > 0.
-    pub(super) fn recall(a: f64, n: u32) -> f64 {
-        TABLE.with(|table| {
-            let mut table = table.borrow_mut();
-            if table.is_empty() {
-                table.extend((0..SLOTS).map(|_| Steps {
-                    a: f64::NAN.to_bits(),
-                    steps: Vec::new(),
-                }));
-            }
-            let bits = a.to_bits();
-            let h = bits.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let slot = &mut table[(h >> 40) as usize & (SLOTS - 1)];
-            if slot.a != bits {
-                slot.a = bits;
-                slot.steps.clear();
-                slot.steps.push(1.0);
-            }
-            let steps = &mut slot.steps;
-            if let Some(b) = steps.get(n as usize) {
-                return *b;
-            }
-            let last = steps[steps.len() - 1];
-            if last == 0.0 {
-                return 0.0;
-            }
-            let from = steps.len() as u32;
-            super::erlang_b_from(a, last, from, n, |b| steps.push(b))
-        })
-    }
+    r
 }
 
 pub const ERLANG_B: Relation = Relation {
@@ -136,8 +79,7 @@ fn erlang_c_given(a: f64, n: u32, b: f64) -> f64 {
     c.clamp(0.0, 1.0)
 }
 
-/// Erlang B for N servers from B(a, N − 1): the recursion's last step, the very number
-/// [`erlang_b`] ends with (for a > 0 and N ≥ 1).
+/// Erlang B for N servers from B(a, N − 1): the recursion's last step (for a > 0 and N ≥ 1).
 fn erlang_b_next(a: f64, n: u32, previous: f64) -> f64 {
     let ab = a * previous;
     ab / (f64::from(n) + ab)
@@ -685,6 +627,37 @@ mod tests {
         assert!((over - 0.01).abs() < 1e-9, "{over}");
         // The tail's quantile agrees with the p99 of the solve.
         assert!((busy.tail.quantile(0.01) - busy.p99_s).abs() < 1e-12);
+    }
+
+    #[test]
+    fn erlang_b_by_its_reciprocal_is_the_textbook_recursion() {
+        // B(k) = a·B(k−1) / (k + a·B(k−1)), step by step, against the reciprocal's recursion.
+        for (a, n) in [
+            (0.5, 1u32),
+            (2.0, 3),
+            (8.0, 10),
+            (99.5, 166),
+            (150.0, 160),
+            (899.0, 900),
+            (1e-3, 500),
+            (40.0, 2000),
+        ] {
+            let mut b = 1.0f64;
+            for k in 1..=n {
+                b = erlang_b_next(a, k, b);
+            }
+            let got = erlang_b(a, n);
+            assert!(
+                (got - b).abs() <= 1e-12 * b || (b < 1e-300 && got < 1e-300),
+                "B({a}, {n}): {got} vs {b}"
+            );
+        }
+        // M/M/1/1: B = a/(1 + a); no servers block everything; far more servers than load
+        // block nothing.
+        assert!((erlang_b(3.0, 1) - 0.75).abs() < 1e-15);
+        assert_eq!(erlang_b(3.0, 0), 1.0);
+        assert_eq!(erlang_b(1e-3, 500), 0.0);
+        assert_eq!(erlang_b(0.0, 4), 0.0);
     }
 
     #[test]

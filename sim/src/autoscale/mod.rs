@@ -222,6 +222,8 @@ pub struct SlidingMean {
     sum: f64,
     weight: f64,
     since_exact: u32,
+    /// The last sample's length in milliseconds and in seconds (samples keep one length).
+    dt: (Millis, f64),
 }
 
 impl SlidingMean {
@@ -235,7 +237,10 @@ impl SlidingMean {
     /// Adds `value` held for `dt_ms` ending at `t_ms`, and forgets what ended a window or
     /// more before.
     pub fn push(&mut self, t_ms: Millis, dt_ms: Millis, value: f64) {
-        let dt = seconds(dt_ms);
+        if self.dt.0 != dt_ms {
+            self.dt = (dt_ms, seconds(dt_ms));
+        }
+        let dt = self.dt.1;
         self.samples.push_back((t_ms, dt, value));
         self.sum += value * dt;
         self.weight += dt;

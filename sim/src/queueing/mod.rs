@@ -355,32 +355,17 @@ pub fn mixture_quantile(steps: &[(f64, SojournTail)], tail: f64) -> f64 {
     if weighted.len() == 1 || hi - lo <= 0.0 {
         return hi;
     }
-    let over = |t: f64| {
-        weighted
-            .iter()
-            .map(|(w, s)| w * s.served_tail(t))
-            .sum::<f64>()
-            / total
-    };
-    // The mixture's quantile lies between the smallest and the largest of the steps'.
-    let (mut lo, mut hi) = (lo, hi);
-    for _ in 0..60 {
-        let mid = 0.5 * (lo + hi);
-        #[cfg(feature = "extended")]
-        let before = (lo, hi);
-        if over(mid) > tail {
-            lo = mid;
-        } else {
-            hi = mid;
+    // The mixture's quantile lies between the smallest and the largest of the steps'; the
+    // mixture's tail falls with its density, the steps' densities weighted alike.
+    newton_in_bracket(lo, hi, |t| {
+        let (mut over, mut density) = (0.0, 0.0);
+        for (w, s) in &weighted {
+            let (o, d) = s.served_tail_and_density(t);
+            over += w * o;
+            density += w * d;
         }
-        // A step that changed nothing is the fixed point: every later one would repeat it
-        // (a sweep's shortcut; the console's first download runs all sixty).
-        #[cfg(feature = "extended")]
-        if (lo, hi) == before {
-            break;
-        }
-    }
-    hi
+        (over / total - tail, density / total)
+    })
 }
 
 pub const MINUTE_QUANTILE: Relation = Relation {

@@ -241,6 +241,17 @@ impl SojournTail {
         (direct + in_service + waiting, mu * (direct + in_service))
     }
 
+    /// Among served requests, the share whose time in the system exceeds `t` seconds and
+    /// the density of that time at `t` (unclamped, for a root search; 0 when none is served).
+    pub(super) fn served_tail_and_density(&self, t: f64) -> (f64, f64) {
+        let served = self.served_mass();
+        if !(served > 0.0) {
+            return (0.0, 0.0);
+        }
+        let (over, density) = self.served_over(t);
+        (over / served, density / served)
+    }
+
     /// Among served requests, the share whose time in the system exceeds `t` seconds.
     pub fn served_tail(&self, t: f64) -> f64 {
         let served = self.served_mass();

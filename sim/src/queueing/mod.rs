@@ -336,7 +336,7 @@ pub fn mixture_quantile(steps: &[(f64, SojournTail)], tail: f64) -> f64 {
         return only.quantile(tail);
     }
     // Steps that served nothing take no part.
-    let weighted: Vec<(f64, SojournTail)> = merged
+    let mut weighted: Vec<(f64, SojournTail)> = merged
         .into_iter()
         .map(|(w, s)| (w * s.served_share(), s))
         .filter(|(w, _)| *w > 0.0)
@@ -355,16 +355,26 @@ pub fn mixture_quantile(steps: &[(f64, SojournTail)], tail: f64) -> f64 {
     if weighted.len() == 1 || hi - lo <= 0.0 {
         return hi;
     }
-    // The mixture's quantile lies between the smallest and the largest of the steps'; the
-    // mixture's tail falls with its density, the steps' densities weighted alike.
-    newton_in_bracket(lo, hi, |t| {
+    // The mixture's quantile lies between the smallest and the largest of the steps'; each
+    // step's served mass counts with its share of the minute's served requests.
+    for (w, s) in &mut weighted {
+        *w = *w / total / s.served_mass();
+    }
+    tail_root(&weighted, tail, (lo, hi))
+}
+
+/// The t within `bracket` at which the steps' scaled masses of served requests slower than
+/// t, each times its factor, add up to `tail`, by Newton's method: the mass falls with the
+/// density of the time in the system, the steps' densities scaled alike.
+fn tail_root(steps: &[(f64, SojournTail)], tail: f64, bracket: (f64, f64)) -> f64 {
+    newton_in_bracket(bracket.0, bracket.1, |t| {
         let (mut over, mut density) = (0.0, 0.0);
-        for (w, s) in &weighted {
-            let (o, d) = s.served_tail_and_density(t);
-            over += w * o;
-            density += w * d;
+        for (factor, s) in steps {
+            let (o, d) = s.served_over(t);
+            over += factor * o;
+            density += factor * d;
         }
-        (over / total - tail, density / total)
+        (over - tail, density)
     })
 }
 

@@ -158,7 +158,7 @@ impl SojournTail {
         self.no_wait + self.waited + self.abandon
     }
 
-    fn served_mass(&self) -> f64 {
+    pub(super) fn served_mass(&self) -> f64 {
         self.no_wait + self.waited
     }
 
@@ -222,7 +222,7 @@ impl SojournTail {
 
     /// For served requests: the scaled mass with time in the system above `t`, and the
     /// scaled density there (numerator of P(T > t | served) and of its density).
-    fn served_over(&self, t: f64) -> (f64, f64) {
+    pub(super) fn served_over(&self, t: f64) -> (f64, f64) {
         let t = t.max(0.0);
         let tau = self.timeout_s;
         let lo = self.lo;
@@ -239,17 +239,6 @@ impl SojournTail {
         // Still waiting at t (only when t < τ).
         let waiting = self.density * exp_integral(e(m), e(tau), tau - m);
         (direct + in_service + waiting, mu * (direct + in_service))
-    }
-
-    /// Among served requests, the share whose time in the system exceeds `t` seconds and
-    /// the density of that time at `t` (unclamped, for a root search; 0 when none is served).
-    pub(super) fn served_tail_and_density(&self, t: f64) -> (f64, f64) {
-        let served = self.served_mass();
-        if !(served > 0.0) {
-            return (0.0, 0.0);
-        }
-        let (over, density) = self.served_over(t);
-        (over / served, density / served)
     }
 
     /// Among served requests, the share whose time in the system exceeds `t` seconds.
@@ -281,11 +270,11 @@ impl SojournTail {
         }
         let service_q = libm::log(1.0 / tail) / self.mu;
         // T is at least the service time and at most τ plus it.
-        let target = tail * served;
-        super::newton_in_bracket(service_q, self.timeout_s + service_q, |t| {
-            let (over, density) = self.served_over(t);
-            (over - target, density)
-        })
+        super::tail_root(
+            &[(1.0 / served, *self)],
+            tail,
+            (service_q, self.timeout_s + service_q),
+        )
     }
 }
 

@@ -68,8 +68,9 @@ struct Finished {
     workers: u32,
 }
 
-/// The workers of a replay under way, with their message handlers (kept alive as long as
-/// the workers).
+/// The workers of a replay, with their message handlers (kept alive as long as the
+/// workers). A replay that finished leaves its workers started, with the extended build
+/// loaded, for the next replay; a cancelled or failed one stops them.
 struct Pool {
     workers: Vec<web_sys::Worker>,
     _handlers: Vec<Closure<dyn FnMut(web_sys::MessageEvent)>>,
@@ -80,6 +81,15 @@ impl Pool {
         for worker in &self.workers {
             worker.terminate();
         }
+    }
+
+    /// The workers, idle after a replay that finished, without their handlers (the next
+    /// replay gives them its own).
+    fn into_idle_workers(self) -> Vec<web_sys::Worker> {
+        for worker in &self.workers {
+            worker.set_onmessage(None);
+        }
+        self.workers
     }
 }
 
@@ -120,10 +130,19 @@ pub fn MonteCarlo(
             .unwrap_or_default()
     };
     let start = move || {
+        // The workers of a finished replay are idle and ready: they take this one.
+        let idle = match phase.get_untracked() {
+            Phase::Done(_) => pool
+                .try_update_value(Option::take)
+                .flatten()
+                .map(Pool::into_idle_workers),
+            _ => None,
+        };
         stop();
         let (search, fragment) = link.run(());
         let minutes = current.run(()).map_or(0, |s| s.setup(0).length());
-        match start_pool(seeds.get_untracked(), minutes, search, fragment, phase) {
+        let seeds = seeds.get_untracked();
+        match start_pool(seeds, minutes, (search, fragment), idle, phase) {
             Ok(p) => pool.set_value(Some(p)),
             Err(e) => phase.set(Phase::Failed(e)),
         }
@@ -249,17 +268,24 @@ fn done_text(f: &Finished) -> String {
 }
 
 /// Starts the workers on a sweep of `seeds` seeds of `minutes` minutes over the link
-/// (`search`, `fragment`).
+/// (`search`, `fragment`), taking the `idle` workers of the replay before when there are as
+/// many as this one needs (else they stop and new ones start).
 fn start_pool(
     seeds: u32,
     minutes: u32,
-    search: String,
-    fragment: String,
+    (search, fragment): (String, String),
+    idle: Option<Vec<web_sys::Worker>>,
     phase: RwSignal<Phase, LocalStorage>,
 ) -> Result<Pool, String> {
     let window = web_sys::window().ok_or("no window")?;
     let jobs = slices(seeds);
     let count = workers_for(window.navigator().hardware_concurrency(), jobs.len() as u32);
+    let mut idle = idle.unwrap_or_default();
+    if idle.len() != count as usize {
+        for worker in idle.drain(..) {
+            worker.terminate();
+        }
+    }
     let collect = Rc::new(RefCell::new(Collect {
         failed: false,
         lines: vec![Vec::new(); jobs.len()],
@@ -273,8 +299,11 @@ fn start_pool(
     let mut workers = Vec::new();
     let mut handlers = Vec::new();
     for _ in 0..count {
-        let worker =
-            web_sys::Worker::new_with_options(WORKER_SCRIPT, &options).map_err(|e| js_text(&e))?;
+        let worker = match idle.pop() {
+            Some(worker) => worker,
+            None => web_sys::Worker::new_with_options(WORKER_SCRIPT, &options)
+                .map_err(|e| js_text(&e))?,
+        };
         let (me, collect, jobs) = (worker.clone(), Rc::clone(&collect), Rc::clone(&jobs));
         let (search, fragment) = (search.clone(), fragment.clone());
         let handler =

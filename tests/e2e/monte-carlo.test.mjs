@@ -44,6 +44,15 @@ async function replay(site, cores, seeds) {
   const browser = await openBrowser({ width: 1440, height: 900 });
   await browser.context.addInitScript((n) => {
     Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => n });
+    // Counts the sweep's workers the page starts.
+    const Started = window.Worker;
+    window.sweepWorkersStarted = 0;
+    window.Worker = class extends Started {
+      constructor(url, options) {
+        super(url, options);
+        if (String(url).includes('sweep-worker')) window.sweepWorkersStarted += 1;
+      }
+    };
   }, cores);
   const { page, errors } = await openPage(browser);
   await load(page, site.url, QUERY);
@@ -101,6 +110,26 @@ describe('the Monte Carlo debrief', () => {
     assert.equal(summaries[1], cli);
     assert.equal(summaries[2], cli);
     assert.equal(summaries[4], cli);
+  });
+
+  test('a second replay takes the workers of the first, and gives the same summary', async () => {
+    const { browser, page, errors } = await replay(site, 2, 100);
+    try {
+      const first = await linkText(page, 'download-monte-carlo-json');
+      assert.equal(await page.evaluate(() => window.sweepWorkersStarted), 2);
+      // The first replay's table is marked: the second's is a new one.
+      await page.locator('[data-field="monte-carlo-table"]').evaluate((t) => { t.dataset.first = ''; });
+      await page.locator('[data-action="run-monte-carlo"]').click();
+      await page.locator('[data-field="monte-carlo-table"]:not([data-first])').waitFor({ timeout: 120_000 });
+      const status = await page.locator('[data-field="monte-carlo-status"]').textContent();
+      assert.match(status, /on 2 workers/, status);
+      assert.equal(await page.evaluate(() => window.sweepWorkersStarted), 2);
+      assert.equal(await linkText(page, 'download-monte-carlo-json'), first);
+      assert.equal(first, cli);
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
   });
 
   test('a replay can be cancelled, and run again', async () => {

@@ -55,7 +55,7 @@ pub fn compare(
         .into_iter()
         .map(|(variant, mut sim)| {
             sim.run(minutes);
-            (variant, RunOutcome::of(&sim))
+            (variant, RunOutcome::of_finished(sim))
         })
         .collect())
 }

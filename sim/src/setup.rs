@@ -237,7 +237,7 @@ impl RunSetup {
     pub fn run(&self, minutes: u32) -> Result<RunOutcome, ParamError> {
         let mut sim = self.build()?;
         sim.run(minutes);
-        Ok(RunOutcome::of(&sim))
+        Ok(RunOutcome::of_finished(sim))
     }
 }
 
@@ -274,6 +274,26 @@ pub struct RunOutcome {
 impl RunOutcome {
     /// The outcome of `sim` so far.
     pub fn of(sim: &Simulation) -> Self {
+        Self {
+            history: sim.history().to_vec(),
+            events: sim.events().to_vec(),
+            ..Self::without_records(sim)
+        }
+    }
+
+    /// The outcome of a run that is over, its records taken rather than copied.
+    pub fn of_finished(mut sim: Simulation) -> Self {
+        let figures = Self::without_records(&sim);
+        let (history, events) = sim.take_records();
+        Self {
+            history,
+            events,
+            ..figures
+        }
+    }
+
+    /// The outcome of `sim` with its figures but without its minute records and events.
+    fn without_records(sim: &Simulation) -> Self {
         let scaling_decisions = sim
             .events()
             .iter()
@@ -287,8 +307,8 @@ impl RunOutcome {
             .unwrap_or(0);
         Self {
             policy: sim.policy(),
-            history: sim.history().to_vec(),
-            events: sim.events().to_vec(),
+            history: Vec::new(),
+            events: Vec::new(),
             summary: sim.summary(),
             scaling_decisions,
             peak_instances,

@@ -404,6 +404,14 @@ impl Simulation {
     pub fn events(&self) -> &[Event] {
         &self.journal.events
     }
+    /// Takes the minute records and the events out of a run that is over (they are left
+    /// empty).
+    pub(crate) fn take_records(&mut self) -> (Vec<MinuteRecord>, Vec<Event>) {
+        (
+            std::mem::take(&mut self.journal.history),
+            std::mem::take(&mut self.journal.events),
+        )
+    }
     /// Actions applied so far, with their minutes.
     pub fn actions(&self) -> &[Action] {
         &self.journal.applied

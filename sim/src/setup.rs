@@ -274,45 +274,41 @@ pub struct RunOutcome {
 impl RunOutcome {
     /// The outcome of `sim` so far.
     pub fn of(sim: &Simulation) -> Self {
-        Self {
-            history: sim.history().to_vec(),
-            events: sim.events().to_vec(),
-            ..Self::without_records(sim)
-        }
+        Self::assemble(sim, |s| (s.history().to_vec(), s.events().to_vec()))
     }
 
     /// The outcome of a run that is over, its records taken rather than copied.
-    pub fn of_finished(mut sim: Simulation) -> Self {
-        let figures = Self::without_records(&sim);
-        let (history, events) = sim.take_records();
-        Self {
-            history,
-            events,
-            ..figures
-        }
+    pub fn of_finished(sim: Simulation) -> Self {
+        Self::assemble(sim, |mut s| s.take_records())
     }
 
-    /// The outcome of `sim` with its figures but without its minute records and events.
-    fn without_records(sim: &Simulation) -> Self {
-        let scaling_decisions = sim
+    /// The figures of `sim`, then its minute records and events as `records` gives them.
+    fn assemble<S: std::borrow::Borrow<Simulation>>(
+        sim: S,
+        records: impl FnOnce(S) -> (Vec<MinuteRecord>, Vec<Event>),
+    ) -> Self {
+        let s = sim.borrow();
+        let scaling_decisions = s
             .events()
             .iter()
             .filter(|e| matches!(e.kind, EventKind::Scaling { .. }))
             .count() as u32;
-        let peak_instances = sim
+        let peak_instances = s
             .history()
             .iter()
             .map(|r| r.serving + r.booting)
             .max()
             .unwrap_or(0);
+        let (policy, summary, first_fault) = (s.policy(), s.summary(), s.first_fault());
+        let (history, events) = records(sim);
         Self {
-            policy: sim.policy(),
-            history: Vec::new(),
-            events: Vec::new(),
-            summary: sim.summary(),
+            policy,
+            history,
+            events,
+            summary,
             scaling_decisions,
             peak_instances,
-            first_fault: sim.first_fault(),
+            first_fault,
         }
     }
 }

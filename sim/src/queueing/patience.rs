@@ -241,15 +241,6 @@ impl SojournTail {
         (direct + in_service + waiting, mu * (direct + in_service))
     }
 
-    /// Among served requests, the share whose time in the system exceeds `t` seconds.
-    pub fn served_tail(&self, t: f64) -> f64 {
-        let served = self.served_mass();
-        if !(served > 0.0) {
-            return 0.0;
-        }
-        (self.served_over(t).0 / served).clamp(0.0, 1.0)
-    }
-
     /// Share of all arrivals whose time in the system exceeds `t` seconds: the served ones
     /// that took longer, and the abandoners (who spent τ) when t < τ.
     pub fn share_over(&self, t: f64) -> f64 {

@@ -102,13 +102,28 @@ pub struct Instance {
 }
 
 /// All instances, started and not yet stopped.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Fleet {
+    /// The instances. Code outside this file only removes instances or reads them: a boot
+    /// or a drain started elsewhere would escape [`Fleet::settle`]'s watch.
     pub instances: Vec<Instance>,
     next_id: u32,
+    /// Before this time no boot of the live fleet and no drain ends (0: not known, look).
+    #[serde(skip)]
+    settled_until_ms: Millis,
     /// The region its instances start in.
     #[serde(skip)]
     pub region: u8,
+}
+
+/// Two fleets are equal when their instances are (the time until which nothing is due is
+/// what one of them has looked up so far).
+impl PartialEq for Fleet {
+    fn eq(&self, other: &Self) -> bool {
+        self.instances == other.instances
+            && self.next_id == other.next_id
+            && self.region == other.region
+    }
 }
 
 impl Fleet {
@@ -121,6 +136,7 @@ impl Fleet {
         build: u32,
         rollback: bool,
     ) {
+        self.settled_until_ms = 0;
         for _ in 0..count {
             let state = InstanceState::started(now_ms, boot_ms);
             self.instances.push(Instance {
@@ -139,6 +155,7 @@ impl Fleet {
     /// Starts again, at `now_ms`, the instances `ids` that left the fleet (a zone's, when it
     /// comes back): each keeps its id and serves after `boot_ms`.
     pub fn restart(&mut self, ids: &[u32], now_ms: Millis, boot_ms: Millis, build: u32) {
+        self.settled_until_ms = 0;
         for &id in ids {
             debug_assert!(id < self.next_id && self.instances.iter().all(|i| i.id != id));
             let state = InstanceState::started(now_ms, boot_ms);
@@ -163,28 +180,37 @@ impl Fleet {
             .collect()
     }
 
-    /// Booting instances whose time has come start serving; returns how many did. Rollback
-    /// instances wait for the switch instead.
-    pub fn promote_ready(&mut self, now_ms: Millis) -> u32 {
-        let mut n = 0;
+    /// Boots and drains that end by `now_ms`: booting instances whose time has come start
+    /// serving (rollback instances wait for the switch instead), and draining instances
+    /// whose drain has ended leave. Returns (promoted, drained). Until the next of them is
+    /// due, the instances are not walked again.
+    pub fn settle(&mut self, now_ms: Millis) -> (u32, u32) {
+        if now_ms < self.settled_until_ms {
+            return (0, 0);
+        }
+        let (mut promoted, mut next) = (0, Millis::MAX);
         for inst in &mut self.instances {
-            if let InstanceState::Booting { ready_at_ms } = inst.state {
-                if ready_at_ms <= now_ms && !inst.rollback {
-                    inst.state = InstanceState::Serving;
-                    n += 1;
+            match inst.state {
+                InstanceState::Booting { ready_at_ms } if !inst.rollback => {
+                    if ready_at_ms <= now_ms {
+                        inst.state = InstanceState::Serving;
+                        promoted += 1;
+                    } else {
+                        next = next.min(ready_at_ms);
+                    }
                 }
+                InstanceState::Draining { until_ms } if until_ms > now_ms => {
+                    next = next.min(until_ms);
+                }
+                _ => {}
             }
         }
-        n
-    }
-
-    /// Removes draining instances whose drain has ended; returns how many.
-    pub fn finish_draining(&mut self, now_ms: Millis) -> u32 {
         let before = self.instances.len();
         self.instances.retain(
             |i| !matches!(i.state, InstanceState::Draining { until_ms } if until_ms <= now_ms),
         );
-        (before - self.instances.len()) as u32
+        self.settled_until_ms = next;
+        (promoted, (before - self.instances.len()) as u32)
     }
 
     /// Stops up to `count` instances of the live fleet (not the rollback fleet): booting ones
@@ -228,6 +254,7 @@ impl Fleet {
     /// once (newest first), then serving ones, newest first, drain until `until_s` (no new
     /// traffic, still billed). Returns (stopped, draining).
     pub fn drain(&mut self, count: u32, until_ms: Millis) -> (u32, u32) {
+        self.settled_until_ms = 0;
         let mut stopped = 0;
         while stopped < count {
             let pick = self
@@ -287,6 +314,7 @@ impl Fleet {
         ready_ms: Millis,
         restart: bool,
     ) -> u32 {
+        self.settled_until_ms = 0;
         if restart {
             for inst in self.instances.iter_mut().filter(|i| i.rollback) {
                 inst.state = InstanceState::Booting {
@@ -408,8 +436,8 @@ mod tests {
             (f.serving(), f.booting(), f.live(), f.billed()),
             (3, 2, 5, 5)
         );
-        assert_eq!(f.promote_ready(60_000), 0);
-        assert_eq!(f.promote_ready(120_000), 2);
+        assert_eq!(f.settle(60_000), (0, 0));
+        assert_eq!(f.settle(120_000), (2, 0));
         f.start(1, 130_000, 60_000, 2, false);
         assert_eq!(f.stop(2), 2);
         // The booting one went first.
@@ -439,8 +467,39 @@ mod tests {
             (f.serving(), f.booting(), f.draining(), f.live(), f.billed()),
             (2, 0, 1, 2, 3)
         );
-        assert_eq!(f.finish_draining(10_000), 0);
-        assert_eq!(f.finish_draining(10_500), 1);
+        assert_eq!(f.settle(10_000), (0, 0));
+        assert_eq!(f.settle(10_500), (0, 1));
         assert_eq!(f.billed(), 2);
+    }
+
+    /// Settling skips the walk until the next boot or drain is due, and a boot, a drain or
+    /// a rollback started since is never missed; rollback instances wait for the switch.
+    #[test]
+    fn settling_sees_every_boot_and_drain_started_since() {
+        let mut f = Fleet::default();
+        f.start(4, 0, 0, 1, false);
+        f.start(1, 0, 90_000, 1, false);
+        assert_eq!(f.settle(30_000), (0, 0));
+        // Started after the look-up, due before the boot it found.
+        f.start(1, 30_000, 10_000, 1, false);
+        assert_eq!(f.settle(40_000), (1, 0));
+        // The boot still under way stops; one serving instance drains.
+        assert_eq!(f.drain(2, 50_000), (1, 1));
+        assert_eq!(f.settle(45_000), (0, 0));
+        assert_eq!(f.settle(50_000), (0, 1));
+        f.prepare_rollback(2, 50_000, 55_000, false);
+        assert_eq!(
+            f.settle(60_000),
+            (0, 0),
+            "rollback instances wait for the switch"
+        );
+        assert_eq!(f.settle(90_000), (0, 0), "the drain stopped the last boot");
+        assert_eq!((f.serving(), f.booting(), f.draining()), (4, 4, 0));
+        f.switch_to_rollback();
+        assert_eq!((f.serving(), f.booting()), (4, 0));
+        // A fleet that has looked ahead equals one that has not.
+        let mut g = f.clone();
+        g.settle(100_000);
+        assert_eq!(f, g);
     }
 }

@@ -646,11 +646,10 @@ impl Simulation {
 
     /// Boots and drains that end by `now_ms` take effect; returns whether any did.
     pub(crate) fn fleet_at(&mut self, now_ms: Millis) -> bool {
-        let promoted = self.service.fleet.promote_ready(now_ms);
+        let (promoted, drained) = self.service.fleet.settle(now_ms);
         if promoted > 0 {
             self.emit(EventKind::InstancesServing { count: promoted });
         }
-        let drained = self.service.fleet.finish_draining(now_ms);
         if drained > 0 {
             self.emit(EventKind::InstancesStopped {
                 count: drained,

@@ -25,9 +25,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "cargo clippy (wasm32, web console: the first download and the extended build)"
 cargo clippy --target wasm32-unknown-unknown -p oncall-sim-web -- -D warnings
 cargo clippy --target wasm32-unknown-unknown -p oncall-sim-web --features extended -- -D warnings
-# The policy panel's and the comparison's modules (languages without the extended models), and
-# the test builds' pseudo-locale.
-cargo clippy --target wasm32-unknown-unknown -p oncall-sim-web --features languages -- -D warnings
+# The policy panel's and the comparison's modules (languages and every policy, without the
+# extended models), and the test builds' pseudo-locale.
+cargo clippy --target wasm32-unknown-unknown -p oncall-sim-web --features languages,policies -- -D warnings
 ONCALL_SIM_PSEUDO_LOCALE=1 cargo clippy --target wasm32-unknown-unknown -p oncall-sim-web --features extended -- -D warnings
 cargo clippy -p oncall-sim --no-default-features -- -D warnings
 

@@ -244,22 +244,33 @@ impl Console {
         seed: Option<u32>,
         edit: impl FnOnce(&mut ShareState),
     ) -> Result<(), ParamError> {
+        let state = self.restarted(seed, edit);
+        self.become_run(state)
+    }
+
+    /// The run [`Console::restart`] starts, not yet started.
+    pub fn restarted(&self, seed: Option<u32>, edit: impl FnOnce(&mut ShareState)) -> ShareState {
         let mut state = self.base.clone();
         edit(&mut state);
         state.actions.clear();
         state.minute = None;
-        *self = Self::start(state, seed.unwrap_or(self.seed))?;
-        Ok(())
+        state.seed = Some(seed.unwrap_or(self.seed));
+        state
     }
 
     /// The same run under a changed set-up (another autoscaler, a policy parameter): the
     /// actions, those still waiting included, and the minutes played are kept and replayed
     /// under it. A set-up the core refuses leaves the run as it was.
     pub fn rerun(&mut self, edit: impl FnOnce(&mut ShareState)) -> Result<(), ParamError> {
+        let state = self.rerun_state(edit);
+        self.become_run(state)
+    }
+
+    /// The run [`Console::rerun`] starts, not yet started.
+    pub fn rerun_state(&self, edit: impl FnOnce(&mut ShareState)) -> ShareState {
         let mut state = self.share_state();
         edit(&mut state);
-        *self = Self::start(state, self.seed)?;
-        Ok(())
+        state
     }
 
     /// Becomes the run `state` describes (a link's, exact to its minute), with this run's

@@ -166,4 +166,29 @@ mod tests {
         assert_eq!(listed, needed);
         assert!(!needed.is_empty());
     }
+
+    /// Its list of autoscalers must be exactly those whose runs need the extended build.
+    #[test]
+    fn the_first_pages_fast_path_names_the_policies_the_extended_build_runs() {
+        use oncall_sim::autoscale::PolicyId;
+        let script = include_str!("../assets/open-extended.js");
+        let line = script
+            .lines()
+            .find(|l| l.contains("var EXTENDED_POLICIES"))
+            .expect("the first page's redirect names the extended build's policies");
+        let listed: Vec<&str> = line.split('\'').skip(1).step_by(2).collect();
+        let needed: Vec<&str> = PolicyId::ALL
+            .iter()
+            .filter(|&&autoscaler| {
+                ShareState {
+                    autoscaler,
+                    ..ShareState::default()
+                }
+                .needs_extended()
+            })
+            .map(|p| p.as_str())
+            .collect();
+        assert_eq!(listed, needed);
+        assert!(script.contains("EXTENDED_POLICIES.indexOf(q.get('autoscaler'))>=0"));
+    }
 }

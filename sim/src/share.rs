@@ -127,8 +127,10 @@ impl Notices {
 }
 
 impl ShareState {
-    /// Whether the run needs the extended models ([`crate`]'s `extended` feature): the
-    /// request engine, a policy routed by formula, several regions, or an action of theirs.
+    /// Whether the run needs the extended build ([`crate`]'s `extended` feature): the
+    /// request engine, a policy routed by formula, several regions, or an action of theirs,
+    /// or an autoscaler other than the default (the `policies` feature, which the extended
+    /// build has and the console's first download has not).
     pub fn needs_extended(&self) -> bool {
         let scenario = crate::exercise::scenario(self.scenario);
         let requests =
@@ -144,7 +146,14 @@ impl ShareState {
                 ActionKind::Region(_) | ActionKind::Lb(_) | ActionKind::Hedge(_)
             )
         });
-        requests || regions || routed || acts || self.sets_engine_params() || self.custom()
+        let policy = self.autoscaler != crate::autoscale::DEFAULT_POLICY;
+        requests
+            || regions
+            || routed
+            || acts
+            || policy
+            || self.sets_engine_params()
+            || self.custom()
     }
 
     /// Whether an author's exercise runs (only the extended build reads them).
@@ -668,6 +677,15 @@ mod extended_tests {
         assert!(state(&[("service_shape", "lognormal")]).needs_extended());
         assert!(state(&[("choice_count", "3")]).needs_extended());
         assert!(!state(&[("keys", "10000")]).needs_extended());
+        // Every autoscaler but the default; a policy's parameters alone change nothing.
+        assert!(!state(&[("autoscaler", "target-tracking")]).needs_extended());
+        assert!(!state(&[("hpa.tolerance", "0.2")]).needs_extended());
+        for policy in ["cloud-run", "elastic", "hpa", "kpa"] {
+            assert!(
+                state(&[("autoscaler", policy)]).needs_extended(),
+                "{policy}"
+            );
+        }
     }
 
     /// An author's exercise's link: the query carries only what the run changed (no

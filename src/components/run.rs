@@ -8,7 +8,7 @@
 use leptos::prelude::*;
 use oncall_sim::ids::ScenarioId;
 use oncall_sim::share::ShareState;
-use oncall_sim::{ActionKind, ParamError};
+use oncall_sim::ActionKind;
 
 use crate::commands::{CommandQueue, HostCommand, QueueFull};
 use crate::console::{Console, Snapshot};
@@ -349,22 +349,27 @@ impl RunHandle {
         SPEEDS[self.speed.get_untracked().min(SPEEDS.len() - 1)]
     }
 
-    /// The one place the page replaces its run, paused: `change` turns the console into the
-    /// new run; then the page's state, charts and link follow. The run left behind keeps its
-    /// history entry (its link is written out first, exact to the minute) and the new run gets
-    /// a new one, so Back returns to it; `undo` offers it back on the page too. A change the
-    /// core refuses leaves the run as it is.
-    fn replace_run(
-        &self,
-        undo: Option<UndoKind>,
-        change: impl FnOnce(&mut Console) -> Result<(), ParamError>,
-    ) {
+    /// The one place the page replaces its run, paused: `next` gives the new run's state from
+    /// the console's; the console becomes it, then the page's state, charts and link follow.
+    /// The run left behind keeps its history entry (its link is written out first, exact to
+    /// the minute) and the new run gets a new one, so Back returns to it; `undo` offers it
+    /// back on the page too. A change the core refuses leaves the run as it is.
+    fn replace_run(&self, undo: Option<UndoKind>, next: impl FnOnce(&Console) -> ShareState) {
         self.playing.set(false);
-        let Some(left) = self.with(|c| c.share_state()) else {
+        let Some((left, next)) = self.with(|c| (c.share_state(), next(c))) else {
             return;
         };
         self.write_link();
-        if let Some(Ok(())) = self.update(change) {
+        // A run this build cannot simulate goes on the page that can, before it starts here.
+        #[cfg(not(feature = "extended"))]
+        if next.needs_extended() {
+            let rest = self.rest.try_get_value().unwrap_or_default();
+            crate::policy::hand_on_open_modules();
+            if url_state::open_extended(&link_query(&next, &rest), false) {
+                return;
+            }
+        }
+        if let Some(Ok(())) = self.update(|c| c.become_run(next)) {
             let lost = left.minute.unwrap_or(0) > 1 || !left.actions.is_empty();
             self.undo.set(
                 undo.filter(|_| lost)
@@ -372,13 +377,6 @@ impl RunHandle {
             );
             self.replaced();
             if let Some(query) = self.link_query() {
-                // A run this build cannot simulate goes on the page that can.
-                #[cfg(not(feature = "extended"))]
-                if self.with(|c| c.share_state().needs_extended()) == Some(true)
-                    && url_state::open_extended(&query, false)
-                {
-                    return;
-                }
                 // Without the history API the link simply stays as it was.
                 let _ = url_state::push_query(&query);
                 crate::components::extended::sync_fragment(*self);
@@ -398,7 +396,7 @@ impl RunHandle {
     /// Starts the run over from minute 0 without actions, with its set-up changed by `edit`
     /// (and `seed`, if given).
     fn restart(&self, undo: UndoKind, seed: Option<u32>, edit: impl FnOnce(&mut ShareState)) {
-        self.replace_run(Some(undo), |c| c.restart(seed, edit));
+        self.replace_run(Some(undo), |c| c.restarted(seed, edit));
     }
 
     /// The same run under a changed set-up (autoscaler, policy parameters): its actions are
@@ -406,7 +404,7 @@ impl RunHandle {
     pub fn rerun(&self, edit: impl FnOnce(&mut ShareState)) {
         let locked = self.locks.get_value().autoscaler;
         self.replace_run(None, |c| {
-            c.rerun(|state| {
+            c.rerun_state(|state| {
                 let autoscaler = state.autoscaler;
                 edit(state);
                 if locked {
@@ -444,14 +442,14 @@ impl RunHandle {
         if self.locks.get_value().scenario {
             return;
         }
-        self.replace_run(Some(UndoKind::Restart), |c| c.become_run(state));
+        self.replace_run(Some(UndoKind::Restart), |_| state);
     }
 
     /// Brings back the run a reset or restart replaced (a new history entry, as any change of
     /// run).
     pub fn undo(&self) {
         if let Some(offer) = self.undo.get_untracked() {
-            self.replace_run(None, move |c| c.become_run(offer.run));
+            self.replace_run(None, move |_| offer.run);
         }
     }
 
@@ -468,8 +466,11 @@ impl RunHandle {
         // A run this build cannot simulate (the policy panel's load-balancing policy, say)
         // goes on the page that can, in place of the entry just written.
         #[cfg(not(feature = "extended"))]
-        if link.needs_extended() && url_state::open_extended(search, true) {
-            return;
+        if link.needs_extended() {
+            crate::policy::hand_on_open_modules();
+            if url_state::open_extended(search, true) {
+                return;
+            }
         }
         self.playing.set(false);
         if let Some(Ok(())) = self.update(|c| c.become_run(link.state)) {

@@ -116,6 +116,10 @@ describe('autoscaling policies', () => {
     await waitForParam(page, 'autoscaler', 'cloud-run');
     // The same run replayed under Cloud Run: the same minute, scenario and seed.
     await waitForMinute(page, 4);
+    // The first download runs target tracking alone: the run went on to the extended build's
+    // page, where the panel in which the policy was picked is open again.
+    assert.match(new URL(page.url()).pathname, /\/full\.html$/);
+    await page.locator('[data-panel="policy"]').waitFor({ timeout: LOAD_TIMEOUT_MS });
     assert.equal(linkParams(page).t, '4');
     const params = linkParams(page);
     assert.equal(params.scenario, 'viral-surge');

@@ -165,13 +165,17 @@ macro_rules! policies {
         }
 
         /// Makes policy `id` with these settings; the error names the first parameter out of
-        /// range.
+        /// range, or the autoscaler when this build does not run it
+        /// ([`runs_here`](crate::autoscale::registry::runs_here)).
         pub fn build(
             id: PolicyId,
             settings: &PolicySettings,
             model: &ModelParams,
         ) -> Result<Box<dyn Autoscaler>, ParamError> {
             use $crate::autoscale::registry::{Policy, PolicyParams};
+            if !$crate::autoscale::registry::runs_here(id) {
+                return Err($crate::autoscale::registry::not_run_here());
+            }
             Ok(match id {
                 $( PolicyId::$variant => {
                     settings.$field.validate()?;
@@ -190,3 +194,24 @@ macro_rules! policies {
     };
 }
 pub(crate) use policies;
+
+/// Whether this build runs policy `id`: every policy with the `policies` feature, else the
+/// default alone (its code is all the console's first download carries of them).
+pub const fn runs_here(id: super::PolicyId) -> bool {
+    cfg!(feature = "policies") || matches!(id, super::DEFAULT_POLICY)
+}
+
+/// The refusal of a policy this build does not run: the autoscaler is one of those it does.
+pub(crate) fn not_run_here() -> ParamError {
+    ParamError {
+        field: "autoscaler".into(),
+        problem: crate::message::Message::new(crate::message::MessageId::OneOfList).codes(
+            "allowed",
+            super::PolicyId::ALL
+                .iter()
+                .filter(|id| runs_here(**id))
+                .map(|id| id.as_str())
+                .collect(),
+        ),
+    }
+}

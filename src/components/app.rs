@@ -106,6 +106,15 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
     use_host_messages(run, embedding);
     // On a phone the console is a set of tabs (the stylesheet shows one area at a time).
     let tab = RwSignal::new(PHONE_TABS[0].0);
+    Effect::new(move |asked: Option<u32>| {
+        let now = run.responding.get();
+        if asked.is_some_and(|before| before != now) {
+            tab.set("controls");
+            // Once the controls' tab shows.
+            request_animation_frame(focus_first_action);
+        }
+        now
+    });
     // The bare link opens the start view (decided before the link names the seed).
     let starting = RwSignal::new(
         opens_start_view(&current_search()) && !crate::components::extended::plays_exercise(run),
@@ -185,6 +194,28 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
             <p>{t(Msg::AssumptionsNote)}</p>
         </footer>
         <HelpDialog />
+    }
+}
+
+/// The controls that answer a page: the actions (Roll back first, as a runbook lists them),
+/// else the other controls; the first that can be used takes the focus, brought into view
+/// clear of the sticky strip (the controls' `scroll-margin-top`).
+const FIRST_ACTIONS: [&str; 2] = [
+    "#controls .control.action:not([hidden]) button:not([disabled])",
+    "#controls .control:not([hidden]) :is(button, input):not([disabled])",
+];
+
+fn focus_first_action() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let first = FIRST_ACTIONS
+        .iter()
+        .find_map(|selector| document.query_selector(selector).ok().flatten())
+        .or_else(|| document.get_element_by_id("controls-heading"));
+    if let Some(element) = first.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        element.scroll_into_view();
+        let _ = element.focus();
     }
 }
 
@@ -431,7 +462,8 @@ fn key_belongs_to_field(tag: &str, input_type: &str, editable: bool, key: &str) 
     }
 }
 
-/// Keyboard shortcuts: Space play/pause, → or S step, + and − speed, R reset, ? help.
+/// Keyboard shortcuts: Space play/pause, → or S step, + and − speed, R reset, A respond (to
+/// the actions), ? help.
 /// They do nothing while a text field, list or editable element has the focus (keys belong
 /// to it then; on a slider only Space is a shortcut), with a modifier held, or while the help
 /// dialog is open (except ?).
@@ -494,6 +526,10 @@ fn use_shortcuts(run: RunHandle) {
             }
             "r" | "R" => {
                 run.reset();
+                true
+            }
+            "a" | "A" => {
+                run.respond();
                 true
             }
             "?" => {

@@ -23,12 +23,13 @@ pub fn HelpDialog() -> impl IntoView {
             }
         }
     });
-    let keys: [(&[&str], Msg); 6] = [
+    let keys: [(&[&str], Msg); 7] = [
         (&[t(Msg::KeyCapSpace)], Msg::KeyPlayPause),
         (&["→", "S"], Msg::KeyStep),
         (&["+"], Msg::KeyFaster),
         (&["−"], Msg::KeySlower),
         (&["R"], Msg::KeyReset),
+        (&["A"], Msg::KeyRespond),
         (&["?"], Msg::KeyHelp),
     ];
     let rows = keys

@@ -78,6 +78,9 @@ pub struct RunHandle {
     /// Index into [`SPEEDS`].
     pub speed: RwSignal<usize>,
     pub help_open: RwSignal<bool>,
+    /// Asks the console page to bring the actions into view and focus the first (counts the
+    /// requests; [`RunHandle::respond`]).
+    pub responding: RwSignal<u32>,
     /// The clock stops when the page fires (on unless the link says `pause_on_page=0`).
     pub pause_on_page: RwSignal<bool>,
     /// The charts follow the last hour rather than the whole run.
@@ -109,6 +112,7 @@ impl RunHandle {
             playing: RwSignal::new(false),
             speed: RwSignal::new(DEFAULT_SPEED),
             help_open: RwSignal::new(false),
+            responding: RwSignal::new(0),
             pause_on_page: RwSignal::new(true),
             paused_by_page: RwSignal::new(false),
             charts_last_hour: RwSignal::new(false),
@@ -329,6 +333,12 @@ impl RunHandle {
         } else {
             self.play();
         }
+    }
+
+    /// The person answers the page: the actions come into view (on a phone, the controls'
+    /// tab) with the focus on the first one that can be taken.
+    pub fn respond(&self) {
+        self.responding.update(|n| *n = n.wrapping_add(1));
     }
 
     pub fn set_speed(&self, index: usize) {

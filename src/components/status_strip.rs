@@ -178,6 +178,19 @@ fn page_fact(run: RunHandle) -> impl IntoView {
                 <span class="dot" aria-hidden="true"></span>
                 {move || t(if paging.get() { Msg::PageFiring } else { Msg::PageQuiet })}
             </dd>
+            // While the page fires, the actions are one tap (or A) away: beside the page's
+            // state, and on a phone in its place (the state stays for screen readers).
+            <dd class="respond-slot" hidden=move || !paging.get()>
+                <button
+                    type="button"
+                    class="respond"
+                    data-action="respond"
+                    aria-keyshortcuts="A"
+                    on:click=move |_| run.respond()
+                >
+                    {t(Msg::Respond)}
+                </button>
+            </dd>
         </div>
     }
 }

@@ -148,6 +148,8 @@ pub enum Msg {
     LanguageLabel,
     AssumptionsNote,
     SkipToControls,
+    /// The status strip's button, shown while the page fires: to the actions.
+    Respond,
 
     // The run's set-up.
     SetupHeading,
@@ -455,6 +457,7 @@ pub enum Msg {
     KeyFaster,
     KeySlower,
     KeyReset,
+    KeyRespond,
     KeyHelp,
     KeyClose,
     /// The name of the space bar on a key cap.

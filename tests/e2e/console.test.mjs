@@ -540,6 +540,36 @@ describe('web console', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('on a phone, Respond in the strip brings Roll back into view with the focus, one tap from acting', async () => {
+    const { page, errors } = await openPage(browser);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await load(page, site.url, '?scenario=bad-deploy&seed=7&t=5');
+    await waitForMinute(page, 5);
+    const respond = page.locator('[data-action="respond"]');
+    assert.equal(await respond.isVisible(), false, 'no page, no Respond');
+    await load(page, site.url, '?scenario=bad-deploy&seed=7&t=35');
+    await waitForMinute(page, 35);
+    // Away from the controls: the charts' tab, scrolled down.
+    await page.locator('.phone-tabs [data-tab="charts"]').click();
+    await page.evaluate(() => window.scrollTo(0, 900));
+    await respond.click();
+    await page.waitForFunction(
+      () => document.activeElement?.closest('[data-control]')?.dataset.control === 'rollback',
+      null,
+      { timeout: 5_000 },
+    );
+    assert.equal(await page.locator('.layout').getAttribute('data-tab'), 'controls');
+    const seen = await page.evaluate(() => {
+      const strip = document.querySelector('.status-strip').getBoundingClientRect();
+      const button = document.activeElement.getBoundingClientRect();
+      return { stripBottom: strip.bottom, top: button.top, bottom: button.bottom };
+    });
+    assert.ok(seen.top >= seen.stripBottom && seen.bottom <= 844, JSON.stringify(seen));
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /:rollback/.test(new URL(location.href).searchParams.get('actions') ?? ''));
+    assert.deepEqual(errors, []);
+  });
+
   for (const width of [390, 1440]) {
     for (const colorScheme of ['light', 'dark']) {
       test(`renders at ${width} px in ${colorScheme} without horizontal overflow`, async () => {

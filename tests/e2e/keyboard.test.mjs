@@ -94,6 +94,27 @@ describe('the keyboard alone', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('A (respond) takes the focus from anywhere to Roll back while the page fires', async () => {
+    const { page, errors } = await openPage(browser);
+    await page.goto(`${site.url}?scenario=bad-deploy&seed=7&t=35`);
+    await page.locator('[data-field="minute"]').filter({ hasText: /^\s*35\s*$/ }).waitFor();
+    assert.equal(await page.locator('.fact.page').getAttribute('data-level'), 'critical');
+    await page.locator('[data-action="help"]').focus();
+    await page.keyboard.press('a');
+    await page.waitForFunction(
+      () => document.activeElement?.closest('[data-control]')?.dataset.control === 'rollback',
+      null,
+      { timeout: 5_000 },
+    );
+    // The strip's button says so and does the same.
+    assert.equal(await page.locator('[data-action="respond"]').getAttribute('aria-keyshortcuts'), 'A');
+    // A in a text field is a letter.
+    await page.locator('#seed-input').focus();
+    await page.keyboard.press('a');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'seed-input');
+    assert.deepEqual(errors, []);
+  });
+
   test('live regions announce the page firing and resolving, not every minute', async () => {
     const { page, errors } = await openPage(browser);
     // Every text change in a live region (aria-live, or a role that is one), with the minute.

@@ -139,6 +139,29 @@ mod tests {
     use oncall_sim::ids::ScenarioId;
     use oncall_sim::share::ShareState;
 
+    /// The ids the first page's redirect (assets/open-extended.js) lists in `var name`.
+    fn listed_in_redirect(name: &str) -> Vec<&'static str> {
+        let script = include_str!("../assets/open-extended.js");
+        let line = script
+            .lines()
+            .find(|l| l.contains(&format!("var {name}=")))
+            .unwrap_or_else(|| panic!("the first page's redirect lists {name}"));
+        line.split('\'').skip(1).step_by(2).collect()
+    }
+
+    /// The spellings of the ids among `all` whose runs, alone in a default state, need the
+    /// extended build.
+    fn needing_extended<T: Copy>(
+        all: &[T],
+        state: impl Fn(T) -> ShareState,
+        name: impl Fn(T) -> &'static str,
+    ) -> Vec<&'static str> {
+        all.iter()
+            .filter(|&&id| state(id).needs_extended())
+            .map(|&id| name(id))
+            .collect()
+    }
+
     /// index.html sends the links of some scenarios to the extended page before its module
     /// loads (assets/open-extended.js); its list must be exactly the scenarios whose runs
     /// need the extended models.
@@ -146,24 +169,15 @@ mod tests {
     fn the_first_pages_fast_path_names_the_scenarios_that_need_the_extended_models() {
         let html = include_str!("../index.html");
         assert!(html.contains(r#"<script src="open-extended.js"></script>"#));
-        let script = include_str!("../assets/open-extended.js");
-        let line = script
-            .lines()
-            .find(|l| l.contains("var EXTENDED_SCENARIOS"))
-            .expect("the first page's redirect names its extended scenarios");
-        let listed: Vec<&str> = line.split('\'').skip(1).step_by(2).collect();
-        let needed: Vec<&str> = ScenarioId::ALL
-            .iter()
-            .filter(|&&scenario| {
-                ShareState {
-                    scenario,
-                    ..ShareState::default()
-                }
-                .needs_extended()
-            })
-            .map(|s| s.as_str())
-            .collect();
-        assert_eq!(listed, needed);
+        let needed = needing_extended(
+            ScenarioId::ALL,
+            |scenario| ShareState {
+                scenario,
+                ..ShareState::default()
+            },
+            ScenarioId::as_str,
+        );
+        assert_eq!(listed_in_redirect("EXTENDED_SCENARIOS"), needed);
         assert!(!needed.is_empty());
     }
 
@@ -171,24 +185,16 @@ mod tests {
     #[test]
     fn the_first_pages_fast_path_names_the_policies_the_extended_build_runs() {
         use oncall_sim::autoscale::PolicyId;
+        let needed = needing_extended(
+            PolicyId::ALL,
+            |autoscaler| ShareState {
+                autoscaler,
+                ..ShareState::default()
+            },
+            PolicyId::as_str,
+        );
+        assert_eq!(listed_in_redirect("EXTENDED_POLICIES"), needed);
         let script = include_str!("../assets/open-extended.js");
-        let line = script
-            .lines()
-            .find(|l| l.contains("var EXTENDED_POLICIES"))
-            .expect("the first page's redirect names the extended build's policies");
-        let listed: Vec<&str> = line.split('\'').skip(1).step_by(2).collect();
-        let needed: Vec<&str> = PolicyId::ALL
-            .iter()
-            .filter(|&&autoscaler| {
-                ShareState {
-                    autoscaler,
-                    ..ShareState::default()
-                }
-                .needs_extended()
-            })
-            .map(|p| p.as_str())
-            .collect();
-        assert_eq!(listed, needed);
         assert!(script.contains("EXTENDED_POLICIES.indexOf(q.get('autoscaler'))>=0"));
     }
 }

@@ -28,6 +28,7 @@ pub mod event_text;
 pub mod exercise_draft;
 pub mod files;
 pub mod format;
+pub mod handover;
 pub mod hooks;
 pub mod i18n;
 pub mod link;

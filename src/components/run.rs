@@ -374,7 +374,7 @@ impl RunHandle {
         #[cfg(not(feature = "extended"))]
         if next.needs_extended() {
             let rest = self.rest.try_get_value().unwrap_or_default();
-            crate::policy::hand_on_open_modules();
+            crate::handover::hand_on_open_modules();
             if url_state::open_extended(&link_query(&next, &rest), false) {
                 return;
             }
@@ -477,7 +477,7 @@ impl RunHandle {
         // goes on the page that can, in place of the entry just written.
         #[cfg(not(feature = "extended"))]
         if link.needs_extended() {
-            crate::policy::hand_on_open_modules();
+            crate::handover::hand_on_open_modules();
             if url_state::open_extended(search, true) {
                 return;
             }

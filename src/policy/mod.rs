@@ -238,56 +238,12 @@ fn open_module(
             Err(_) => false,
         };
         if done {
-            OPENED.with_borrow_mut(|o| o.push(name));
+            crate::handover::opened(name);
         } else {
             failed.try_set(true);
             loading.try_set(false);
         }
     });
-}
-
-std::thread_local! {
-    /// The modules opened on this page (by their slot's name), in the order they opened.
-    static OPENED: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Where a page that hands its run on to another (the extended build's) leaves the names of
-/// the modules it had open, for that page to open them again: the tab's session storage.
-const REOPEN_KEY: &str = "oncall-sim.reopen";
-
-fn session_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.session_storage().ok().flatten()
-}
-
-/// Before the page hands its run on to another page: the modules open here open there too
-/// (the policy panel in which a policy was picked stays in view).
-pub fn hand_on_open_modules() {
-    let names = OPENED.with_borrow(|o| o.join(" "));
-    if let Some(storage) = session_storage() {
-        let _ = if names.is_empty() {
-            storage.remove_item(REOPEN_KEY)
-        } else {
-            storage.set_item(REOPEN_KEY, &names)
-        };
-    }
-}
-
-/// Whether the page this one took the run from had module `name` open (asked once: the
-/// name is then forgotten, so that a reload opens nothing by itself).
-fn handed_on_open(name: &str) -> bool {
-    let Some(storage) = session_storage() else {
-        return false;
-    };
-    let Some(names) = storage.get_item(REOPEN_KEY).ok().flatten() else {
-        return false;
-    };
-    let rest: Vec<&str> = names.split(' ').filter(|n| *n != name).collect();
-    let _ = if rest.is_empty() {
-        storage.remove_item(REOPEN_KEY)
-    } else {
-        storage.set_item(REOPEN_KEY, &rest.join(" "))
-    };
-    names.split(' ').any(|n| n == name)
 }
 
 /// Empties a module's slot and mounts `view` in it, in the page's language (chosen as the
@@ -429,7 +385,7 @@ fn placeholder(
     open: Msg,
 ) -> impl IntoView {
     let (loading, failed) = (RwSignal::new(false), RwSignal::new(false));
-    if handed_on_open(name) {
+    if crate::handover::was_open(name) {
         // Once the placeholder is on the page, where the module mounts.
         request_animation_frame(move || open_module(run, name, module, loading, failed));
     }

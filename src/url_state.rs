@@ -68,7 +68,8 @@ pub fn href_with_query(query: &str) -> Result<String, JsValue> {
 pub const EXTENDED_PAGE: &str = "full.html";
 
 /// Opens the run of `query` on the page with the extended models (the request engine, the
-/// routed formulas, regions), which this build leaves out to stay small. `replace`: without
+/// routed formulas, regions, every autoscaling policy), which this build leaves out to stay
+/// small, with the modules open here open there too ([`crate::handover`]). `replace`: without
 /// a new history entry (a link that needs them from the start). Returns whether it went.
 pub fn open_extended(query: &str, replace: bool) -> bool {
     let Some(window) = web_sys::window() else {
@@ -82,6 +83,8 @@ pub fn open_extended(query: &str, replace: bool) -> bool {
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
     let hash = location.hash().unwrap_or_default();
     let target = format!("{dir}/{EXTENDED_PAGE}{query}{hash}");
+    // The modules open here open there too.
+    crate::handover::hand_on_open_modules();
     let went = if replace {
         location.replace(&target)
     } else {

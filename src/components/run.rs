@@ -374,7 +374,6 @@ impl RunHandle {
         #[cfg(not(feature = "extended"))]
         if next.needs_extended() {
             let rest = self.rest.try_get_value().unwrap_or_default();
-            crate::handover::hand_on_open_modules();
             if url_state::open_extended(&link_query(&next, &rest), false) {
                 return;
             }
@@ -476,11 +475,8 @@ impl RunHandle {
         // A run this build cannot simulate (the policy panel's load-balancing policy, say)
         // goes on the page that can, in place of the entry just written.
         #[cfg(not(feature = "extended"))]
-        if link.needs_extended() {
-            crate::handover::hand_on_open_modules();
-            if url_state::open_extended(search, true) {
-                return;
-            }
+        if link.needs_extended() && url_state::open_extended(search, true) {
+            return;
         }
         self.playing.set(false);
         if let Some(Ok(())) = self.update(|c| c.become_run(link.state)) {

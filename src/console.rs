@@ -319,7 +319,7 @@ impl Console {
             replay_left: self.replay_left(),
             settings: self.settings(),
             pending: self.pending.clone(),
-            next_clock: self.sim.clock_at(self.sim.minute()),
+            next_clock: self.sim.clock_at(self.sim.minute()).to_string(),
             budget_left: self
                 .sim
                 .budget_left_at(self.sim.minute())

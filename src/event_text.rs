@@ -114,7 +114,7 @@ fn burn(x: f64) -> String {
 pub fn event_time(event: &Event) -> String {
     match event.second {
         Some(s) if s < 60 => format!("{}:{s:02}", event.clock),
-        _ => event.clock.clone(),
+        _ => event.clock.to_string(),
     }
 }
 
@@ -335,7 +335,7 @@ mod tests {
     use oncall_sim::{Action, ModelParams, Simulation};
 
     fn texts(sim: &Simulation) -> Vec<(EventFamily, String)> {
-        let clock = |m: u32| sim.clock_at(m);
+        let clock = |m: u32| sim.clock_at(m).to_string();
         sim.events().iter().map(|e| describe(e, &clock)).collect()
     }
 
@@ -378,7 +378,7 @@ mod tests {
     fn scaling_decisions_name_the_policy_the_driver_and_the_detail() {
         let e = Event {
             minute: 3,
-            clock: "12:03".into(),
+            clock: "12:03".parse().unwrap(),
             second: Some(15),
             region: None,
             kind: EventKind::Scaling {

@@ -149,7 +149,10 @@ pub fn twists(events: &[Event]) -> Vec<String> {
         .filter_map(|e| match &e.kind {
             EventKind::Failure { injected, .. } => Some(tf(
                 Msg::DebriefTwist,
-                &[("clock", &e.clock), ("failure", &action_text(injected))],
+                &[
+                    ("clock", &e.clock.to_string()),
+                    ("failure", &action_text(injected)),
+                ],
             )),
             _ => None,
         })

@@ -57,7 +57,7 @@ pub fn export_run(search: &str, fragment: &str) -> Result<Vec<String>, String> {
         sim.step();
     }
     let records = sim.history();
-    let clock = |m: u32| sim.clock_at(m);
+    let clock = |m: u32| sim.clock_at(m).to_string();
     let events = run_file::events_csv(sim.events(), |e| crate::event_text::describe(e, &clock).1);
     Ok(vec![
         run_file::write(&link.state, seed, records),

@@ -108,7 +108,7 @@ pub struct WorstMinute {
     /// [`crate::world::journal::Journal::clock_at`]).
     pub minute: u32,
     /// Time of day when it started, "HH:MM".
-    pub clock: String,
+    pub clock: crate::time::Clock,
     pub error_rate: f64,
     pub p99_ms: f64,
     pub cause: Cause,
@@ -152,7 +152,7 @@ pub fn worst_minute(history: &[MinuteRecord]) -> Option<WorstMinute> {
         let sources = ErrorSources::of(r);
         WorstMinute {
             minute: r.minute,
-            clock: r.clock.clone(),
+            clock: r.clock,
             error_rate: r.error_rate,
             p99_ms: r.p99_ms,
             cause: cause(r),
@@ -190,7 +190,7 @@ impl WorstMinute {
         };
         Message::new(MessageId::WorstMinute)
             .int("minute", self.minute)
-            .given("clock", self.clock.clone())
+            .given("clock", self.clock)
             .num("error_rate", 100.0 * self.error_rate)
             .num("p99_ms", self.p99_ms)
             .msg("cause", cause)

@@ -146,7 +146,7 @@ pub enum EventKind {
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Event {
     pub minute: u32,
-    pub clock: String,
+    pub clock: crate::time::Clock,
     /// Seconds into the minute, for events inside it (policies that act faster than a
     /// minute); absent for events at the minute's start and for minute-cadence policies.
     #[serde(skip_serializing_if = "Option::is_none")]

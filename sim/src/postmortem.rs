@@ -18,13 +18,14 @@ use crate::relations::{SRE_BOOK_EXAMPLE_POSTMORTEM, SRE_BOOK_POSTMORTEM};
 use crate::scenario::Scripted;
 use crate::setup::{RunOutcome, RunSetup};
 use crate::summary::over_budget_rate;
+use crate::time::Clock;
 use crate::world::journal::Journal;
 
 /// A minute of the run and the time of day it starts, "HH:MM".
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Moment {
     pub minute: u32,
-    pub clock: String,
+    pub clock: Clock,
 }
 
 /// From the fault to its mitigation: the moments the detection section tells, and the times
@@ -104,7 +105,7 @@ pub enum EntryKind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
     pub minute: u32,
-    pub clock: String,
+    pub clock: Clock,
     pub kind: EntryKind,
     pub text: Message,
 }
@@ -115,8 +116,8 @@ pub struct Postmortem {
     pub scenario: ScenarioId,
     pub seed: u32,
     /// Time of day when the run started and ended.
-    pub start_clock: String,
-    pub end_clock: String,
+    pub start_clock: Clock,
+    pub end_clock: Clock,
     pub detection: Detection,
     /// The detection section's lines: the moments, then the times between them.
     pub detection_lines: Vec<Message>,
@@ -149,7 +150,7 @@ impl Postmortem {
         let slo = setup.params.slo;
         let timeline = timeline(setup, outcome, &clock);
         let detection = detection(outcome, &timeline, slo, &clock);
-        let detection_lines = detection_lines(&detection, outcome, &clock(minutes));
+        let detection_lines = detection_lines(&detection, outcome, clock(minutes));
         let worst = coach::worst_minute(&outcome.history);
         let summary = summary(outcome, &timeline, worst.as_ref(), slo, &clock);
         let impact = impact(outcome);
@@ -181,8 +182,8 @@ impl Postmortem {
         let title = Message::new(M::PostmortemTitle)
             .given("scenario", scenario_title)
             .int("seed", self.seed)
-            .given("start", self.start_clock.clone())
-            .given("end", self.end_clock.clone());
+            .given("start", self.start_clock)
+            .given("end", self.end_clock);
         out.push_str(&format!("# {}\n", text(&title)));
         let mut section = |id, body: String| {
             out.push_str(&format!("\n## {}\n\n{body}", head(id)));
@@ -235,7 +236,7 @@ impl core::fmt::Display for Postmortem {
 /// started, the recoveries, and each time errors crossed the rate the SLO allows, in the
 /// order of the run. Within a minute, what happens at its start (the script, actions) comes
 /// first, then what its figures show (errors), then what is decided at its end (the page).
-fn timeline(setup: &RunSetup, outcome: &RunOutcome, clock: &dyn Fn(u32) -> String) -> Vec<Entry> {
+fn timeline(setup: &RunSetup, outcome: &RunOutcome, clock: &dyn Fn(u32) -> Clock) -> Vec<Entry> {
     const START: u8 = 0;
     const MEASURED: u8 = 1;
     const END: u8 = 2;
@@ -321,7 +322,7 @@ fn timeline(setup: &RunSetup, outcome: &RunOutcome, clock: &dyn Fn(u32) -> Strin
         let rank = if kind == EntryKind::Page { END } else { START };
         let entry = Entry {
             minute: e.minute,
-            clock: e.clock.clone(),
+            clock: e.clock,
             kind,
             text,
         };
@@ -388,7 +389,7 @@ fn timeline(setup: &RunSetup, outcome: &RunOutcome, clock: &dyn Fn(u32) -> Strin
             };
             let entry = Entry {
                 minute: r.minute,
-                clock: r.clock.clone(),
+                clock: r.clock,
                 kind,
                 text,
             };
@@ -438,7 +439,7 @@ fn detection(
     outcome: &RunOutcome,
     timeline: &[Entry],
     slo: f64,
-    clock: &dyn Fn(u32) -> String,
+    clock: &dyn Fn(u32) -> Clock,
 ) -> Detection {
     let moment = |minute: u32| Moment {
         minute,
@@ -481,8 +482,8 @@ fn detection(
 
 /// The detection section's lines: the moments, then the times between them; `end_clock`
 /// is when the run ended.
-fn detection_lines(d: &Detection, outcome: &RunOutcome, end_clock: &str) -> Vec<Message> {
-    let at = |id, m: &Moment| Message::new(id).given("clock", m.clock.clone());
+fn detection_lines(d: &Detection, outcome: &RunOutcome, end_clock: Clock) -> Vec<Message> {
+    let at = |id, m: &Moment| Message::new(id).given("clock", m.clock);
     let mut out = vec![match &d.fault_start {
         Some(m) => at(M::PostmortemFaultStart, m),
         None => Message::new(M::PostmortemNoFaultStart),
@@ -546,13 +547,13 @@ fn summary(
     timeline: &[Entry],
     worst: Option<&WorstMinute>,
     slo: f64,
-    clock: &dyn Fn(u32) -> String,
+    clock: &dyn Fn(u32) -> Clock,
 ) -> Vec<Message> {
     let mut out = Vec::new();
     out.push(match timeline.iter().find(|e| e.kind == EntryKind::Fault) {
         Some(fault) => Message::new(M::PostmortemSummaryFault)
             .msg("fault", fault.text.clone())
-            .given("clock", fault.clock.clone()),
+            .given("clock", fault.clock),
         None => Message::new(M::PostmortemSummaryNoFault),
     });
     let over: Vec<u32> = outcome
@@ -574,7 +575,7 @@ fn summary(
         .iter()
         .find(|e| matches!(e.kind, EventKind::PageFired { .. }));
     out.push(match first_page {
-        Some(page) => Message::new(M::PostmortemSummaryPage).given("clock", page.clock.clone()),
+        Some(page) => Message::new(M::PostmortemSummaryPage).given("clock", page.clock),
         None => Message::new(M::PostmortemSummaryNoPage),
     });
     let first_action = outcome.events.iter().find_map(|e| match &e.kind {
@@ -584,7 +585,7 @@ fn summary(
     out.push(match first_action {
         Some((e, action)) => Message::new(M::PostmortemSummaryFirstAction)
             .given("action", action.encode())
-            .given("clock", e.clock.clone()),
+            .given("clock", e.clock),
         None => Message::new(M::PostmortemSummaryNoAction),
     });
     if let Some(w) = worst.filter(|w| w.cause != Cause::NoErrors) {
@@ -613,7 +614,7 @@ fn impact(outcome: &RunOutcome) -> Vec<Message> {
 }
 
 /// A par line's actions, each with its clock.
-fn actions_at(line: &ParLine, clock: &dyn Fn(u32) -> String) -> Vec<Message> {
+fn actions_at(line: &ParLine, clock: &dyn Fn(u32) -> Clock) -> Vec<Message> {
     line.actions
         .iter()
         .map(|text| {
@@ -632,7 +633,7 @@ fn lessons(
     outcome: &RunOutcome,
     par: &[ParLine],
     detection: &Detection,
-    clock: &dyn Fn(u32) -> String,
+    clock: &dyn Fn(u32) -> Clock,
 ) -> (Vec<Message>, Vec<Message>) {
     use VerdictKind as V;
     let (mut well, mut poorly) = (Vec::new(), Vec::new());
@@ -712,9 +713,9 @@ fn lessons(
             // seen at its end, and an action applies from the next minute's start.
             Some(n) => if n <= 1 { &mut well } else { &mut poorly }
                 .push(Message::new(M::PostmortemActedAfterPage).int("minutes", n)),
-            None => poorly.push(
-                Message::new(M::PostmortemNoActionAfterPage).given("clock", page.clock.clone()),
-            ),
+            None => {
+                poorly.push(Message::new(M::PostmortemNoActionAfterPage).given("clock", page.clock))
+            }
         }
     }
     (well, poorly)
@@ -732,7 +733,7 @@ pub const FLEET_SATURATED: f64 = 0.9;
 fn action_items(worst: Option<&WorstMinute>, warnings: &[Warning]) -> Vec<Message> {
     let mut out = Vec::new();
     if let Some(w) = worst {
-        let at = |id| Message::new(id).given("clock", w.clock.clone());
+        let at = |id| Message::new(id).given("clock", w.clock);
         let s = &w.sources;
         let item = match w.cause {
             Cause::NoErrors => None,

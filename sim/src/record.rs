@@ -1,5 +1,7 @@
 //! One simulated minute, as the metrics table, the charts and the CLI show it.
 
+use crate::time::Clock;
+
 /// Metrics of one simulated minute. Shares are fractions 0–1. Rates and the burn rates are
 /// measured over the minute (burn windows end with it); `cost_so_far` and `budget_left` are
 /// the balances at the start of the minute, before the minute is paid for.
@@ -7,7 +9,7 @@
 pub struct MinuteRecord {
     pub minute: u32,
     /// Time of day, "HH:MM".
-    pub clock: String,
+    pub clock: Clock,
     /// Incoming requests per second (before shedding).
     pub requests_per_s: f64,
     pub serving: u32,

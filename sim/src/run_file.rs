@@ -109,7 +109,7 @@ pub fn events_csv(
         let second = event.second.map(|s| s.to_string()).unwrap_or_default();
         let cells = [
             event.minute.to_string(),
-            csv_text(&event.clock),
+            event.clock.to_string(),
             second,
             csv_text(event.region.unwrap_or("")),
             csv_text(&name),

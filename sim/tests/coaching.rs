@@ -51,7 +51,7 @@ fn bad_deploy_left_alone_fails_worst_on_the_bad_build() {
         0.0
     );
     // Seed 7's build is entirely out at 09:12 (minute 12); later minutes fail as many, not more.
-    assert_eq!((w.minute, w.clock.as_str()), (12, "09:12"));
+    assert_eq!((w.minute, w.clock.to_string().as_str()), (12, "09:12"));
     let text = w.message().to_string();
     assert!(
         text.starts_with("Worst minute: minute 12 (09:12), 5.8 % of requests failed"),
@@ -70,7 +70,11 @@ fn cache_flush_left_alone_fails_worst_behind_the_database() {
         let w = coach::worst_minute(&run.history).unwrap();
         let (first, top) = highest(&run);
         assert_eq!((w.minute, w.error_rate), (first, top));
-        assert_eq!((w.minute, w.clock.as_str()), (minute, clock), "seed {seed}");
+        assert_eq!(
+            (w.minute, w.clock.to_string().as_str()),
+            (minute, clock),
+            "seed {seed}"
+        );
         let r = &run.history[first as usize];
         // The records say: the database beyond its capacity, the cache mostly cold, the
         // requests slowed tenfold, timeouts the largest share of the errors.
@@ -100,7 +104,11 @@ fn viral_surge_left_alone_fails_worst_on_saturated_workers() {
         let w = coach::worst_minute(&run.history).unwrap();
         let (first, top) = highest(&run);
         assert_eq!((w.minute, w.error_rate), (first, top));
-        assert_eq!((w.minute, w.clock.as_str()), (minute, clock), "seed {seed}");
+        assert_eq!(
+            (w.minute, w.clock.to_string().as_str()),
+            (minute, clock),
+            "seed {seed}"
+        );
         let r = &run.history[first as usize];
         // Workers fully busy, the database within its capacity: the errors are timeouts.
         assert_eq!(r.utilization, 1.0);

@@ -396,7 +396,7 @@ fn the_json_output_carries_the_english_text() {
     let decision = tt.decide(&o).unwrap();
     let event = Event {
         minute: 1,
-        clock: "12:01".into(),
+        clock: oncall_sim::time::Clock::of_minutes(12 * 60 + 1),
         second: None,
         region: None,
         kind: EventKind::Scaling {

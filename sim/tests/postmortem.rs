@@ -27,7 +27,7 @@ fn bad_deploy(seed: u32, actions: &[&str]) -> RunSetup {
 fn moment(minute: u32, clock: &str) -> Option<Moment> {
     Some(Moment {
         minute,
-        clock: clock.to_string(),
+        clock: clock.parse().unwrap(),
     })
 }
 
@@ -72,19 +72,28 @@ fn bad_deploy_rolled_back_has_the_clock_times_of_the_run() {
         .iter()
         .find(|e| matches!(e.kind, EventKind::Deploy { bad: true, .. }))
         .unwrap();
-    assert_eq!((deploy.minute, deploy.clock.as_str()), (deployed, "09:08"));
+    assert_eq!(
+        (deploy.minute, deploy.clock.to_string().as_str()),
+        (deployed, "09:08")
+    );
     let page = outcome
         .events
         .iter()
         .find(|e| matches!(e.kind, EventKind::PageFired { .. }))
         .unwrap();
-    assert_eq!((page.minute, page.clock.as_str()), (25, "09:25"));
+    assert_eq!(
+        (page.minute, page.clock.to_string().as_str()),
+        (25, "09:25")
+    );
     let rollback = outcome
         .events
         .iter()
         .find(|e| matches!(e.kind, EventKind::Action { .. }))
         .unwrap();
-    assert_eq!((rollback.minute, rollback.clock.as_str()), (26, "09:26"));
+    assert_eq!(
+        (rollback.minute, rollback.clock.to_string().as_str()),
+        (26, "09:26")
+    );
 
     let d = &draft.detection;
     assert_eq!(d.fault_start, moment(8, "09:08"));

@@ -530,7 +530,7 @@ pub fn ChartsPanel(
             Some(tf(
                 Msg::ChartCrosshair,
                 &[
-                    ("clock", &r.clock),
+                    ("clock", &r.clock.to_string()),
                     ("values", &values_text(&chart_values(c, id, r))),
                 ],
             ))
@@ -574,7 +574,7 @@ pub fn ChartsPanel(
                         .collect_view();
                     Some(view! {
                         <div class="chart-tip" style=side aria-hidden="true" data-field="chart-tip">
-                            <time>{r.clock.clone()}</time>
+                            <time>{r.clock.to_string()}</time>
                             <ul>{rows}</ul>
                         </div>
                     })
@@ -622,8 +622,8 @@ pub fn ChartsPanel(
                     Msg::ChartAlt,
                     &[
                         ("title", title),
-                        ("from", &first_clock.get()),
-                        ("to", &run.snapshot.with(|s| s.record.clock.clone())),
+                        ("from", &first_clock.get().to_string()),
+                        ("to", &run.snapshot.with(|s| s.record.clock.to_string())),
                         ("values", &values),
                         ("marks", &marks),
                     ],

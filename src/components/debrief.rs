@@ -156,9 +156,12 @@ fn use_debrief(run: RunHandle, finished: Memo<bool>) -> Memo<Option<Debrief>> {
                 actions: sim
                     .actions()
                     .iter()
-                    .map(|a| (a.clone(), sim.clock_at(a.minute)))
+                    .map(|a| (a.clone(), sim.clock_at(a.minute).to_string()))
                     .collect(),
-                ends: (sim.clock_at(0), sim.clock_at(sim.minute())),
+                ends: (
+                    sim.clock_at(0).to_string(),
+                    sim.clock_at(sim.minute()).to_string(),
+                ),
                 worst: coach::worst_minute(sim.history()).map(|w| core_text(&w.message())),
                 opening_ttl_s: sim.scenario().settings.cache_ttl_s,
             }
@@ -342,7 +345,9 @@ fn par_actions_text(run: RunHandle, line: &ParLine) -> String {
         .iter()
         .filter_map(|a| Action::parse(a, u32::MAX).ok())
         .map(|a| {
-            let clock = run.with(|c| c.sim().clock_at(a.minute)).unwrap_or_default();
+            let clock = run
+                .with(|c| c.sim().clock_at(a.minute).to_string())
+                .unwrap_or_default();
             tf(
                 Msg::ParAt,
                 &[("action", &action_text(&a.kind)), ("clock", &clock)],

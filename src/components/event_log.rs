@@ -36,7 +36,7 @@ pub fn EventLog() -> impl IntoView {
         let total = total.get();
         run.with(|c| {
             let sim = c.sim();
-            let clock = |m: u32| sim.clock_at(m);
+            let clock = |m: u32| sim.clock_at(m).to_string();
             let events = sim.events();
             let first = events.len().saturating_sub(LOG_LIMIT);
             let finished = finished.get();

@@ -294,12 +294,12 @@ pub(crate) fn strip_after(
 ) -> (u32, String, f64) {
     let minute = record.minute + 1;
     let budget_left = sim.budget_left_at(minute).unwrap_or(record.budget_left);
-    (minute, sim.clock_at(minute), budget_left)
+    (minute, sim.clock_at(minute).to_string(), budget_left)
 }
 
 /// The minute and time of day an event message gives: the minute the event happened in.
-pub(crate) fn event_at(event: &oncall_sim::Event) -> (u32, &str) {
-    (event.minute, &event.clock)
+pub(crate) fn event_at(event: &oncall_sim::Event) -> (u32, String) {
+    (event.minute, event.clock.to_string())
 }
 
 /// Reads one command from the host page, checked; what was wrong with it, written for a

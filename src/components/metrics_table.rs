@@ -59,7 +59,7 @@ pub fn MetricsTable() -> impl IntoView {
             <table class="metrics">
                 <caption>
                     {t(Msg::MetricsCaption)} " ("
-                    {move || run.snapshot.with(|s| s.record.clock.clone())} ")"
+                    {move || run.snapshot.with(|s| s.record.clock.to_string())} ")"
                 </caption>
                 <thead>
                     <tr>

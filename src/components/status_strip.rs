@@ -316,7 +316,10 @@ fn status_hint(run: RunHandle) -> impl IntoView {
             } else if s.finished {
                 Some(t(Msg::ExerciseOver).to_owned())
             } else if run.paused_by_page.get() && !run.playing.get() {
-                Some(tf(Msg::PausedByPage, &[("clock", &s.record.clock)]))
+                Some(tf(
+                    Msg::PausedByPage,
+                    &[("clock", &s.record.clock.to_string())],
+                ))
             } else if s.minutes <= 1 && !run.playing.get() {
                 Some(t(Msg::StartHint).to_owned())
             } else {

@@ -423,7 +423,7 @@ impl Simulation {
 
     /// Time of day of minute `m`, "HH:MM" (see [`Journal::clock_at`] for what minute M is
     /// on every surface).
-    pub fn clock_at(&self, minute: u32) -> String {
+    pub fn clock_at(&self, minute: u32) -> crate::time::Clock {
         self.journal.clock_at(minute)
     }
 

@@ -3,6 +3,7 @@
 use crate::action::Action;
 use crate::event::{Event, EventKind};
 use crate::record::MinuteRecord;
+use crate::time::Clock;
 use std::collections::VecDeque;
 
 /// The run's history and the actions waiting for their minute.
@@ -45,9 +46,8 @@ impl Journal {
     /// - The budget at minute M is the balance at its start
     ///   ([`crate::Simulation::budget_left_at`]): what the strip shows at M, and at the end
     ///   of a run what the debrief shows as left.
-    pub fn clock_at(&self, minute: u32) -> String {
-        let t = (self.clock_min + minute) % 1440;
-        format!("{:02}:{:02}", t / 60, t % 60)
+    pub fn clock_at(&self, minute: u32) -> Clock {
+        Clock::of_minutes(self.clock_min + minute)
     }
 
     /// Records `kind` at `minute` (and `second` into it, for events inside the minute).

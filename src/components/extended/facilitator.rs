@@ -205,7 +205,7 @@ pub fn FacilitatorView(run: RunHandle, code: String) -> impl IntoView {
             let plan: Vec<(u32, String, String)> = sim
                 .plan()
                 .into_iter()
-                .map(|p| (p.minute, sim.clock_at(p.minute), p.fault))
+                .map(|p| (p.minute, sim.clock_at(p.minute).to_string(), p.fault))
                 .collect();
             let link = run
                 .href_with_rest(|rest| {

@@ -8,7 +8,7 @@
 //! instance serves, the requests held in the pending queue count as concurrency at the
 //! demand they bring; instances still starting are never judged idle by the scale-in rules.
 
-use super::{ceil_count, policy_params, Autoscaler, Decision, Observation, Removal, SlidingMean};
+use super::{ceil_count, policy_params, Autoscaler, Decision, Observation, Removal, SlidingMeans};
 use crate::params::BrokenRule;
 use super::registry::Policy;
 use super::PolicyId;
@@ -176,13 +176,21 @@ pub fn overflow_429_share(a: f64, max_instances: u32, max_concurrency: f64) -> f
     }
 }
 
+/// The channels of the policy's samples: concurrency and CPUs in use.
+const CONCURRENCY: usize = 0;
+const CPUS: usize = 1;
+/// Its windows.
+const CONCURRENCY_1M: usize = 0;
+const CONCURRENCY_10M: usize = 1;
+const CPU_1M: usize = 2;
+
 /// The Cloud Run policy. Observes every second (ACT works second by second).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CloudRun {
     p: CloudRunParams,
-    concurrency_1m: SlidingMean,
-    concurrency_10m: SlidingMean,
-    cpu_1m: SlidingMean,
+    /// Concurrency over the short and the long window, CPUs in use over the short one
+    /// ([`CONCURRENCY_1M`], [`CONCURRENCY_10M`], [`CPU_1M`]).
+    means: SlidingMeans<2, 3>,
     /// Adaptive maximum concurrency per instance (fleet average); `None` before the first
     /// observation.
     act: Option<f64>,
@@ -196,9 +204,11 @@ pub struct CloudRun {
 impl CloudRun {
     pub fn new(p: CloudRunParams) -> Self {
         Self {
-            concurrency_1m: SlidingMean::new(secs(p.window_s)),
-            concurrency_10m: SlidingMean::new(secs(p.long_window_s)),
-            cpu_1m: SlidingMean::new(secs(p.window_s)),
+            means: SlidingMeans::new([
+                (secs(p.window_s), CONCURRENCY),
+                (secs(p.long_window_s), CONCURRENCY),
+                (secs(p.window_s), CPUS),
+            ]),
             p,
             act: None,
             low_since: None,
@@ -407,10 +417,8 @@ impl CloudRun {
         let t = obs.t_ms;
         let concurrency =
             measured_concurrency(obs.in_service, obs.serving, obs.arrival_rate, obs.service_s);
-        self.concurrency_1m.push(t, obs.dt_ms, concurrency);
-        self.concurrency_10m.push(t, obs.dt_ms, concurrency);
-        self.cpu_1m
-            .push(t, obs.dt_ms, obs.cpu_utilization() * f64::from(obs.serving));
+        let cpus = obs.cpu_utilization() * f64::from(obs.serving);
+        self.means.push(t, obs.dt_ms, [concurrency, cpus]);
     }
 
     /// ACT, second by second: an instance running its share of the requests in service,
@@ -442,9 +450,9 @@ impl CloudRun {
         let workers = workers(obs);
         let w = f64::from(workers);
         let live = obs.live();
-        let conc_1m = self.concurrency_1m.mean();
-        let conc_10m = self.concurrency_10m.mean();
-        let cpu_1m = self.cpu_1m.mean();
+        let conc_1m = self.means.mean(CONCURRENCY_1M);
+        let conc_10m = self.means.mean(CONCURRENCY_10M);
+        let cpu_1m = self.means.mean(CPU_1M);
         let conc_exact = conc_1m.max(conc_10m) / w / p.concurrency_target;
         let cpu_exact = cpu_1m / p.cpu_target;
         let act_exact = conc_1m / act / p.concurrency_target;

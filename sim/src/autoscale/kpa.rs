@@ -7,7 +7,7 @@
 //! concurrency counts requests in service and waiting, as Knative's queue-proxy does.
 
 use super::{
-    ceil_count, policy_params, tick_dividing_minute, Autoscaler, Decision, Observation, Removal, SlidingMean,
+    ceil_count, policy_params, tick_dividing_minute, Autoscaler, Decision, Observation, Removal, SlidingMeans,
 };
 use crate::params::BrokenRule;
 use super::registry::Policy;
@@ -86,12 +86,16 @@ pub fn kpa_counts(
     }
 }
 
+/// The KPA's windows.
+const STABLE: usize = 0;
+const PANIC: usize = 1;
+
 /// The Knative Pod Autoscaler.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Kpa {
     p: KpaParams,
-    stable: SlidingMean,
-    panic: SlidingMean,
+    /// Concurrency over the stable window ([`STABLE`]) and the panic window ([`PANIC`]).
+    windows: SlidingMeans<1, 2>,
     /// Last tick over the panic threshold while in panic mode.
     panic_time: Option<Millis>,
     max_panic_pods: u32,
@@ -103,8 +107,10 @@ pub struct Kpa {
 impl Kpa {
     pub fn new(p: KpaParams) -> Self {
         Self {
-            stable: SlidingMean::new(secs(p.stable_window_s)),
-            panic: SlidingMean::new(millis_of(p.panic_window_s())),
+            windows: SlidingMeans::new([
+                (secs(p.stable_window_s), 0),
+                (millis_of(p.panic_window_s()), 0),
+            ]),
             p,
             panic_time: None,
             max_panic_pods: 0,
@@ -136,8 +142,7 @@ impl Autoscaler for Kpa {
 
     fn decide(&mut self, obs: &Observation) -> Option<Decision> {
         let t = obs.t_ms;
-        self.stable.push(t, obs.dt_ms, obs.concurrency());
-        self.panic.push(t, obs.dt_ms, obs.concurrency());
+        self.windows.push(t, obs.dt_ms, [obs.concurrency()]);
         if self
             .last_tick
             .is_some_and(|last| t - last < secs(self.p.tick_interval_s))
@@ -188,8 +193,8 @@ struct WindowReading {
 impl Kpa {
     /// The stable and panic windows' averages and the pod counts they ask for.
     fn read_windows(&self, obs: &Observation) -> WindowReading {
-        let stable_avg = self.stable.mean();
-        let panic_avg = self.panic.mean();
+        let stable_avg = self.windows.mean(STABLE);
+        let panic_avg = self.windows.mean(PANIC);
         let target = f64::from(obs.workers_per_instance.max(1)) * self.p.target_utilization;
         let counts = kpa_counts(stable_avg, panic_avg, target, obs.serving, &self.p);
         WindowReading {

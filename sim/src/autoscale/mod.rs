@@ -211,63 +211,94 @@ pub fn ceil_count(x: f64) -> u32 {
     libm::ceil(x - 1e-9).clamp(0.0, f64::from(u32::MAX)) as u32
 }
 
-/// Time-weighted mean over a sliding window ("average over the past minute"), kept as a
-/// running sum that is recomputed exactly every few hundred samples so that rounding
-/// cannot drift.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SlidingMean {
-    window_ms: Millis,
-    /// (end, length in seconds, value) of each sample.
-    samples: std::collections::VecDeque<(Millis, f64, f64)>,
-    sum: f64,
-    weight: f64,
-    since_exact: u32,
+/// Time-weighted means over sliding windows ("average over the past minute") of samples
+/// taken together: `C` values per sample (the channels), `W` windows, each over one channel
+/// and its own length. The samples are kept once, for the longest window; each window keeps
+/// its running sum, recomputed exactly every few hundred samples so that rounding cannot
+/// drift. A window's mean is, bit for bit, what a window kept alone would give.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlidingMeans<const C: usize, const W: usize> {
+    /// (end, length in seconds, values) of each sample still in a window.
+    samples: std::collections::VecDeque<(Millis, f64, [f64; C])>,
+    /// Samples ever dropped from the front: the first sample's number.
+    dropped: u64,
+    windows: [SlidingWindow; W],
     /// The last sample's length in milliseconds and in seconds (samples keep one length).
     dt: (Millis, f64),
 }
 
-impl SlidingMean {
-    pub fn new(window_ms: Millis) -> Self {
+/// One window of [`SlidingMeans`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct SlidingWindow {
+    window_ms: Millis,
+    channel: usize,
+    /// Number of the window's first sample (counting every sample ever pushed).
+    first: u64,
+    sum: f64,
+    weight: f64,
+    since_exact: u32,
+}
+
+impl<const C: usize, const W: usize> SlidingMeans<C, W> {
+    /// Windows of the given lengths, each over the given channel.
+    pub fn new(windows: [(Millis, usize); W]) -> Self {
         Self {
-            window_ms,
-            ..Self::default()
+            samples: std::collections::VecDeque::new(),
+            dropped: 0,
+            windows: windows.map(|(window_ms, channel)| SlidingWindow {
+                window_ms,
+                channel: channel.min(C.saturating_sub(1)),
+                first: 0,
+                sum: 0.0,
+                weight: 0.0,
+                since_exact: 0,
+            }),
+            dt: (0, 0.0),
         }
     }
 
-    /// Adds `value` held for `dt_ms` ending at `t_ms`, and forgets what ended a window or
-    /// more before.
-    pub fn push(&mut self, t_ms: Millis, dt_ms: Millis, value: f64) {
+    /// Adds `values` held for `dt_ms` ending at `t_ms`; each window forgets what ended its
+    /// length or more before.
+    pub fn push(&mut self, t_ms: Millis, dt_ms: Millis, values: [f64; C]) {
         if self.dt.0 != dt_ms {
             self.dt = (dt_ms, seconds(dt_ms));
         }
         let dt = self.dt.1;
-        self.samples.push_back((t_ms, dt, value));
-        self.sum += value * dt;
-        self.weight += dt;
-        while self
-            .samples
-            .front()
-            .is_some_and(|&(end, _, _)| end + self.window_ms <= t_ms)
-        {
-            if let Some((_, dt, v)) = self.samples.pop_front() {
-                self.sum -= v * dt;
-                self.weight -= dt;
+        self.samples.push_back((t_ms, dt, values));
+        let end = self.dropped + self.samples.len() as u64;
+        for w in &mut self.windows {
+            let v = values[w.channel];
+            w.sum += v * dt;
+            w.weight += dt;
+            while w.first < end {
+                let (at, dt, values) = self.samples[(w.first - self.dropped) as usize];
+                if at + w.window_ms > t_ms {
+                    break;
+                }
+                w.sum -= values[w.channel] * dt;
+                w.weight -= dt;
+                w.first += 1;
+            }
+            w.since_exact += 1;
+            if w.since_exact >= 256 || end - w.first <= 1 {
+                w.since_exact = 0;
+                let kept = self.samples.range((w.first - self.dropped) as usize..);
+                w.sum = kept.clone().map(|&(_, dt, v)| v[w.channel] * dt).sum();
+                w.weight = kept.map(|&(_, dt, _)| dt).sum();
             }
         }
-        self.since_exact += 1;
-        if self.since_exact >= 256 || self.samples.len() <= 1 {
-            self.since_exact = 0;
-            self.sum = self.samples.iter().map(|&(_, dt, v)| v * dt).sum();
-            self.weight = self.samples.iter().map(|&(_, dt, _)| dt).sum();
+        let first = self.windows.iter().map(|w| w.first).min().unwrap_or(end);
+        while self.dropped < first {
+            self.samples.pop_front();
+            self.dropped += 1;
         }
     }
 
-    /// The time-weighted mean of the window (0 before any sample).
-    pub fn mean(&self) -> f64 {
-        if self.weight > 1e-12 {
-            self.sum / self.weight
-        } else {
-            0.0
+    /// The time-weighted mean of window `i` (0 before any sample).
+    pub fn mean(&self, i: usize) -> f64 {
+        match self.windows.get(i) {
+            Some(w) if w.weight > 1e-12 => w.sum / w.weight,
+            _ => 0.0,
         }
     }
 }
@@ -390,6 +421,52 @@ pub mod test_support {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::time::{millis_of, secs};
+
+    /// Windows kept together give, bit for bit, what each kept alone gives, and each is the
+    /// time-weighted mean of the samples that ended within its length.
+    #[test]
+    fn sliding_windows_kept_together_are_each_the_window_alone() {
+        let lengths = [
+            (secs(60), 0),
+            (secs(600), 0),
+            (secs(60), 1),
+            (millis_of(6.1), 1),
+        ];
+        let mut together = SlidingMeans::<2, 4>::new(lengths);
+        let mut alone = lengths.map(|(ms, _)| SlidingMeans::<1, 1>::new([(ms, 0)]));
+        let mut rng = crate::rng::Mulberry32::new(11);
+        let mut log: Vec<(Millis, Millis, [f64; 2])> = Vec::new();
+        let mut t = 0;
+        for k in 0..2_000 {
+            // Runs of equal values, a cadence that changes, and jumps of several minutes.
+            let dt = if k % 700 < 350 { 1_000 } else { 2_000 };
+            t += if k % 450 == 449 { secs(900) } else { dt };
+            let values = [libm::floor(rng.uniform() * 4.0) * 7.5, rng.uniform() * 1e6];
+            together.push(t, dt, values);
+            for (w, (_, channel)) in alone.iter_mut().zip(lengths) {
+                w.push(t, dt, [values[channel]]);
+            }
+            log.push((t, dt, values));
+            for (i, (ms, channel)) in lengths.into_iter().enumerate() {
+                assert_eq!(
+                    together.mean(i).to_bits(),
+                    alone[i].mean(0).to_bits(),
+                    "{k} {i}"
+                );
+                let kept = log.iter().filter(|(end, _, _)| end + ms > t);
+                let (sum, weight) = kept.fold((0.0, 0.0), |(s, w), (_, dt, v)| {
+                    (s + v[channel] * seconds(*dt), w + seconds(*dt))
+                });
+                let want = sum / weight;
+                assert!(
+                    (together.mean(i) - want).abs() <= 1e-9 * want.abs().max(1.0),
+                    "{k} {i}"
+                );
+            }
+        }
+        assert_eq!(together.mean(9), 0.0);
+    }
 
     #[test]
     fn the_p95_is_the_measured_one_or_the_tails() {

@@ -209,6 +209,8 @@ pub(crate) struct TickState {
     pub(crate) service_ms: f64,
     /// Workers per instance this tick (fewer while a configuration change cuts them).
     pub(crate) workers: u32,
+    /// Requests per second the serving workers can complete (workers over the service time).
+    pub(crate) capacity_per_s: f64,
 }
 
 /// What the service stage gives for a minute.
@@ -868,11 +870,7 @@ impl Simulation {
             sums.service_ms += tick.service_ms;
             sums.erlang_c += tick.served.queue.erlang_c;
             sums.rejected += tick.served.rejected;
-            sums.capacity_per_s += if tick.service_s > 0.0 {
-                f64::from(tick.served.workers) / tick.service_s
-            } else {
-                0.0
-            };
+            sums.capacity_per_s += tick.capacity_per_s;
             sums.p99_approx_s = sums.p99_approx_s.max(tick.served.queue.p99_approx_s);
             if ticks > 1 {
                 // Ticks in a row with the same tail make one step (the mixture would merge
@@ -995,6 +993,11 @@ impl Simulation {
             app_ms,
             service_ms,
             workers,
+            capacity_per_s: if service_s > 0.0 {
+                f64::from(served.workers) / service_s
+            } else {
+                0.0
+            },
         }
     }
 
@@ -1377,6 +1380,7 @@ impl Simulation {
 
     /// Simulates `minutes` more minutes.
     pub fn run(&mut self, minutes: u32) {
+        self.journal.history.reserve(minutes as usize);
         for _ in 0..minutes {
             self.step();
         }

@@ -8,8 +8,8 @@ use crate::components::icons::{Icon, IconView};
 use crate::components::run::RunHandle;
 use crate::components::{opens_start_view, Shared, StartView};
 use crate::components::{
-    ChartsPanel, Controls, DebriefPanel, EventLog, HelpDialog, MetricsTable, Notices, SetupPanel,
-    ShareButton, SourcesPanel, StatusStrip,
+    ChartsPanel, Controls, DebriefPanel, EventLog, HelpDialog, MetricsTable, Notices,
+    RelationDialog, SetupPanel, ShareButton, SourcesPanel, StatusStrip,
 };
 use crate::console::Console;
 use crate::embed::{full_page_rest, read_embed, EmbedOptions, Theme};
@@ -194,6 +194,7 @@ fn ConsolePage(notices: Vec<String>) -> impl IntoView {
             <p>{t(Msg::AssumptionsNote)}</p>
         </footer>
         <HelpDialog />
+        <RelationDialog />
     }
 }
 
@@ -495,6 +496,10 @@ fn use_shortcuts(run: RunHandle) {
             .to_ascii_lowercase();
         let key = ev.key();
         if key_belongs_to_field(&tag, &input_type, editable, &key) {
+            return;
+        }
+        if run.relation_open.get_untracked().is_some() {
+            // The relation dialog has the focus; it handles Escape itself.
             return;
         }
         if run.help_open.get_untracked() {

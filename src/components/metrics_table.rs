@@ -25,14 +25,15 @@ pub fn MetricsTable() -> impl IntoView {
                 let limits = limits.get();
                 run.snapshot.with(|s| spec.level(&s.record, &limits))
             });
-            // A row whose relation has live values opens it in the sources panel.
+            // A row whose relation has live values opens it in the relation dialog.
             let label = match oncall_sim::live::relation_of_field(spec.field) {
                 Some(id) => view! {
                     <button
                         type="button"
                         class="link-button"
                         data-opens=id.key()
-                        on:click=move |_| open_relation(id.key())
+                        aria-haspopup="dialog"
+                        on:click=move |_| run.relation_open.set(Some(id.key()))
                     >
                         {t(spec.label)}
                     </button>
@@ -70,22 +71,5 @@ pub fn MetricsTable() -> impl IntoView {
                 <tbody>{rows}</tbody>
             </table>
         </section>
-    }
-}
-
-/// Opens relation `key` in the sources panel, closing the one opened before, and brings it
-/// into view (below the sticky strip: its `scroll-margin-top`).
-fn open_relation(key: &str) {
-    let found = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-        d.query_selector(&format!("details.relation[data-relation=\"{key}\"]"))
-            .ok()
-            .flatten()
-    });
-    if let Some(details) = found {
-        // One at a time: details that share a name are exclusive, so opening this one
-        // closes the relation a metric opened before.
-        let _ = details.set_attribute("name", "relation");
-        let _ = details.set_attribute("open", "");
-        details.scroll_into_view();
     }
 }

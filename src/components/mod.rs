@@ -39,6 +39,6 @@ pub use notices::Notices;
 pub use run::{use_run, RunHandle};
 pub use setup_panel::{parse_seed_input, SetupPanel};
 pub use share::{ShareButton, Shared};
-pub use sources::SourcesPanel;
+pub use sources::{RelationDialog, SourcesPanel};
 pub use start::{opens_start_view, StartView, FIRST_SCENARIO};
 pub use status_strip::{StatusStrip, TimeControls};

@@ -78,6 +78,8 @@ pub struct RunHandle {
     /// Index into [`SPEEDS`].
     pub speed: RwSignal<usize>,
     pub help_open: RwSignal<bool>,
+    /// The relation a metric's name opened in the relation dialog (its key), if any.
+    pub relation_open: RwSignal<Option<&'static str>>,
     /// Asks the console page to bring the actions into view and focus the first (counts the
     /// requests; [`RunHandle::respond`]).
     pub responding: RwSignal<u32>,
@@ -112,6 +114,7 @@ impl RunHandle {
             playing: RwSignal::new(false),
             speed: RwSignal::new(DEFAULT_SPEED),
             help_open: RwSignal::new(false),
+            relation_open: RwSignal::new(None),
             responding: RwSignal::new(0),
             pause_on_page: RwSignal::new(true),
             paused_by_page: RwSignal::new(false),

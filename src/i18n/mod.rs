@@ -412,6 +412,8 @@ pub enum Msg {
     /// Placeholder `{reason}`.
     SourcesUnavailable,
     SourcesRetry,
+    /// The relation dialog's way to the same relation in the sources panel.
+    RelationAllSources,
     AssumptionBadge,
     SymbolsLabel,
     NoteLabel,

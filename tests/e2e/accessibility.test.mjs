@@ -1,7 +1,7 @@
 // Accessibility audit with axe-core (Deque's rules for WCAG 2.x A and AA): every scenario, in
-// light and dark, at 390 and 1440 px, thirty minutes into its run; then the help dialog, the
-// policy comparison with the Monte Carlo debrief, and the embed documentation page with its
-// frame. No serious or critical violation may remain.
+// light and dark, at 390 and 1440 px, thirty minutes into its run; then the help dialog, a
+// relation opened from its metric, the policy comparison with the Monte Carlo debrief, and the
+// embed documentation page with its frame. No serious or critical violation may remain.
 //
 // axe runs in the page through the DevTools protocol (page.evaluate), which the page's
 // Content-Security-Policy does not cover; the console itself is not changed for the audit.
@@ -58,7 +58,17 @@ describe('accessibility (axe-core)', () => {
     }
   }
 
-  test('the help dialog, the comparison with the Monte Carlo debrief, the embed page', async () => {
+  /** On a phone, opens the tab that shows `selector` (a no-op where it shows already). */
+  async function showing(page, selector) {
+    if (await page.locator(selector).isVisible()) return;
+    const tabs = page.locator('.phone-tabs button[data-tab]');
+    for (let i = 0; i < (await tabs.count()); i++) {
+      await tabs.nth(i).click();
+      if (await page.locator(selector).isVisible()) return;
+    }
+  }
+
+  test('the help dialog, a relation, the comparison with the Monte Carlo debrief, the embed page', async () => {
     const problems = [];
     for (const [width, height] of [[1440, 900], [390, 844]]) {
       for (const colorScheme of ['light', 'dark']) {
@@ -74,15 +84,16 @@ describe('accessibility (axe-core)', () => {
           for (const v of await audit(page)) problems.push(`${where}, help: ${v}`);
           await page.keyboard.press('Escape');
           await dialog.waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
+          // A relation opened from its metric's name (on a phone, in the metrics' tab).
+          await showing(page, '[data-opens="utilization"]');
+          await page.locator('[data-opens="utilization"]').click();
+          await page.locator('dialog.relation-dialog [data-field="live"]').waitFor({ timeout: 30_000 });
+          for (const v of await audit(page)) problems.push(`${where}, relation: ${v}`);
+          await page.keyboard.press('Escape');
+          await page.waitForFunction(() => !document.querySelector('dialog.relation-dialog').open);
           // The comparison and the Monte Carlo debrief, after a replay of 100 seeds.
           const open = page.locator('[data-action="open-compare"]');
-          if (!(await open.isVisible())) {
-            const tabs = page.locator('[role="tab"]');
-            for (let i = 0; i < (await tabs.count()); i++) {
-              await tabs.nth(i).click();
-              if (await open.isVisible()) break;
-            }
-          }
+          await showing(page, '[data-action="open-compare"]');
           await open.click();
           await page.locator('[data-monte-carlo]').waitFor({ timeout: 30_000 });
           await page.locator('[data-action="compare"]').click();

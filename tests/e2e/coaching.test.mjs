@@ -127,15 +127,20 @@ describe('coaching while playing', () => {
     assert.deepEqual(errors, []);
   });
 
-  test('a metric row opens its relation with values that equal the row\'s', async () => {
+  test('a metric row opens its relation in a dialog, with values that equal the row\'s, one at a time', async () => {
     const { page, errors } = await openPage(browser);
     await load(page, site.url, '?scenario=viral-surge&seed=11&t=43');
     await waitForMinute(page, 43);
     await page.locator('details.relation').first().waitFor({ timeout: LOAD_TIMEOUT_MS });
-    await page.locator('tr[data-metric="utilization"] [data-opens="utilization"]').click();
-    const relation = page.locator('details.relation[data-relation="utilization"]');
-    assert.equal(await relation.getAttribute('open'), '');
-    const live = (await relation.locator('[data-field="live"]').textContent()).replace(/(\d)[,\u00a0](\d)/g, '$1$2');
+    const opener = page.locator('tr[data-metric="utilization"] [data-opens="utilization"]');
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.locator('dialog.relation-dialog');
+    await dialog.waitFor();
+    assert.equal(await dialog.getAttribute('data-relation'), 'utilization');
+    assert.equal(await page.evaluate(() => document.querySelector('dialog.relation-dialog').matches(':modal')), true);
+    assert.match(await dialog.locator('h2').textContent(), /utilization/i);
+    const live = (await dialog.locator('[data-field="live"]').textContent()).replace(/(\d)[,\u00a0](\d)/g, '$1$2');
     const match = live.match(/= ([\d.]+) req\/s × ([\d.]+) s \/ (\d+) workers = ([\d.]+); busy workers min\(ρ, 1\) = ([\d.]+) %$/);
     assert.ok(match, live);
     const [, lambda, service, workers, rho, busy] = match.map(Number);
@@ -143,20 +148,42 @@ describe('coaching while playing', () => {
     assert.equal(Math.round(busy), Math.round(row), `${live} against the row's ${row} %`);
     assert.equal(workers, 16 * Number(await metricValue(page, 'serving').textContent()));
     assert.ok(Math.abs((lambda * service) / workers - rho) < 0.002, live);
-    // It came to rest below the sticky strip; opening another closes it (one at a time).
-    const clear = await page.evaluate(() => {
-      const strip = document.querySelector('.status-strip').getBoundingClientRect();
-      const title = document.querySelector('details.relation[data-relation="utilization"] summary').getBoundingClientRect();
-      return title.top >= strip.bottom && title.bottom <= innerHeight;
+    // Over the page, clear of the sticky strip, on screen whole; the page's keys wait.
+    const placed = await page.evaluate(() => {
+      const box = document.querySelector('dialog.relation-dialog').getBoundingClientRect();
+      const whole = box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth;
+      return { whole, top: box.top, bottom: box.bottom, left: box.left, right: box.right };
     });
-    assert.ok(clear, 'the relation\'s title is under the strip, on screen');
+    assert.ok(placed.whole, JSON.stringify(placed));
+    const minute = await page.locator('[data-field="minute"]').textContent();
+    await page.keyboard.press('s');
+    assert.equal(await page.locator('[data-field="minute"]').textContent(), minute, 'a step while the dialog is open');
+    // Escape closes it and gives the focus back to the metric's name.
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('dialog.relation-dialog').open);
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.opens), 'utilization');
+    // Another metric opens its own relation, in the same one dialog.
     const other = await page.locator('tr[data-metric] [data-opens]').evaluateAll(
       (buttons) => buttons.map((b) => b.dataset.opens).find((key) => key !== 'utilization'),
     );
     await page.locator(`tr[data-metric] [data-opens="${other}"]`).first().click();
-    assert.equal(await page.locator(`details.relation[data-relation="${other}"]`).getAttribute('open'), '');
-    assert.equal(await relation.getAttribute('open'), null);
+    await page.waitForFunction(() => document.querySelector('dialog.relation-dialog').open);
+    assert.equal(await dialog.getAttribute('data-relation'), other);
+    assert.equal(await page.locator('dialog[open]').count(), 1);
+    // From the dialog, the same relation among all the sources: open there, in view below
+    // the strip, with the focus.
+    await dialog.getByRole('button', { name: 'Show among all the sources' }).click();
+    await page.waitForFunction(() => !document.querySelector('dialog.relation-dialog').open);
+    const inPanel = page.locator(`details.relation[data-relation="${other}"]`);
+    assert.equal(await inPanel.getAttribute('open'), '');
     assert.equal(await page.locator('details.relation[open]').count(), 1);
+    const clear = await page.evaluate((key) => {
+      const strip = document.querySelector('.status-strip').getBoundingClientRect();
+      const title = document.querySelector(`details.relation[data-relation="${key}"] summary`);
+      const box = title.getBoundingClientRect();
+      return box.top >= strip.bottom && box.bottom <= innerHeight && document.activeElement === title;
+    }, other);
+    assert.ok(clear, 'the relation\'s title is under the strip, on screen, with the focus');
     assert.deepEqual(errors, []);
   });
 
@@ -166,19 +193,22 @@ describe('coaching while playing', () => {
     await waitForMinute(page, 30);
     await page.locator('details.relation').first().waitFor({ timeout: LOAD_TIMEOUT_MS });
     const number = (text) => Number(text.replace(/(\d)[,\u00a0](\d)/g, '$1$2').replace(/[^\d.]/g, ''));
+    const dialog = page.locator('dialog.relation-dialog');
     for (const [field, relation, result] of [
       ['p99_ms', 'sojourn_p99_exact', /time in the system is ([\d,.]+) ms$/],
       ['cache_hit', 'ttl_hit', /hit = warm × rT \/ \(1 \+ rT\) = ([\d.]+) %$/],
       ['db_utilization', 'db_load', /queries per s = ([\d.]+) %$/],
     ]) {
       await page.locator(`tr[data-metric="${field}"] [data-opens="${relation}"]`).click();
-      const details = page.locator(`details.relation[data-relation="${relation}"]`);
-      assert.equal(await details.getAttribute('open'), '', relation);
-      const live = await details.locator('[data-field="live"]').textContent();
+      await page.waitForFunction(() => document.querySelector('dialog.relation-dialog').open);
+      assert.equal(await dialog.getAttribute('data-relation'), relation);
+      const live = await dialog.locator('[data-field="live"]').textContent();
       const match = live.match(result);
       assert.ok(match, live);
       const row = number(await metricValue(page, field).textContent());
       assert.equal(Math.round(number(match[1])), Math.round(row), `${live} against the row's ${row}`);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await page.waitForFunction(() => !document.querySelector('dialog.relation-dialog').open);
     }
     assert.deepEqual(errors, []);
   });

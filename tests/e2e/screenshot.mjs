@@ -45,11 +45,9 @@ try {
   await load(page, site.url, '?scenario=viral-surge&seed=11&t=43');
   await page.locator('details.relation').first().waitFor();
   await page.locator('[data-opens="utilization"]').click();
-  await page.evaluate(() => {
-    document.querySelector('.status-strip').style.position = 'static';
-  });
+  await page.locator('dialog.relation-dialog [data-field="live"]').waitFor();
   const relationShot = join(dirname(output), 'relation.png');
-  await page.locator('details.relation[data-relation="utilization"]').screenshot({ path: relationShot });
+  await page.locator('dialog.relation-dialog').screenshot({ path: relationShot });
   console.log(`wrote ${relationShot}`);
 
   // The lesson page, served from a second origin as a training site would be.

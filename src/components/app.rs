@@ -322,8 +322,9 @@ fn frame_tick(
             |p: &Option<web_sys::Performance>| p.as_ref().map_or(0.0, |p| p.now() - started);
         let mut replayed = false;
         // Where the focus goes once this frame's updates are on the page: the controls when
-        // the page fires and the clock stops for the trainee, the debrief when the run ends.
-        let mut focus = None;
+        // the page fires and the clock stops for the trainee (on a phone showing another
+        // tab, the strip's Respond, one tap from them), the debrief when the run ends.
+        let mut focus: Option<&[&str]> = None;
         // The host page's commands first (a burst of them is coalesced: see `commands`).
         let mut simulated = run.run_commands(&|| spent(&performance) < PLAY_BUDGET_MS);
         if run.with(Console::replay_left).unwrap_or(0) > 0 {
@@ -374,7 +375,7 @@ fn frame_tick(
                     // The page fired: the clock stops at its minute, for the trainee to act.
                     run.pause();
                     run.paused_by_page.set(true);
-                    focus = Some("controls-heading");
+                    focus = Some(&["controls-heading", "respond-button"]);
                     break;
                 }
             }
@@ -386,7 +387,7 @@ fn frame_tick(
         // a link that opens at its end) sends the focus to its debrief.
         let finished = run.with(Console::finished).unwrap_or(false);
         if finished && !was_finished && !replayed {
-            focus = Some("debrief-heading");
+            focus = Some(&["debrief-heading"]);
         }
         was_finished = finished;
         let replaying = run.with(Console::replay_left).unwrap_or(0) > 0;
@@ -426,7 +427,13 @@ fn frame_tick(
                 // the debrief of a run that ended in this frame is on the page.
                 leptos::task::spawn_local(async move {
                     let _ = p.measure_with_start_mark("frame", "frame-start");
-                    if let Some(h) = focus.and_then(|id| document().get_element_by_id(id)) {
+                    // The first that is on screen: a hidden element cannot take the focus.
+                    let shown = focus.unwrap_or_default().iter().find_map(|id| {
+                        document()
+                            .get_element_by_id(id)
+                            .filter(|e| e.client_height() > 0)
+                    });
+                    if let Some(h) = shown {
                         let _ = h.unchecked_into::<web_sys::HtmlElement>().focus();
                     }
                 });

@@ -264,25 +264,22 @@ pub fn RelationDialog() -> impl IntoView {
                     .into_any(),
                 )
             }
-            SheetState::Loading => Some(
-                view! {
-                    {heading(t(Msg::SourcesHeading).into_any())}
-                    <p class="sources-status" role="status">{t(Msg::SourcesLoading)}</p>
-                }
-                .into_any(),
-            ),
-            SheetState::Failed(reason) => Some(
-                view! {
-                    {heading(t(Msg::SourcesHeading).into_any())}
-                    <p class="sources-status" role="alert">
-                        {tf(Msg::SourcesUnavailable, &[("reason", reason)])} " "
-                        <button type="button" on:click=move |_| reference.load()>
-                            {t(Msg::SourcesRetry)}
-                        </button>
-                    </p>
-                }
-                .into_any(),
-            ),
+            // Until the sheet is in (the sources panel offers to fetch it again).
+            other => {
+                let status = match other {
+                    SheetState::Failed(reason) => {
+                        tf(Msg::SourcesUnavailable, &[("reason", reason)])
+                    }
+                    _ => t(Msg::SourcesLoading).to_owned(),
+                };
+                Some(
+                    view! {
+                        {heading(t(Msg::SourcesHeading).into_any())}
+                        <p class="sources-status" role="status">{status}</p>
+                    }
+                    .into_any(),
+                )
+            }
         })
     };
     view! {

@@ -184,6 +184,7 @@ fn page_fact(run: RunHandle) -> impl IntoView {
                 <button
                     type="button"
                     class="respond"
+                    id="respond-button"
                     data-action="respond"
                     aria-keyshortcuts="A"
                     on:click=move |_| run.respond()

@@ -570,6 +570,32 @@ describe('web console', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('on a phone showing the charts, the page firing puts the focus on Respond, on screen', async () => {
+    const { page, errors } = await openPage(browser);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await load(page, site.url, '?scenario=bad-deploy&seed=7&t=20');
+    await waitForMinute(page, 20);
+    await page.locator('.phone-tabs [data-tab="charts"]').click();
+    // The fastest speed, then play: the clock stops when the page fires.
+    for (let i = 0; i < 3; i++) await page.keyboard.press('+');
+    await page.keyboard.press(' ');
+    await page.waitForFunction(
+      () => document.activeElement?.dataset.action === 'respond',
+      null,
+      { timeout: PLAY_TIMEOUT_MS },
+    );
+    assert.equal(await page.locator('.layout').getAttribute('data-tab'), 'charts', 'the tab stays');
+    assert.equal(await page.locator('[data-action="respond"]').isVisible(), true);
+    // Enter on it: the controls' tab, Roll back focused.
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      () => document.activeElement?.closest('[data-control]')?.dataset.control === 'rollback',
+      null,
+      { timeout: 5_000 },
+    );
+    assert.deepEqual(errors, []);
+  });
+
   for (const width of [390, 1440]) {
     for (const colorScheme of ['light', 'dark']) {
       test(`renders at ${width} px in ${colorScheme} without horizontal overflow`, async () => {

@@ -1,6 +1,7 @@
 //! What a page that hands its run on to another (the extended build's, `full.html`) passes
 //! along besides the link: the names of the modules it had open (the policy panel, the
-//! comparison), so that they open there again.
+//! comparison), so that they open there again; and, from the start view to the comparison's
+//! module, that the person came to open a run file.
 
 /// Module `name` opened on this page.
 pub fn opened(name: &'static str) {
@@ -49,4 +50,25 @@ pub fn was_open(name: &str) -> bool {
         storage.set_item(REOPEN_KEY, &rest.join(" "))
     };
     names.split(' ').any(|n| n == name)
+}
+
+/// Where the start view leaves word that the person came to open a run file, for the
+/// comparison's module (a page of its own) to put the focus on its import when it mounts.
+const IMPORT_KEY: &str = "oncall-sim.import";
+
+/// The start view: the comparison's module, about to open, is for a run file.
+pub fn ask_for_import() {
+    if let Some(storage) = session_storage() {
+        let _ = storage.set_item(IMPORT_KEY, "1");
+    }
+}
+
+/// Whether the module was opened to import a run file (asked once).
+pub fn import_asked() -> bool {
+    let Some(storage) = session_storage() else {
+        return false;
+    };
+    let asked = storage.get_item(IMPORT_KEY).ok().flatten().is_some();
+    let _ = storage.remove_item(IMPORT_KEY);
+    asked
 }

@@ -53,12 +53,40 @@ pub fn StartView(shown: RwSignal<bool>) -> impl IntoView {
             <h2 id="start-heading">{t(Msg::StartHeading)}</h2>
             <p>{t(Msg::StartIntro)}</p>
             <ul class="start-cards">{cards}</ul>
-            <p>
+            <p class="start-other">
                 <button type="button" data-action="free-play" on:click=move |_| shown.set(false)>
                     {t(Msg::StartFreePlay)}
                 </button>
+                <button
+                    type="button"
+                    data-action="open-run-file"
+                    on:click=move |_| {
+                        shown.set(false);
+                        open_run_file();
+                    }
+                >
+                    {t(Msg::StartOpenRunFile)}
+                </button>
             </p>
         </section>
+    }
+}
+
+/// Opens the comparison's module (where run files are exported and imported) with the focus
+/// on its import, by the same button its placeholder shows.
+fn open_run_file() {
+    use wasm_bindgen::JsCast;
+    crate::handover::ask_for_import();
+    let open = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector("[data-action=\"open-compare\"]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(button) = open {
+        button.click();
     }
 }
 

@@ -501,6 +501,8 @@ pub enum Msg {
     StartHere,
     StartExercise,
     StartFreePlay,
+    /// The start view's way to a run file: the comparison's import, opened and focused.
+    StartOpenRunFile,
     PauseOnPage,
     PausedByPage,
     SpeedFallback,

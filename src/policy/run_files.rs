@@ -157,6 +157,19 @@ pub fn RunFiles(
         });
     };
     let working = move || matches!(phase.get(), Phase::Exporting { .. } | Phase::Importing);
+    if crate::handover::import_asked() {
+        // Opened from the start view to open a run file: the import, in view, focused.
+        request_animation_frame(|| {
+            let input = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id("run-file-input"))
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(input) = input {
+                input.scroll_into_view();
+                let _ = input.focus();
+            }
+        });
+    }
     view! {
         <section class="panel run-files" data-run-files aria-labelledby="run-files-heading">
             <h2 id="run-files-heading">{t(Msg::RunFilesHeading)}</h2>

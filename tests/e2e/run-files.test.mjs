@@ -3,7 +3,7 @@
 // `oncall-sim run` prints for the same run (CSV and JSON lines, byte for byte); the event log's
 // CSV has its header and a row per event the command line reports; each chart is a PNG of its
 // canvas's size. The run file, opened on another page, replays the same run: its export is
-// the same file, byte for byte; so does a run of the extended build. A file of a newer format, or not JSON, is refused with words
+// the same file, byte for byte; the start view of the bare link leads to its import in one step; so does a run of the extended build. A file of a newer format, or not JSON, is refused with words
 // that say so, and the page stays where it was.
 
 import { after, before, describe, test } from 'node:test';
@@ -153,8 +153,23 @@ describe('the run\'s files', () => {
     await exportRun(other.page);
     assert.equal((await download(other.page, 'download-run')).toString('utf8'), runFile);
     assert.equal((await download(other.page, 'download-minutes-csv')).toString('utf8'), csv);
+
+    // From the start view of the bare link, one button leads to the import, focused.
+    const fresh = await openPage(browser);
+    await fresh.page.goto(site.url);
+    await fresh.page.locator('[data-action="open-run-file"]').click();
+    await fresh.page.waitForFunction(
+      () => document.activeElement?.id === 'run-file-input',
+      null,
+      { timeout: 30_000 },
+    );
+    await importText(fresh.page, runFile);
+    await fresh.page.waitForURL(/scenario=bad-deploy/, { timeout: 30_000 });
+    await waitForMinute(fresh.page, 30);
+    assert.equal(new URL(fresh.page.url()).searchParams.get('actions'), '13:rollback');
     assert.deepEqual(errors, []);
     assert.deepEqual(other.errors, []);
+    assert.deepEqual(fresh.errors, []);
   });
 
   test('a run of the extended build (the request engine) goes out and back the same', async () => {

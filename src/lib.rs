@@ -22,6 +22,7 @@ pub mod components;
 pub mod console;
 #[cfg(feature = "extended")]
 pub mod course;
+pub mod dom;
 pub mod embed;
 pub mod event_text;
 #[cfg(feature = "extended")]

@@ -207,14 +207,11 @@ const FIRST_ACTIONS: [&str; 2] = [
 ];
 
 fn focus_first_action() {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
     let first = FIRST_ACTIONS
         .iter()
-        .find_map(|selector| document.query_selector(selector).ok().flatten())
-        .or_else(|| document.get_element_by_id("controls-heading"));
-    if let Some(element) = first.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        .find_map(|selector| crate::dom::html_element(selector))
+        .or_else(|| crate::dom::html_element("#controls-heading"));
+    if let Some(element) = first {
         element.scroll_into_view();
         let _ = element.focus();
     }

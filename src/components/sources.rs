@@ -313,12 +313,9 @@ pub fn RelationDialog() -> impl IntoView {
 /// Opens relation `key` in the sources panel, closing the one opened there before, brings it
 /// into view (below the sticky strip: its `scroll-margin-top`) and puts the focus on it.
 fn show_in_panel(key: &str) {
-    let found = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-        d.query_selector(&format!("details.relation[data-relation=\"{key}\"]"))
-            .ok()
-            .flatten()
-    });
-    if let Some(details) = found {
+    if let Some(details) =
+        crate::dom::html_element(&format!("details.relation[data-relation=\"{key}\"]"))
+    {
         // One at a time: details that share a name are exclusive.
         let _ = details.set_attribute("name", "relation");
         let _ = details.set_attribute("open", "");
@@ -331,12 +328,7 @@ fn show_in_panel(key: &str) {
 
 /// Puts the focus on the first element `selector` finds, if any.
 fn focus_first(selector: &str) {
-    use wasm_bindgen::JsCast;
-    let found = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector(selector).ok().flatten())
-        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
-    if let Some(element) = found {
+    if let Some(element) = crate::dom::html_element(selector) {
         let _ = element.focus();
     }
 }

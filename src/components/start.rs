@@ -75,17 +75,8 @@ pub fn StartView(shown: RwSignal<bool>) -> impl IntoView {
 /// Opens the comparison's module (where run files are exported and imported) with the focus
 /// on its import, by the same button its placeholder shows.
 fn open_run_file() {
-    use wasm_bindgen::JsCast;
     crate::handover::ask_for_import();
-    let open = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| {
-            d.query_selector("[data-action=\"open-compare\"]")
-                .ok()
-                .flatten()
-        })
-        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
-    if let Some(button) = open {
+    if let Some(button) = crate::dom::html_element("[data-action=\"open-compare\"]") {
         button.click();
     }
 }

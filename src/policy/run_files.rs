@@ -160,11 +160,7 @@ pub fn RunFiles(
     if crate::handover::import_asked() {
         // Opened from the start view to open a run file: the import, in view, focused.
         request_animation_frame(|| {
-            let input = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.get_element_by_id("run-file-input"))
-                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
-            if let Some(input) = input {
+            if let Some(input) = crate::dom::html_element("#run-file-input") {
                 input.scroll_into_view();
                 let _ = input.focus();
             }

@@ -161,7 +161,10 @@ pub fn RunFiles(
         // Opened from the start view to open a run file: the import, in view, focused.
         request_animation_frame(|| {
             if let Some(input) = crate::dom::html_element("#run-file-input") {
-                input.scroll_into_view();
+                // Its field (label and input) below the sticky strip: its scroll margin.
+                if let Some(field) = input.parent_element() {
+                    field.scroll_into_view();
+                }
                 let _ = input.focus();
             }
         });

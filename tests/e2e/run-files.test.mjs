@@ -163,6 +163,14 @@ describe('the run\'s files', () => {
       null,
       { timeout: 30_000 },
     );
+    // In view with its label, below the sticky strip.
+    const seen = await fresh.page.evaluate(() => {
+      const strip = document.querySelector('.status-strip').getBoundingClientRect();
+      const label = document.querySelector('label[for="run-file-input"]').getBoundingClientRect();
+      const input = document.activeElement.getBoundingClientRect();
+      return { strip: strip.bottom, label: label.top, input: input.bottom, height: innerHeight };
+    });
+    assert.ok(seen.label >= seen.strip && seen.input <= seen.height, JSON.stringify(seen));
     await importText(fresh.page, runFile);
     await fresh.page.waitForURL(/scenario=bad-deploy/, { timeout: 30_000 });
     await waitForMinute(fresh.page, 30);

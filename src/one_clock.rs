@@ -175,7 +175,7 @@ fn a_bad_deploy_rolled_back_at_26_reads_the_same_everywhere() {
         .events()
         .iter()
         .any(|e| matches!(e.kind, EventKind::PageFired { .. })));
-    assert_eq!(c.sim().clock_at(26), "09:26");
+    assert_eq!(c.sim().clock_at(26).to_string(), "09:26");
 }
 
 #[test]

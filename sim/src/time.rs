@@ -46,11 +46,6 @@ impl Clock {
     pub const fn of_minutes(minutes: u32) -> Self {
         Clock((minutes % 1440) as u16)
     }
-
-    /// Minutes after midnight.
-    pub const fn minutes(self) -> u32 {
-        self.0 as u32
-    }
 }
 
 impl std::fmt::Display for Clock {
@@ -62,12 +57,6 @@ impl std::fmt::Display for Clock {
 impl From<Clock> for String {
     fn from(clock: Clock) -> Self {
         clock.to_string()
-    }
-}
-
-impl PartialEq<&str> for Clock {
-    fn eq(&self, other: &&str) -> bool {
-        other.parse() == Ok(*self)
     }
 }
 
@@ -109,7 +98,7 @@ mod tests {
     fn a_clock_reads_hours_and_minutes_and_wraps_at_midnight() {
         assert_eq!(Clock::of_minutes(9 * 60 + 8).to_string(), "09:08");
         assert_eq!(Clock::of_minutes(1439).to_string(), "23:59");
-        assert_eq!(Clock::of_minutes(1440 + 5), "00:05");
+        assert_eq!(Clock::of_minutes(1440 + 5).to_string(), "00:05");
         assert_eq!("10:05".parse(), Ok(Clock::of_minutes(605)));
         assert_eq!("24:00".parse::<Clock>(), Err(()));
         assert_eq!(

@@ -540,11 +540,26 @@ describe('web console', () => {
     assert.deepEqual(errors, []);
   });
 
-  test('on a phone, Respond in the strip brings Roll back into view with the focus, one tap from acting', async () => {
+  /** A phone-sized page of the bad deploy (seed 7) at minute `t`. */
+  async function phoneAt(t) {
     const { page, errors } = await openPage(browser);
     await page.setViewportSize({ width: 390, height: 844 });
-    await load(page, site.url, '?scenario=bad-deploy&seed=7&t=5');
-    await waitForMinute(page, 5);
+    await load(page, site.url, `?scenario=bad-deploy&seed=7&t=${t}`);
+    await waitForMinute(page, t);
+    return { page, errors };
+  }
+
+  /** Waits for the focus to be on the Roll back control. */
+  async function rollBackFocused(page) {
+    await page.waitForFunction(
+      () => document.activeElement?.closest('[data-control]')?.dataset.control === 'rollback',
+      null,
+      { timeout: 5_000 },
+    );
+  }
+
+  test('on a phone, Respond in the strip brings Roll back into view with the focus, one tap from acting', async () => {
+    const { page, errors } = await phoneAt(5);
     const respond = page.locator('[data-action="respond"]');
     assert.equal(await respond.isVisible(), false, 'no page, no Respond');
     await load(page, site.url, '?scenario=bad-deploy&seed=7&t=35');
@@ -553,11 +568,7 @@ describe('web console', () => {
     await page.locator('.phone-tabs [data-tab="charts"]').click();
     await page.evaluate(() => window.scrollTo(0, 900));
     await respond.click();
-    await page.waitForFunction(
-      () => document.activeElement?.closest('[data-control]')?.dataset.control === 'rollback',
-      null,
-      { timeout: 5_000 },
-    );
+    await rollBackFocused(page);
     assert.equal(await page.locator('.layout').getAttribute('data-tab'), 'controls');
     const seen = await page.evaluate(() => {
       const strip = document.querySelector('.status-strip').getBoundingClientRect();
@@ -571,10 +582,7 @@ describe('web console', () => {
   });
 
   test('on a phone showing the charts, the page firing puts the focus on Respond, on screen', async () => {
-    const { page, errors } = await openPage(browser);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await load(page, site.url, '?scenario=bad-deploy&seed=7&t=20');
-    await waitForMinute(page, 20);
+    const { page, errors } = await phoneAt(20);
     await page.locator('.phone-tabs [data-tab="charts"]').click();
     // The fastest speed, then play: the clock stops when the page fires.
     for (let i = 0; i < 3; i++) await page.keyboard.press('+');
@@ -588,11 +596,7 @@ describe('web console', () => {
     assert.equal(await page.locator('[data-action="respond"]').isVisible(), true);
     // Enter on it: the controls' tab, Roll back focused.
     await page.keyboard.press('Enter');
-    await page.waitForFunction(
-      () => document.activeElement?.closest('[data-control]')?.dataset.control === 'rollback',
-      null,
-      { timeout: 5_000 },
-    );
+    await rollBackFocused(page);
     assert.deepEqual(errors, []);
   });
 

@@ -240,14 +240,14 @@ struct SlidingWindow {
 }
 
 impl<const C: usize, const W: usize> SlidingMeans<C, W> {
-    /// Windows of the given lengths, each over the given channel.
+    /// Windows of the given lengths, each over the given channel (below `C`).
     pub fn new(windows: [(Millis, usize); W]) -> Self {
         Self {
             samples: std::collections::VecDeque::new(),
             dropped: 0,
             windows: windows.map(|(window_ms, channel)| SlidingWindow {
                 window_ms,
-                channel: channel.min(C.saturating_sub(1)),
+                channel,
                 first: 0,
                 sum: 0.0,
                 weight: 0.0,

@@ -161,9 +161,10 @@ pub fn RunFiles(
         // Opened from the start view to open a run file: the import, in view, focused.
         request_animation_frame(|| {
             if let Some(input) = crate::dom::html_element("#run-file-input") {
-                // Its field (label and input) below the sticky strip: its scroll margin.
+                // Its field (label and input) at the bottom of the view, clear of the sticky
+                // strip whatever its height (a phone's is taller).
                 if let Some(field) = input.parent_element() {
-                    field.scroll_into_view();
+                    field.scroll_into_view_with_bool(false);
                 }
                 let _ = input.focus();
             }

@@ -154,8 +154,10 @@ describe('the run\'s files', () => {
     assert.equal((await download(other.page, 'download-run')).toString('utf8'), runFile);
     assert.equal((await download(other.page, 'download-minutes-csv')).toString('utf8'), csv);
 
-    // From the start view of the bare link, one button leads to the import, focused.
+    // From the start view of the bare link, one button leads to the import, focused (on a
+    // phone, where the strip is tallest).
     const fresh = await openPage(browser);
+    await fresh.page.setViewportSize({ width: 390, height: 844 });
     await fresh.page.goto(site.url);
     await fresh.page.locator('[data-action="open-run-file"]').click();
     await fresh.page.waitForFunction(
